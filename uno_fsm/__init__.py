@@ -1,0 +1,1 @@
+"""uno_fsm: the reference UNO engine, an explicit turn-phase state machine over plain game data."""

@@ -1,0 +1,22 @@
+"""Where the specification data lives, in a checkout and in an installed wheel."""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+
+def spec_root() -> Path:
+    """The directory holding spec/ data.
+
+    Order: the UNO_FSM_SPEC environment variable; the `spec/` directory next to the package in
+    a source checkout; the copy shipped inside the wheel as the `uno_spec.data` package.
+    """
+    env = os.environ.get("UNO_FSM_SPEC")
+    if env:
+        return Path(env)
+    checkout = Path(__file__).resolve().parent.parent / "spec"
+    if (checkout / "sources").is_dir():
+        return checkout
+    return Path(str(resources.files("uno_spec.data")))
