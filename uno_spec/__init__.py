@@ -1,1 +1,4 @@
-"""uno_spec: access to the specification data in spec/ (sources, rules, rulings, rulesets), its schemas and its lint."""
+"""uno_spec: access to the specification data in spec/.
+
+Sources, rules, rulings and rulesets; their schemas, their lint, rule look-up and docs.
+"""

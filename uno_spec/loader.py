@@ -1,0 +1,298 @@
+"""Safe YAML loading that keeps line numbers, and typed access to sources, rules and rulings.
+
+Every mapping read from a spec file is a `YamlMap`: a plain `dict` that also knows the line it
+starts on (`.line`) and the line of each of its keys (`.key_lines`). Any YAML problem (syntax,
+a tag that would build a Python object or any other unknown tag, a duplicate key) becomes a
+`SpecError(file, line, message)`; nothing is ever constructed beyond plain data.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from uno_spec.paths import spec_root
+
+
+class SpecError(Exception):
+    """A problem in a spec file, located at `file:line`."""
+
+    def __init__(self, file: str | Path, line: int, message: str) -> None:
+        self.file = str(file)
+        self.line = line
+        self.message = message
+        where = f"{self.file}:{self.line}" if line > 0 else self.file
+        super().__init__(f"{where}: {self.message}")
+
+
+class YamlMap(dict[str, Any]):
+    """A mapping from a YAML file, with the (1-based) line it starts on and its keys' lines."""
+
+    line: int = 0
+    key_lines: dict[str, int]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.key_lines = {}
+
+    def line_of(self, key: str) -> int:
+        """The line of `key` in this mapping, or the mapping's own line."""
+        return self.key_lines.get(key, self.line)
+
+
+class _LineLoader(yaml.SafeLoader):
+    """SafeLoader that builds `YamlMap`s and rejects duplicate keys."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YamlMap:
+    loader.flatten_mapping(node)
+    result = YamlMap()
+    result.line = node.start_mark.line + 1
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            hash(key)
+        except TypeError as exc:
+            raise yaml.constructor.ConstructorError(
+                "while constructing a mapping", node.start_mark,
+                "found an unhashable key", key_node.start_mark) from exc
+        if key in result:
+            raise _DuplicateKey(key, result.key_lines.get(str(key), result.line),
+                                key_node.start_mark.line + 1)
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_lines[str(key)] = key_node.start_mark.line + 1
+    return result
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: Any, first: int, line: int) -> None:
+        self.key, self.first, self.line = key, first, line
+
+
+_LineLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping  # type: ignore[arg-type]
+)
+
+
+def _display(path: Path) -> str:
+    """A path as shown in messages: relative to the working directory when possible."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def parse_yaml(text: str, file: str | Path) -> Any:
+    """Parse YAML text safely; any problem becomes a SpecError naming file and line."""
+    loader = _LineLoader(text)
+    try:
+        return loader.get_single_data()
+    except _DuplicateKey as dup:
+        raise SpecError(file, dup.line,
+                        f"duplicate key {dup.key!r} (first at line {dup.first})") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        problem = exc.problem or "invalid YAML"
+        if exc.context and "constructor" in type(exc).__name__.lower():
+            problem = f"{problem} (unsafe or unknown tags are not allowed)"
+        elif exc.context:
+            problem = f"{exc.context}: {problem}"
+        raise SpecError(file, line, f"YAML error: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise SpecError(file, 1, f"YAML error: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def load_yaml(path: Path) -> Any:
+    """Read and parse one YAML file (see `parse_yaml`)."""
+    shown = _display(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(shown, 1, f"cannot read: {exc}") from None
+    return parse_yaml(text, shown)
+
+
+def line_of(obj: Any, key: str | None = None) -> int:
+    """Line of a mapping (or one of its keys); 1 for anything without line information."""
+    if isinstance(obj, YamlMap):
+        return obj.line_of(key) if key is not None else obj.line
+    return 1
+
+
+# --- typed access --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    source: str
+    section: str
+    text: str
+    en: str
+    kind: str
+    uncited: str | None
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Source:
+    id: str
+    seed: str
+    language: str
+    title: str
+    edition: str
+    clauses: tuple[Clause, ...]
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    area: str
+    statement: str
+    cites: tuple[str, ...]
+    rulesets: tuple[str, ...]
+    rulings: tuple[str, ...]
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Ruling:
+    id: str
+    clauses: tuple[str, ...]
+    question: str
+    options: tuple[Option, ...]
+    decisions: tuple[tuple[str, str], ...]  # (ruleset, option id), in file order
+    reason: str
+    params: tuple[str, ...]
+    file: str
+    line: int
+
+
+def _root(root: Path | None) -> Path:
+    return (root if root is not None else spec_root()).resolve()
+
+
+def yaml_files(root: Path, kind: str) -> list[Path]:
+    """The YAML files of one kind (`sources`, `rules`, `rulings`, `rulesets`), sorted."""
+    files: list[Path] = []
+    if kind == "rulings" and (root / "rulings.yaml").is_file():
+        files.append(root / "rulings.yaml")
+    folder = root / kind
+    if folder.is_dir():
+        files.extend(sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml")))
+    return files
+
+
+def _str(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    return ()
+
+
+def _items(doc: Any, key: str) -> Iterator[YamlMap]:
+    if isinstance(doc, dict):
+        for item in doc.get(key) or []:
+            if isinstance(item, YamlMap):
+                yield item
+
+
+def _require(doc: Any, path: Path) -> YamlMap:
+    if not isinstance(doc, YamlMap):
+        raise SpecError(_display(path), 1, "expected a mapping at the top level")
+    return doc
+
+
+@functools.lru_cache(maxsize=8)
+def _load_sources(root: Path) -> tuple[Source, ...]:
+    out: list[Source] = []
+    for path in yaml_files(root, "sources"):
+        doc = _require(load_yaml(path), path)
+        shown = _display(path)
+        sid = _str(doc.get("source")) or path.stem
+        clauses = tuple(
+            Clause(id=_str(c.get("id")), source=sid, section=_str(c.get("section")),
+                   text=_str(c.get("text")), en=_str(c.get("en")), kind=_str(c.get("kind")),
+                   uncited=c.get("uncited"), file=shown, line=c.line)
+            for c in _items(doc, "clauses")
+        )
+        out.append(Source(id=sid, seed=_str(doc.get("seed")), language=_str(doc.get("language")),
+                          title=_str(doc.get("title")), edition=_str(doc.get("edition")),
+                          clauses=clauses, file=shown, line=doc.line))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_rules(root: Path) -> tuple[Rule, ...]:
+    out: list[Rule] = []
+    for path in yaml_files(root, "rules"):
+        doc = _require(load_yaml(path), path)
+        area = _str(doc.get("area")) or path.stem
+        out.extend(
+            Rule(id=_str(r.get("id")), area=area, statement=_str(r.get("statement")),
+                 cites=_strs(r.get("cites")), rulesets=_strs(r.get("rulesets")),
+                 rulings=_strs(r.get("rulings")), file=_display(path), line=r.line)
+            for r in _items(doc, "rules")
+        )
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_rulings(root: Path) -> tuple[Ruling, ...]:
+    out: list[Ruling] = []
+    for path in yaml_files(root, "rulings"):
+        doc = _require(load_yaml(path), path)
+        for r in _items(doc, "rulings"):
+            options = tuple(Option(id=_str(o.get("id")), text=_str(o.get("text")))
+                            for o in r.get("options") or [] if isinstance(o, dict))
+            decisions = r.get("decisions")
+            pairs = tuple((str(k), _str(v)) for k, v in decisions.items()) \
+                if isinstance(decisions, dict) else ()
+            out.append(Ruling(id=_str(r.get("id")), clauses=_strs(r.get("clauses")),
+                              question=_str(r.get("question")), options=options,
+                              decisions=pairs, reason=_str(r.get("reason")),
+                              params=_strs(r.get("params")), file=_display(path),
+                              line=r.line))
+    return tuple(out)
+
+
+def load_sources(root: Path | None = None) -> tuple[Source, ...]:
+    """Every source with its clauses, in file order. Raises SpecError on unreadable YAML."""
+    return _load_sources(_root(root))
+
+
+def load_rules(root: Path | None = None) -> tuple[Rule, ...]:
+    """Every rule of spec/rules/*.yaml, in file order."""
+    return _load_rules(_root(root))
+
+
+def load_rulings(root: Path | None = None) -> tuple[Ruling, ...]:
+    """Every ruling of spec/rulings.yaml and spec/rulings/*.yaml, in file order."""
+    return _load_rulings(_root(root))
+
+
+def clear_caches() -> None:
+    """Forget cached loads (after spec files change on disk)."""
+    for fn in (_load_sources, _load_rules, _load_rulings):
+        fn.cache_clear()
