@@ -1,11 +1,131 @@
-"""Sub-commands of this package for the `uno-fsm` CLI (see uno_cli.main)."""
+"""Sub-commands of this package for the `uno-fsm` CLI (see uno_cli.main).
+
+`spec lint`, `spec stats`, `spec docs`, `rules show`, `rules search`. Every handler returns an
+exit code and turns a SpecError into one `file:line: message` line on stderr.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from uno_spec.loader import SpecError, clear_caches
+from uno_spec.paths import spec_root
+
+
+def _root(args: argparse.Namespace) -> Path:
+    return Path(args.spec) if getattr(args, "spec", None) else spec_root()
+
+
+def _safe(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return fn(args)
+        except SpecError as err:
+            print(str(err), file=sys.stderr)
+            print("(run `uno-fsm spec lint` for every problem)", file=sys.stderr)
+            return 1
+
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from uno_spec.lint import lint
+
+    report = lint(_root(args))
+    for problem in report.problems:
+        print(problem)
+    if report.ok:
+        print(report.summary())
+        return 0
+    print(f"spec lint: {len(report.problems)} problem(s)", file=sys.stderr)
+    return 1
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from uno_spec.lookup import stats
+
+    print(stats(_root(args)))
+    return 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    from uno_spec.docs import check_docs, write_docs
+
+    root = _root(args)
+    out = Path(args.out) if args.out else root.parent / "docs" / "rules"
+    if args.check:
+        stale = check_docs(root, out)
+        for name in stale:
+            print(f"{name}: stale (run `uno-fsm spec docs` to regenerate)")
+        if stale:
+            return 1
+        print(f"docs up to date: {out}")
+        return 0
+    written = write_docs(root, out)
+    print(f"wrote {len(written)} file(s) to {out}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from uno_spec.lookup import UnknownRule, show_rule
+
+    try:
+        print(show_rule(args.rule_id, _root(args)))
+    except UnknownRule as err:
+        print(str(err), file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from uno_spec.lookup import format_hits, search
+
+    hits = search(args.words, _root(args))
+    print(format_hits(hits, args.words))
+    return 0 if hits else 1
+
+
+def _spec_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--spec", metavar="DIR", help="spec directory (default: the bundled spec/)")
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     """Add this package's sub-commands to the top-level parser."""
-    _ = argparse
+    clear_caches()
+    spec = sub.add_parser("spec", help="check and document the specification (spec/)")
+    spec_sub = spec.add_subparsers(dest="spec_command", metavar="SUBCOMMAND")
+    spec.set_defaults(handler=lambda _args: (spec.print_help(), 2)[1])
+
+    p = spec_sub.add_parser("lint", help="validate every spec file; print file:line: problems")
+    _spec_option(p)
+    p.set_defaults(handler=_safe(cmd_lint))
+
+    p = spec_sub.add_parser("stats", help="counts of clauses, rules, rulings and rulesets")
+    _spec_option(p)
+    p.set_defaults(handler=_safe(cmd_stats))
+
+    p = spec_sub.add_parser("docs", help="generate docs/rules/*.md from the spec")
+    _spec_option(p)
+    p.add_argument("--out", metavar="DIR", help="output directory (default: docs/rules)")
+    p.add_argument("--check", action="store_true", help="exit 1 if the generated files are stale")
+    p.set_defaults(handler=_safe(cmd_docs))
+
+    rules = sub.add_parser("rules", help="look up rules and the clauses they cite")
+    rules_sub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
+    rules.set_defaults(handler=lambda _args: (rules.print_help(), 2)[1])
+
+    p = rules_sub.add_parser("show", help="a rule with its quoted clauses and rulings")
+    p.add_argument("rule_id", metavar="RULE-ID")
+    _spec_option(p)
+    p.set_defaults(handler=_safe(cmd_show))
+
+    p = rules_sub.add_parser("search", help="rules and clauses containing all the words "
+                                            "(accent- and case-insensitive)")
+    p.add_argument("words", nargs="+", metavar="WORD")
+    _spec_option(p)
+    p.set_defaults(handler=_safe(cmd_search))

@@ -95,14 +95,24 @@ def parse_yaml(text: str, file: str | Path) -> Any:
     except _DuplicateKey as dup:
         raise SpecError(file, dup.line,
                         f"duplicate key {dup.key!r} (first at line {dup.first})") from None
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        problem = exc.problem or "cannot construct value"
+        if "could not determine a constructor for the tag" in problem:
+            tag = problem.split("tag", 1)[1].strip()
+            problem = (f"tag {tag} is not allowed: spec files hold plain data only "
+                       "(no Python objects, no custom tags)")
+        raise SpecError(file, line, f"YAML error: {problem}") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
         problem = exc.problem or "invalid YAML"
-        if exc.context and "constructor" in type(exc).__name__.lower():
-            problem = f"{problem} (unsafe or unknown tags are not allowed)"
-        elif exc.context:
-            problem = f"{exc.context}: {problem}"
+        if exc.context:
+            started = exc.context_mark
+            where = f" (started at line {started.line + 1})" \
+                if started is not None and started.line + 1 != line else ""
+            problem = f"{exc.context}{where}: {problem}"
         raise SpecError(file, line, f"YAML error: {problem}") from None
     except yaml.YAMLError as exc:
         raise SpecError(file, 1, f"YAML error: {exc}") from None
