@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from uno_spec.loader import SpecError, clear_caches
+from uno_spec.loader import SpecError, clear_caches, display_path
 from uno_spec.paths import spec_root
 
 
@@ -64,10 +64,10 @@ def cmd_docs(args: argparse.Namespace) -> int:
             print(f"{name}: stale (run `uno-fsm spec docs` to regenerate)")
         if stale:
             return 1
-        print(f"docs up to date: {out}")
+        print(f"docs up to date: {display_path(out)}")
         return 0
     written = write_docs(root, out)
-    print(f"wrote {len(written)} file(s) to {out}")
+    print(f"wrote {len(written)} file(s) to {display_path(out)}")
     return 0
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from uno_spec.loader import SpecError, YamlMap, _display, load_yaml, yaml_files
+from uno_spec.loader import SpecError, YamlMap, display_path, load_yaml, yaml_files
 from uno_spec.schema import schema_path, validate
 
 
@@ -90,7 +90,7 @@ class _Linter:
         out: list[tuple[str, YamlMap]] = []
         schema = schema_path(self.root, kind)
         for path in paths:
-            shown = _display(path)
+            shown = display_path(path)
             try:
                 doc = load_yaml(path)
             except SpecError as err:
@@ -105,7 +105,7 @@ class _Linter:
                 for line, message in validate(doc, schema):
                     self.add(shown, line, message)
             else:
-                self.add(_display(schema), 0, "schema file missing")
+                self.add(display_path(schema), 0, "schema file missing")
             out.append((shown, doc))
         return out
 
@@ -269,7 +269,7 @@ class _Linter:
                 raw = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 self.add(src.file, src.data.line_of("seed"), f"seed file {seed!r} not found "
-                         f"in {_display(self.root / 'seeds')}")
+                         f"in {display_path(self.root / 'seeds')}")
                 continue
             clauses = [c for c in src.data.get("clauses") or []
                        if isinstance(c, YamlMap) and isinstance(c.get("text"), str)]
@@ -303,7 +303,7 @@ def lint(root: Path) -> Report:
     """Lint the spec tree at `root`."""
     linter = _Linter(root)
     if not (root / "sources").is_dir():
-        return Report([Problem(_display(root), 0, "not a spec directory (no sources/ in it)")])
+        return Report([Problem(display_path(root), 0, "not a spec directory (no sources/ in it)")])
     linter.load()
     linter.references()
     linter.seeds()

@@ -79,7 +79,7 @@ _LineLoader.add_constructor(
 )
 
 
-def _display(path: Path) -> str:
+def display_path(path: Path) -> str:
     """A path as shown in messages: relative to the working directory when possible."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
@@ -122,7 +122,7 @@ def parse_yaml(text: str, file: str | Path) -> Any:
 
 def load_yaml(path: Path) -> Any:
     """Read and parse one YAML file (see `parse_yaml`)."""
-    shown = _display(path)
+    shown = display_path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -230,7 +230,7 @@ def _items(doc: Any, key: str) -> Iterator[YamlMap]:
 
 def _require(doc: Any, path: Path) -> YamlMap:
     if not isinstance(doc, YamlMap):
-        raise SpecError(_display(path), 1, "expected a mapping at the top level")
+        raise SpecError(display_path(path), 1, "expected a mapping at the top level")
     return doc
 
 
@@ -239,7 +239,7 @@ def _load_sources(root: Path) -> tuple[Source, ...]:
     out: list[Source] = []
     for path in yaml_files(root, "sources"):
         doc = _require(load_yaml(path), path)
-        shown = _display(path)
+        shown = display_path(path)
         sid = _str(doc.get("source")) or path.stem
         clauses = tuple(
             Clause(id=_str(c.get("id")), source=sid, section=_str(c.get("section")),
@@ -262,7 +262,7 @@ def _load_rules(root: Path) -> tuple[Rule, ...]:
         out.extend(
             Rule(id=_str(r.get("id")), area=area, statement=_str(r.get("statement")),
                  cites=_strs(r.get("cites")), rulesets=_strs(r.get("rulesets")),
-                 rulings=_strs(r.get("rulings")), file=_display(path), line=r.line)
+                 rulings=_strs(r.get("rulings")), file=display_path(path), line=r.line)
             for r in _items(doc, "rules")
         )
     return tuple(out)
@@ -282,7 +282,7 @@ def _load_rulings(root: Path) -> tuple[Ruling, ...]:
             out.append(Ruling(id=_str(r.get("id")), clauses=_strs(r.get("clauses")),
                               question=_str(r.get("question")), options=options,
                               decisions=pairs, reason=_str(r.get("reason")),
-                              params=_strs(r.get("params")), file=_display(path),
+                              params=_strs(r.get("params")), file=display_path(path),
                               line=r.line))
     return tuple(out)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from uno_spec.loader import SpecError, YamlMap, _display, load_yaml, yaml_files
+from uno_spec.loader import SpecError, YamlMap, display_path, load_yaml, yaml_files
 from uno_spec.paths import spec_root
 
 
@@ -81,7 +81,7 @@ def _ruleset_files(root: Path) -> Mapping[str, RulesetFile]:
     out: dict[str, RulesetFile] = {}
     for path in yaml_files(root, "rulesets"):
         doc = load_yaml(path)
-        shown = _display(path)
+        shown = display_path(path)
         if not isinstance(doc, YamlMap):
             raise SpecError(shown, 1, "expected a mapping at the top level")
         rid = str(doc.get("id") or path.stem)

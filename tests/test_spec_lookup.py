@@ -1,0 +1,111 @@
+"""`uno-fsm rules show`, `rules search` and `spec stats` as a user sees them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from uno_cli.main import main
+from uno_spec.loader import load_rules, load_sources
+from uno_spec.lookup import fold
+
+GOOD = Path(__file__).parent / "fixtures" / "spec" / "good"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_fold_ignores_accents_and_case() -> None:
+    assert fold("PONTUAÇÃO") == fold("pontuacao") == "pontuacao"
+
+
+def test_show_quotes_clauses_and_rulings(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "show", "CL.DEAL.SEVEN", "--spec", str(GOOD))
+    assert code == 0
+    assert out.splitlines()[0].startswith("CL.DEAL.SEVEN  [deal]  ")
+    assert "Each player is dealt seven cards." in out
+    assert "rulesets: base-a" in out
+    assert "demo:deal:1 (normative) from Regras de demonstração [pt-BR, seed 000_demo.txt]" in out
+    assert "    > Cada jogador recebe 7 cartas." in out
+    assert "    en: Each player receives 7 cards." in out
+    assert "  RUL.DEAL.COUNT: How many cards does each player receive?" in out
+    assert "    base-b -> ten (ten cards)" in out
+
+
+def test_show_unknown_rule_suggests(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "rules", "show", "CL.DEAL.SEVN", "--spec", str(GOOD))
+    assert code == 1 and out == ""
+    assert err.strip() == "unknown rule 'CL.DEAL.SEVN'; close matches: CL.DEAL.SEVEN"
+
+
+def test_show_is_case_insensitive(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "show", "cl.deal.seven", "--spec", str(GOOD))
+    assert code == 0 and out.startswith("CL.DEAL.SEVEN")
+
+
+def test_search_fixture(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "search", "VARIACAO", "acumuladas", "--spec", str(GOOD))
+    assert code == 0
+    assert "clause demo:variants:1" in out and out.rstrip().endswith("0 rule(s), 1 clause(s)")
+    code, out, _ = run(capsys, "rules", "search", "nowhere-to-be-found", "--spec", str(GOOD))
+    assert code == 1 and "no rule or clause contains: nowhere-to-be-found" in out
+
+
+def test_search_real_spec_accent_insensitive(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "search", "penalidade")
+    assert code == 0
+    assert "\n  PENALIDADE\n" in out  # the wiki-br heading, found lower case
+    code, out, _ = run(capsys, "rules", "search", "pontuacao")
+    assert code == 0
+    assert "Pontuação" in out
+
+
+def test_search_finds_rules_by_statement(capsys: pytest.CaptureFixture[str]) -> None:
+    rule = next(r for r in load_rules() if "CL.PLAY.MATCH" == r.id)
+    code, out, _ = run(capsys, "rules", "search", "MATCHES", "top", "discard")
+    assert code == 0
+    assert f"rule {rule.id}  " in out
+
+
+def test_show_real_rule_quotes_its_clauses(capsys: pytest.CaptureFixture[str]) -> None:
+    rule = load_rules()[0]
+    clauses = {c.id: c for s in load_sources() for c in s.clauses}
+    code, out, _ = run(capsys, "rules", "show", rule.id)
+    assert code == 0
+    for cid in rule.cites:
+        if cid in clauses:
+            first_line = clauses[cid].text.splitlines()[0]
+            assert f"    > {first_line}" in out
+
+
+def test_stats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "spec", "stats", "--spec", str(GOOD))
+    assert code == 0
+    assert "  demo            4  (informative 1, normative 2, variant 1)" in out
+    assert "Rulings: 2" in out
+    assert "Rulesets: 5 (2 base, 3 variant)" in out
+
+
+def test_stats_real_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "spec", "stats")
+    assert code == 0
+    for source in ("classic-br", "flip-pt", "flip-it", "guide-br", "wiki-br"):
+        assert f"  {source}" in out
+
+
+def test_broken_spec_gives_one_line_not_a_traceback(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    tree = tmp_path / "spec"
+    shutil.copytree(GOOD, tree)
+    (tree / "rules" / "deal.yaml").write_text("rules:\n  - !!python/name:os.system\n")
+    code, out, err = run(capsys, "rules", "show", "CL.DEAL.SEVEN", "--spec", str(tree))
+    assert code == 1 and "Traceback" not in err
+    assert err.splitlines()[0].endswith(
+        "deal.yaml:2: YAML error: tag 'tag:yaml.org,2002:python/name:os.system' is not allowed:"
+        " spec files hold plain data only (no Python objects, no custom tags)")
