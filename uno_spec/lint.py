@@ -263,10 +263,10 @@ class _Linter:
         used = {src.data.get("seed") for src in self.sources}
         folder = self.root / "seeds"
         if folder.is_dir() and "sources" not in self.broken:
-            for seed in sorted(folder.glob("*.txt")):
-                if seed.name not in used:
-                    self.add(display_path(seed), 0, "seed text belongs to no source "
-                             "(add spec/sources/<source>.yaml with `seed: " + seed.name + "`)")
+            for text in sorted(folder.glob("*.txt")):
+                if text.name not in used:
+                    self.add(display_path(text), 0, "seed text belongs to no source "
+                             f"(add spec/sources/<source>.yaml with `seed: {text.name}`)")
         for src in self.sources:
             seed = src.data.get("seed")
             if not isinstance(seed, str):
