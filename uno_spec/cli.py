@@ -53,11 +53,19 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _default_docs_dir(root: Path) -> Path:
+    """docs/rules of the checkout holding `root`, else of the working directory."""
+    checkout = root.resolve().parent
+    if (checkout / "pyproject.toml").is_file():
+        return checkout / "docs" / "rules"
+    return Path.cwd() / "docs" / "rules"
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     from uno_spec.docs import check_docs, write_docs
 
     root = _root(args)
-    out = Path(args.out) if args.out else root.parent / "docs" / "rules"
+    out = Path(args.out) if args.out else _default_docs_dir(root)
     if args.check:
         stale = check_docs(root, out)
         for name in stale:
