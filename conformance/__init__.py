@@ -1,1 +1,2 @@
-"""conformance: the scenario corpus, the adapter protocol and the runner that judges implementations."""
+"""conformance: the scenario corpus, the adapter protocol and the runner that judges
+implementations."""

@@ -1,0 +1,276 @@
+"""Reports: JSON (the source of truth), console, JUnit XML and Markdown.
+
+Every renderer works from the JSON document, so `uno-fsm conformance report --from r.json`
+re-renders a stored run exactly as the run itself would have. Results that did not pass carry
+`quotes`: the cited clauses (original text and English) and the rules' statements.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from conformance import specdata
+from conformance.runner import STATUSES, UNEXPECTED, Result, RunReport
+
+FORMAT = "uno-conformance-report/1"
+FORMATS = ("console", "json", "junit", "markdown")
+QUOTED = ("failed", "errored", "xfailed", "xpassed")
+STYLE = {"passed": "green", "failed": "red", "errored": "magenta", "unsupported": "yellow",
+         "xfailed": "cyan", "xpassed": "bold red"}
+
+
+class ReportError(Exception):
+    pass
+
+
+def to_json(report: RunReport) -> dict[str, Any]:
+    """The JSON report: `summary` first, then run metadata, then one result per scenario."""
+    results = []
+    for r in report.results:
+        item = r.to_json()
+        if r.status in QUOTED:
+            item["quotes"] = {"clauses": specdata.quote_clauses(r.cites),
+                              "rules": specdata.quote_rules(r.rules)}
+        results.append(item)
+    return {
+        "summary": report.summary(),
+        "format": FORMAT,
+        "ok": report.ok,
+        "adapter": report.adapter,
+        "implementation": report.implementation,
+        "started": report.started,
+        "duration": round(report.duration, 3),
+        "warnings": report.warnings,
+        "results": results,
+    }
+
+
+def load_json(text: str) -> dict[str, Any]:
+    """Read a JSON report back (checks the format marker and the summary)."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ReportError(f"not a JSON report: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ReportError(f"not a {FORMAT} document")
+    if not isinstance(data.get("summary"), dict) or not isinstance(data.get("results"), list):
+        raise ReportError("report lacks `summary` or `results`")
+    return data
+
+
+def exit_code(data: dict[str, Any]) -> int:
+    """0 when nothing unexpected happened (passed, xfailed, unsupported), else 1."""
+    s = data["summary"]
+    return 1 if any(s.get(k, 0) for k in UNEXPECTED) else 0
+
+
+# --- text helpers -----------------------------------------------------------------------------
+
+
+def _j(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=False)
+
+
+def _where(r: dict[str, Any]) -> str:
+    loc = f"{r.get('file', '')}:{r.get('step_line') or r.get('line') or 0}"
+    step = f", step {r['step']} ({r.get('step_kind')})" if r.get("step") else ""
+    return f"{loc}{step}"
+
+
+def failure_lines(r: dict[str, Any]) -> list[str]:
+    """Plain-text lines describing a non-passing result (shared by console and JUnit)."""
+    lines = [f"{r['id']}: {r['title']}", f"  at {_where(r)}", f"  {r['status']}: {r['message']}"]
+    if r.get("reason"):
+        lines.append(f"  known failure: {r['reason']}")
+    if r.get("action") is not None:
+        lines.append(f"  action:   {_j(r['action'])}")
+    if r.get("expected") is not None:
+        lines.append(f"  expected: {_j(r['expected'])}")
+    if r.get("observed") is not None:
+        lines.append(f"  observed: {_j(r['observed'])}")
+    if r.get("detail"):
+        lines.extend("  | " + d for d in str(r["detail"]).splitlines()[-8:])
+    quotes = r.get("quotes") or {}
+    for rule in quotes.get("rules", []):
+        lines.append(f"  rule {rule['id']}: {rule['statement']}")
+    for c in quotes.get("clauses", []):
+        lines.append(f"  clause {c['id']}: \u201c{c['text']}\u201d")
+        if c.get("en"):
+            lines.append(f"      ({c['en']})")
+    return lines
+
+
+# --- console ----------------------------------------------------------------------------------
+
+
+class ProgressBar:
+    """A rich progress bar on stderr, fed by the runner's callbacks."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        self.console = console or Console(stderr=True)
+        self.progress = Progress(TextColumn("[bold]conformance"), BarColumn(),
+                                 MofNCompleteColumn(), TextColumn("{task.fields[last]}"),
+                                 TimeElapsedColumn(), console=self.console, transient=True)
+        self.task: Any = None
+
+    def start(self, total: int) -> None:
+        self.progress.start()
+        self.task = self.progress.add_task("run", total=total, last="")
+
+    def advance(self, result: Result) -> None:
+        style = STYLE.get(result.status, "")
+        self.progress.update(self.task, advance=1,
+                             last=f"[{style}]{result.status}[/] {escape(result.id)}")
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def render_console(data: dict[str, Any], console: Console) -> None:
+    s = data["summary"]
+    for r in data["results"]:
+        if r["status"] in ("failed", "errored", "xpassed"):
+            style = STYLE[r["status"]]
+            head, *rest = failure_lines(r)
+            console.print(f"[{style}]{r['status'].upper()}[/] {escape(head)}")
+            for line in rest:
+                console.print(escape(line), highlight=False)
+            console.print()
+    for w in data.get("warnings", []):
+        console.print(f"[yellow]warning:[/] {escape(w)}")
+    impl = data.get("implementation") or {}
+    name = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+    table = Table(title=f"conformance: {escape(name)} via {escape(str(data.get('adapter')))}",
+                  show_header=True)
+    for key in ("total",) + STATUSES:
+        table.add_column(key, justify="right", style=STYLE.get(key, "bold"))
+    table.add_row(*(str(s.get(k, 0)) for k in ("total",) + STATUSES))
+    console.print(table)
+    verdict = "OK" if exit_code(data) == 0 else "UNEXPECTED RESULTS"
+    console.print(f"[{'green' if verdict == 'OK' else 'red'}]{verdict}[/] "
+                  f"in {data.get('duration', 0):.2f}s")
+
+
+def console_text(data: dict[str, Any], width: int = 100) -> str:
+    console = Console(record=True, width=width, force_terminal=False, color_system=None)
+    with console.capture():
+        render_console(data, console)
+    return console.export_text()
+
+
+# --- JUnit ------------------------------------------------------------------------------------
+
+
+def render_junit(data: dict[str, Any]) -> str:
+    """JUnit XML: one testsuite per ruleset, one testcase per scenario."""
+    by_suite: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in data["results"]:
+        by_suite[r.get("ruleset") or "default"].append(r)
+    s = data["summary"]
+    root = ET.Element("testsuites", name="uno-conformance", tests=str(s["total"]),
+                      failures=str(s["failed"] + s["xpassed"]), errors=str(s["errored"]),
+                      skipped=str(s["unsupported"] + s["xfailed"]),
+                      time=f"{data.get('duration', 0):.3f}")
+    for suite_name, results in sorted(by_suite.items()):
+        counts: dict[str, int] = defaultdict(int)
+        for r in results:
+            counts[r["status"]] += 1
+        suite = ET.SubElement(
+            root, "testsuite", name=suite_name, tests=str(len(results)),
+            failures=str(counts["failed"] + counts["xpassed"]), errors=str(counts["errored"]),
+            skipped=str(counts["unsupported"] + counts["xfailed"]),
+            time=f"{sum(r.get('duration', 0) for r in results):.3f}")
+        for r in results:
+            case = ET.SubElement(suite, "testcase", classname=f"conformance.{suite_name}",
+                                 name=r["id"], file=str(r.get("file", "")),
+                                 line=str(r.get("line", 0)), time=f"{r.get('duration', 0):.3f}")
+            text = "\n".join(failure_lines(r))
+            status = r["status"]
+            if status == "failed":
+                ET.SubElement(case, "failure", message=r["message"], type="failed").text = text
+            elif status == "xpassed":
+                ET.SubElement(case, "failure", message=r["message"], type="xpassed").text = text
+            elif status == "errored":
+                ET.SubElement(case, "error", message=r["message"], type="errored").text = text
+            elif status == "unsupported":
+                ET.SubElement(case, "skipped", message=f"unsupported: {r['message']}")
+            elif status == "xfailed":
+                ET.SubElement(case, "skipped", message=f"xfail: {r.get('reason', '')}").text = text
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+
+
+def _md(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
+    s = data["summary"]
+    impl = data.get("implementation") or {}
+    name = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+    out = [f"# {title or 'Conformance report: ' + name}", ""]
+    out.append(f"Adapter `{data.get('adapter')}`, protocol `{impl.get('protocol', '?')}`, "
+               f"run {data.get('started', '?')} ({data.get('duration', 0):.2f}s). "
+               f"Result: **{'OK' if exit_code(data) == 0 else 'unexpected results'}**.")
+    out += ["", "| " + " | ".join(("total",) + STATUSES) + " |",
+            "|" + "---:|" * (len(STATUSES) + 1),
+            "| " + " | ".join(str(s.get(k, 0)) for k in ("total",) + STATUSES) + " |", ""]
+    sections = [("Failures", ("failed", "errored", "xpassed")),
+                ("Known failures", ("xfailed",))]
+    for heading, statuses in sections:
+        items = [r for r in data["results"] if r["status"] in statuses]
+        if not items:
+            continue
+        out += [f"## {heading}", ""]
+        for r in items:
+            out += [f"### `{r['id']}` ({r['status']})", "", f"{r['title']}", "",
+                    f"- at `{_where(r)}`", f"- {_md(r['message'])}"]
+            if r.get("reason"):
+                out.append(f"- known failure: {_md(r['reason'])}")
+            for key in ("action", "expected", "observed"):
+                if r.get(key) is not None:
+                    out.append(f"- {key}: `{_j(r[key])}`")
+            quotes = r.get("quotes") or {}
+            for rule in quotes.get("rules", []):
+                out.append(f"- rule `{rule['id']}`: {_md(rule['statement'])}")
+            for c in quotes.get("clauses", []):
+                out += ["", f"> **{c['id']}**: {_md(c['text'])}"]
+                if c.get("en"):
+                    out.append(f"> *{_md(c['en'])}*")
+            out.append("")
+    unsupported = [r for r in data["results"] if r["status"] == "unsupported"]
+    if unsupported:
+        out += ["## Unsupported", ""]
+        out += [f"- `{r['id']}`: {_md(r['message'])}" for r in unsupported]
+        out.append("")
+    if data.get("warnings"):
+        out += ["## Warnings", ""] + [f"- {_md(w)}" for w in data["warnings"]] + [""]
+    out += ["## All scenarios", "", "<details><summary>"
+            f"{s['total']} scenarios</summary>", "", "| scenario | ruleset | status |",
+            "|---|---|---|"]
+    out += [f"| `{r['id']}` | {r.get('ruleset', '')} | {r['status']} |" for r in data["results"]]
+    out += ["", "</details>", ""]
+    return "\n".join(out)
+
+
+def render(data: dict[str, Any], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if fmt == "junit":
+        return render_junit(data)
+    if fmt == "markdown":
+        return render_markdown(data)
+    if fmt == "console":
+        return console_text(data)
+    raise ReportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -1,0 +1,317 @@
+"""Play scenarios against an adapter and judge them.
+
+For each scenario: check that the adapter supports its ruleset, features and observations
+(otherwise `unsupported`), `setup`, then each step in order. An `act` with `error:` must be
+rejected with that code (codes only, never messages); without `error:` it must be accepted.
+`state_unchanged: true` observes every key the adapter supports before and after the rejected
+action and compares. An `expect` step compares observations (conformance.compare). The first
+failing step ends the scenario.
+
+The runner survives adapters that crash, hang, flood or answer garbage: the scenario is
+`errored`, the adapter is thrown away and a fresh one made (and greeted) for the next scenario.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from conformance import compare as cmp
+from conformance.expectations import Expectations
+from conformance.protocol import AdapterError, Unsupported, check_hello, check_rejection
+from conformance.scenario import Scenario, Step
+
+STATUSES = ("passed", "failed", "errored", "unsupported", "xfailed", "xpassed")
+UNEXPECTED = ("failed", "errored", "xpassed")
+MAX_HELLO_FAILURES = 3
+
+
+@dataclass
+class Result:
+    id: str
+    title: str
+    status: str
+    file: str = ""
+    line: int = 0
+    ruleset: str = ""
+    outcome: str = ""  # the status before expectation files were applied
+    step: int | None = None  # 1-based index of the deciding step
+    step_line: int | None = None
+    step_kind: str | None = None
+    action: dict[str, Any] | None = None
+    expected: Any = None
+    observed: Any = None
+    mismatches: list[dict[str, Any]] = field(default_factory=list)
+    message: str = ""
+    detail: str = ""
+    reason: str = ""  # from the expectation file
+    rules: list[str] = field(default_factory=list)
+    cites: list[str] = field(default_factory=list)
+    features: list[str] = field(default_factory=list)
+    duration: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "title": self.title, "status": self.status, "outcome": self.outcome,
+            "file": self.file, "line": self.line, "ruleset": self.ruleset, "step": self.step,
+            "step_line": self.step_line, "step_kind": self.step_kind, "action": self.action,
+            "expected": self.expected, "observed": self.observed, "mismatches": self.mismatches,
+            "message": self.message, "detail": self.detail, "reason": self.reason,
+            "rules": self.rules, "cites": self.cites, "features": self.features,
+            "duration": round(self.duration, 6),
+        }
+
+
+@dataclass
+class RunReport:
+    results: list[Result]
+    implementation: dict[str, Any]
+    adapter: str
+    started: str
+    duration: float
+    warnings: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, int]:
+        counts = {"total": len(self.results)} | {s: 0 for s in STATUSES}
+        for r in self.results:
+            counts[r.status] += 1
+        return counts
+
+    @property
+    def ok(self) -> bool:
+        return not any(r.status in UNEXPECTED for r in self.results)
+
+
+class _StepFailed(Exception):
+    def __init__(self, message: str, expected: Any = None, observed: Any = None,
+                 mismatches: list[cmp.Mismatch] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.expected = expected
+        self.observed = observed
+        self.mismatches = mismatches or []
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _ruleset_supported(ruleset: str, declared: Sequence[str]) -> bool:
+    """Exact id declared, or the base and every `+variant` declared separately."""
+    return ruleset in declared or all(part in declared for part in ruleset.split("+"))
+
+
+def missing_capabilities(sc: Scenario, caps: dict[str, Any]) -> list[str]:
+    """What the scenario needs and the adapter does not declare (empty: supported)."""
+    missing = []
+    if not _ruleset_supported(sc.ruleset, caps.get("rulesets", [])):
+        missing.append(f"ruleset {sc.ruleset}")
+    feats = [f for f in sc.features if f not in caps.get("features", [])]
+    if feats:
+        missing.append("feature(s) " + ", ".join(feats))
+    obs = sorted(sc.observation_keys() - set(caps.get("observations", [])))
+    if obs:
+        missing.append("observation(s) " + ", ".join(obs))
+    return missing
+
+
+class Runner:
+    """Runs scenarios through adapters made by `factory` (called again after each failure)."""
+
+    def __init__(self, factory: Callable[[], Any], *, adapter_name: str = "",
+                 timeout: float = 10.0, expectations: Expectations | None = None,
+                 on_start: Callable[[int], None] | None = None,
+                 on_result: Callable[[Result], None] | None = None) -> None:
+        self.factory = factory
+        self.adapter_name = adapter_name
+        self.timeout = timeout
+        self.expectations = expectations or Expectations()
+        self.on_start = on_start
+        self.on_result = on_result
+        self.adapter: Any = None
+        self.caps: dict[str, Any] = {}
+        self.hello_failures = 0
+        self.hello_error = ""
+
+    # --- adapter lifecycle -----------------------------------------------------------------
+
+    def _discard(self) -> None:
+        adapter, self.adapter = self.adapter, None
+        if adapter is not None:
+            try:
+                adapter.close()
+            except Exception:  # noqa: BLE001 - a broken adapter must not stop the run
+                pass
+
+    def _ensure(self) -> Any:
+        if self.adapter is not None:
+            return self.adapter
+        if self.hello_failures >= MAX_HELLO_FAILURES:
+            raise AdapterError("unavailable", f"adapter gave up after {self.hello_failures} "
+                               f"failed starts; last: {self.hello_error}")
+        try:
+            adapter = self.factory()
+            if hasattr(adapter, "set_deadline"):
+                adapter.set_deadline(time.monotonic() + self.timeout)
+            caps = check_hello(adapter.hello())
+        except Exception as exc:
+            self.hello_failures += 1
+            self.hello_error = str(exc)
+            try:
+                adapter.close()
+            except Exception:  # noqa: BLE001
+                pass
+            if isinstance(exc, AdapterError):
+                exc.message = f"hello failed: {exc.message}"
+                raise
+            raise AdapterError("hello-failed", f"hello failed: {exc!r}",
+                               detail=traceback.format_exc(limit=5)) from None
+        self.hello_failures = 0
+        self.adapter, self.caps = adapter, caps
+        return adapter
+
+    # --- one scenario ----------------------------------------------------------------------
+
+    def run_one(self, sc: Scenario) -> Result:
+        res = Result(id=sc.id, title=sc.title, status="passed", file=sc.file, line=sc.line,
+                     ruleset=sc.ruleset, rules=list(sc.rules), cites=list(sc.cites),
+                     features=list(sc.features))
+        t0 = time.monotonic()
+        deadline = t0 + self.timeout
+        step: Step | None = None
+        try:
+            adapter = self._ensure()
+            missing = missing_capabilities(sc, self.caps)
+            if missing:
+                res.status = "unsupported"
+                res.message = "adapter does not declare " + "; ".join(missing)
+            else:
+                if hasattr(adapter, "set_deadline"):
+                    adapter.set_deadline(deadline)
+                adapter.setup(sc.setup_params())
+                self._check_time(deadline, "setup")
+                for step in sc.steps:
+                    self._run_step(adapter, step, deadline)
+                step = None
+        except _StepFailed as exc:
+            res.status = "failed"
+            res.message = exc.message
+            res.expected, res.observed = exc.expected, exc.observed
+            res.mismatches = [{"key": m.key, "expected": m.expected, "observed": m.observed}
+                              for m in exc.mismatches]
+        except Unsupported as exc:
+            res.status = "unsupported"
+            res.message = f"adapter: {exc}" if str(exc) else "adapter answered unsupported"
+        except (AdapterError, _Timeout) as exc:
+            res.status = "errored"
+            res.message = str(exc) if isinstance(exc, _Timeout) else \
+                f"{exc.code}: {exc.message}"
+            res.detail = getattr(exc, "detail", "")
+            self._discard()
+        except Exception as exc:  # noqa: BLE001 - an in-process adapter raised
+            res.status = "errored"
+            res.message = f"adapter raised {type(exc).__name__}: {exc}"
+            res.detail = traceback.format_exc(limit=8)
+            self._discard()
+        if step is not None and res.status != "passed":
+            res.step, res.step_line, res.step_kind = step.index, step.line, step.kind
+            res.action = step.act
+            if res.status == "errored" and res.expected is None:
+                res.expected = step.to_json()
+        res.duration = time.monotonic() - t0
+        res.outcome = res.status
+        self._apply_expectations(res)
+        return res
+
+    def _check_time(self, deadline: float, what: str) -> None:
+        if time.monotonic() > deadline:
+            raise _Timeout(f"timeout: scenario exceeded {self.timeout:g}s (during {what})")
+
+    def _observe(self, adapter: Any, keys: list[str]) -> dict[str, Any]:
+        obs = adapter.observe(keys)
+        if not isinstance(obs, dict):
+            raise AdapterError("protocol-error", f"observe returned {type(obs).__name__}, "
+                               "expected an object")
+        return obs
+
+    def _run_step(self, adapter: Any, step: Step, deadline: float) -> None:
+        if step.act is not None:
+            before: dict[str, Any] | None = None
+            if step.state_unchanged:
+                before = self._observe(adapter, list(self.caps.get("observations", [])))
+            rejection = check_rejection(adapter.act(step.act))
+            self._check_time(deadline, f"step {step.index}")
+            if step.error is None and rejection is not None:
+                raise _StepFailed(
+                    f"action rejected with {rejection['code']}"
+                    + (f" (rule {rejection['rule']})" if rejection.get("rule") else "")
+                    + (f": {rejection['message']}" if rejection.get("message") else ""),
+                    expected="accepted", observed={"error": rejection})
+            if step.error is not None:
+                if rejection is None:
+                    raise _StepFailed(f"action accepted; expected error {step.error}",
+                                      expected={"error": step.error}, observed="accepted")
+                if rejection["code"] != step.error:
+                    raise _StepFailed(
+                        f"action rejected with {rejection['code']}, expected {step.error}",
+                        expected={"error": step.error}, observed={"error": rejection})
+            if before is not None:
+                after = self._observe(adapter, list(self.caps.get("observations", [])))
+                self._check_time(deadline, f"step {step.index}")
+                changes = cmp.diff_states(before, after)
+                if changes:
+                    raise _StepFailed(
+                        "state changed after a rejected action: "
+                        + ", ".join(m.key for m in changes),
+                        expected={m.key: m.expected for m in changes},
+                        observed={m.key: m.observed for m in changes}, mismatches=changes)
+        elif step.expect is not None:
+            obs = self._observe(adapter, list(step.expect))
+            self._check_time(deadline, f"step {step.index}")
+            mismatches = cmp.compare(step.expect, obs)
+            if mismatches:
+                raise _StepFailed("; ".join(m.describe() for m in mismatches),
+                                  expected=step.expect,
+                                  observed=cmp.restrict(step.expect, obs),
+                                  mismatches=mismatches)
+
+    def _apply_expectations(self, res: Result) -> None:
+        entry = self.expectations.lookup(res.id)
+        if entry is None:
+            return
+        res.reason = entry.reason
+        if res.status in ("failed", "errored"):
+            res.status = "xfailed"
+        elif res.status == "passed":
+            res.status = "xpassed"
+            res.message = ("listed as a known failure but passed: remove it from "
+                           f"{self.expectations.file or 'the expectation file'}")
+
+    # --- the whole run ---------------------------------------------------------------------
+
+    def run(self, scenarios: Sequence[Scenario]) -> RunReport:
+        started = datetime.now(UTC).isoformat(timespec="seconds")
+        t0 = time.monotonic()
+        if self.on_start:
+            self.on_start(len(scenarios))
+        results = []
+        try:
+            for sc in scenarios:
+                r = self.run_one(sc)
+                results.append(r)
+                if self.on_result:
+                    self.on_result(r)
+        finally:
+            self._discard()
+        warnings = [f"stale expectation {e.pattern!r} (line {e.line}): matches no scenario run"
+                    for e in self.expectations.stale([s.id for s in scenarios])]
+        keys = ("name", "version", "protocol", "rulesets", "features", "observations")
+        impl: dict[str, Any] = {k: self.caps[k] for k in keys if k in self.caps}
+        if not impl and self.hello_error:
+            impl = {"error": self.hello_error}
+        return RunReport(results, impl, self.adapter_name, started, time.monotonic() - t0,
+                         warnings)

@@ -1,0 +1,104 @@
+"""Expose an in-process adapter over stdin/stdout as `uno-conformance/1` JSON lines.
+
+`uno-fsm conformance serve --adapter reference` turns the reference engine into a program that
+any runner (this one through `--adapter stdio:'...'`, or another project's) can drive. It is
+also the reference server for the wire protocol: see docs/adapter-protocol.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import IO, Any
+
+from conformance.protocol import (
+    BAD_REQUEST,
+    INTERNAL_ERROR,
+    PROTOCOL,
+    UNSUPPORTED,
+    Unsupported,
+    check_rejection,
+    encode,
+)
+
+
+def handle(adapter: Any, msg: Any) -> tuple[dict[str, Any], bool]:
+    """Answer one request; returns (response, stop)."""
+    if not isinstance(msg, dict) or "id" not in msg or not isinstance(msg.get("method"), str):
+        mid = msg.get("id") if isinstance(msg, dict) else None
+        return {"id": mid, "error": {"code": BAD_REQUEST,
+                                     "message": "a request is an object with id and method"}}, False
+    mid, method = msg["id"], msg["method"]
+    params = msg.get("params") or {}
+    if not isinstance(params, dict):
+        return {"id": mid, "error": {"code": BAD_REQUEST, "message": "params must be an object"}}, \
+            False
+    try:
+        if method == "hello":
+            caps = dict(adapter.hello())
+            caps.setdefault("protocol", PROTOCOL)
+            return {"id": mid, "result": caps}, False
+        if method == "setup":
+            adapter.setup(params)
+            return {"id": mid, "result": {}}, False
+        if method == "act":
+            rejection = check_rejection(adapter.act(params.get("action") or {}))
+            if rejection is None:
+                return {"id": mid, "result": {}}, False
+            return {"id": mid, "error": rejection}, False
+        if method == "observe":
+            keys = params.get("keys") or []
+            return {"id": mid, "result": adapter.observe(list(keys))}, False
+        if method == "bye":
+            return {"id": mid, "result": {}}, True
+        return {"id": mid, "error": {"code": BAD_REQUEST,
+                                     "message": f"unknown method {method!r}"}}, False
+    except Unsupported as exc:
+        return {"id": mid, "error": {"code": UNSUPPORTED, "message": str(exc)}}, False
+    except Exception as exc:  # noqa: BLE001 - report, keep serving
+        return {"id": mid, "error": {"code": INTERNAL_ERROR,
+                                     "message": f"{type(exc).__name__}: {exc}"}}, False
+
+
+def serve(adapter: Any, instream: IO[bytes], outstream: IO[bytes]) -> int:
+    """Serve requests until `bye` or end of input."""
+    try:
+        for raw in instream:
+            if not raw.strip():
+                continue
+            try:
+                msg: Any = json.loads(raw)
+            except ValueError:
+                response: dict[str, Any] = {
+                    "id": None, "error": {"code": BAD_REQUEST, "message": "not JSON"}}
+                stop = False
+            else:
+                response, stop = handle(adapter, msg)
+            try:
+                line = encode(response)
+            except (TypeError, ValueError) as exc:
+                line = encode({"id": response.get("id"), "error": {
+                    "code": INTERNAL_ERROR, "message": f"result is not JSON data: {exc}"}})
+            outstream.write(line)
+            outstream.flush()
+            if stop:
+                break
+    finally:
+        try:
+            adapter.close()
+        except Exception:  # noqa: BLE001
+            pass
+    return 0
+
+
+def serve_stdio(adapter: Any) -> int:
+    """Serve on the process's real stdout; anything else printing to stdout goes to stderr."""
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        return serve(adapter, sys.stdin.buffer, out)
+    finally:
+        out.close()
