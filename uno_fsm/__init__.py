@@ -1,1 +1,17 @@
-"""uno_fsm: the reference UNO engine, an explicit turn-phase state machine over plain game data."""
+"""uno_fsm: the reference UNO engine, an explicit turn-phase state machine over plain game data.
+
+    from uno_fsm import Game, Action, IllegalAction
+    g = Game.new("classic-official", players=4, seed=7)
+    g.apply(g.legal_actions()[0])
+"""
+
+from uno_fsm.actions import Action, Event, Pending
+from uno_fsm.cards import Card, Face, parse
+from uno_fsm.errors import CardNotationError, IllegalAction
+from uno_fsm.game import Game
+from uno_fsm.state import State
+
+__all__ = [
+    "Action", "Card", "CardNotationError", "Event", "Face", "Game", "IllegalAction", "Pending",
+    "State", "parse",
+]

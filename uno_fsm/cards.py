@@ -1,0 +1,198 @@
+"""Cards: immutable, interned values and the text notation of docs/contracts.md.
+
+A `Face` is one printed side (a colour letter or None for a Wild, and a rank). A `Card` is a
+light face and, for UNO Flip, a dark face. Classic cards have no dark face. Faces and cards are
+interned: `parse("R5") is parse("R5")`, so hands compare by identity and hashing is cheap.
+
+Notation (docs/contracts.md "Card notation"): `R0`..`B9`, `GS` (Skip), `YR` (Reverse), `RD2`
+(Draw Two), `W`, `W4`, `WSH`, `WC`; Flip light `BD1`, `RF`, `W2`; Flip dark `PD5`, `TSE`, `PF`,
+`WDC`; a double-faced card is `light/dark` (`R5/PD5`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from uno_fsm.errors import CardNotationError
+
+LIGHT_COLORS = ("R", "Y", "G", "B")
+DARK_COLORS = ("P", "T", "O", "V")
+COLOR_NAMES: dict[str, str] = {
+    "R": "red", "Y": "yellow", "G": "green", "B": "blue",
+    "P": "pink", "T": "teal", "O": "orange", "V": "purple",
+}
+COLOR_LETTERS: dict[str, str] = {name: letter for letter, name in COLOR_NAMES.items()}
+COLOR_LETTERS["violet"] = "V"
+
+# rank -> kind. Kinds are the keys the rulesets use (scoring points, first-card effects, deck).
+COLORED_RANKS: dict[str, str] = {
+    **{str(d): "number" for d in range(10)},
+    "S": "skip", "R": "reverse", "D2": "draw2",          # classic (and Flip light Skip/Reverse)
+    "D1": "draw1", "F": "flip",                           # Flip light
+    "D5": "draw5", "SE": "skip_everyone",                 # Flip dark
+}
+WILD_RANKS: dict[str, str] = {
+    "W": "wild", "W4": "wd4", "WSH": "wild_shuffle_hands", "WC": "custom_wild",  # classic, 2018
+    "W2": "wd2", "WDC": "wdc",                                                     # Flip
+}
+KIND_RANKS: dict[str, str] = {kind: rank for rank, kind in {**COLORED_RANKS, **WILD_RANKS}.items()
+                              if kind != "number"}
+# rank letters the parser tries longest first (SE before S, D2 before ...)
+_SUFFIXES = sorted((r for r in COLORED_RANKS), key=len, reverse=True)
+
+
+def color_letter(name_or_letter: str) -> str:
+    """`red` or `R` -> `R`; raises CardNotationError for anything else."""
+    if name_or_letter in COLOR_NAMES:
+        return name_or_letter
+    letter = COLOR_LETTERS.get(str(name_or_letter).lower())
+    if letter is None:
+        raise CardNotationError(name_or_letter, "not a colour")
+    return letter
+
+
+def color_name(letter: str | None) -> str | None:
+    return None if letter is None else COLOR_NAMES[letter]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Face:
+    """One printed side of a card. Interned: build with `face()` or `parse_face()`."""
+
+    color: str | None  # colour letter, None for a Wild
+    rank: str  # "0".."9", "S", "R", "D2", "W", "W4", ...
+    kind: str = field(compare=False)  # number | skip | reverse | draw2 | wild | wd4 | ...
+    number: int | None = field(compare=False)  # face value of a number card
+    is_wild: bool = field(compare=False)
+    text: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Face({self.text})"
+
+    def __copy__(self) -> Face:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Face:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (parse_face, (self.text,))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """A physical card: a light face and, for Flip, a dark face. Interned: build with `parse()`."""
+
+    light: Face
+    dark: Face | None = None
+    text: str = field(default="", compare=False)
+
+    def face(self, side: str = "light") -> Face:
+        """The face showing when `side` is in play (a classic card has only its light face)."""
+        if side == "dark" and self.dark is not None:
+            return self.dark
+        return self.light
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Card({self.text})"
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (parse, (self.text,))
+
+
+_FACES: dict[str, Face] = {}
+_CARDS: dict[str, Card] = {}
+
+
+def face(color: str | None, rank: str) -> Face:
+    """The interned face of `color` (letter or None) and `rank`."""
+    text = rank if color is None else color + rank
+    got = _FACES.get(text)
+    if got is not None:
+        return got
+    return parse_face(text)
+
+
+def parse_face(text: str) -> Face:
+    """Parse one face (`R5`, `GS`, `W4`, `PD5`, `WDC`...)."""
+    got = _FACES.get(text)
+    if got is not None:
+        return got
+    if not isinstance(text, str) or not text:
+        raise CardNotationError(text, "empty")
+    if text in WILD_RANKS:
+        made = Face(None, text, WILD_RANKS[text], None, True, text)
+    else:
+        color, rank = text[0], text[1:]
+        if color not in COLOR_NAMES:
+            raise CardNotationError(text, f"unknown colour letter {color!r} (R Y G B / P T O V)")
+        kind = COLORED_RANKS.get(rank)
+        if kind is None:
+            raise CardNotationError(text, f"unknown rank {rank!r}")
+        number = int(rank) if kind == "number" else None
+        made = Face(color, rank, kind, number, False, text)
+    _FACES[text] = made
+    return made
+
+
+_LIGHT_ONLY = {"D2", "D1", "W4", "W2", "WSH", "WC"}
+_DARK_ONLY = {"D5", "SE", "WDC"}
+
+
+def parse(text: str) -> Card:
+    """Parse a card: one face (classic) or `light/dark` (Flip). Raises CardNotationError."""
+    got = _CARDS.get(text)
+    if got is not None:
+        return got
+    if not isinstance(text, str):
+        raise CardNotationError(text, "a card is written as a string")
+    if "/" in text:
+        parts = text.split("/")
+        if len(parts) != 2:
+            raise CardNotationError(text, "a double-faced card is light/dark")
+        light, dark = parse_face(parts[0]), parse_face(parts[1])
+        if light.color is not None and light.color not in LIGHT_COLORS:
+            raise CardNotationError(text, "the light face must be red, yellow, green or blue")
+        if dark.color is not None and dark.color not in DARK_COLORS:
+            raise CardNotationError(text, "the dark face must be pink, teal, orange or purple")
+        if light.rank in _DARK_ONLY or dark.rank in _LIGHT_ONLY:
+            raise CardNotationError(text, "a face printed on the wrong side")
+        card = Card(light, dark, text)
+    else:
+        card = Card(parse_face(text), None, text)
+    _CARDS[text] = card
+    return card
+
+
+def fmt(card: Card) -> str:
+    """The notation of a card (inverse of `parse`)."""
+    return card.text
+
+
+def parse_many(texts: object) -> list[Card]:
+    """Parse a list of notations (a scenario's hand or pile)."""
+    if texts is None:
+        return []
+    if isinstance(texts, str) or not isinstance(texts, list | tuple):
+        raise CardNotationError(texts, "expected a list of cards")
+    return [parse(str(t)) if not isinstance(t, str) else parse(t) for t in texts]
+
+
+def sort_key(card: Card) -> tuple[int, str]:
+    """Display order: by colour (wilds last), then rank."""
+    f = card.light
+    order = "RYGBPTOV".find(f.color) if f.color else 9
+    rank = f.rank.zfill(3) if f.number is not None else "~" + f.rank
+    return (order, rank)

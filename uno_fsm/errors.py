@@ -1,0 +1,112 @@
+"""Typed errors of the engine.
+
+Every refusal of an action is an `IllegalAction` subclass carrying a stable kebab-case `code`
+(the contract with spec/errors.yaml and the conformance corpus) and the `rule` ID it enforces.
+The engine validates an action completely before it changes anything, so a refused action
+leaves the game state exactly as it was.
+"""
+
+from __future__ import annotations
+
+
+class CardNotationError(ValueError):
+    """A card written in a notation docs/contracts.md does not define."""
+
+    code = "malformed-action"
+
+    def __init__(self, text: object, why: str = "") -> None:
+        self.text = text
+        detail = f": {why}" if why else ""
+        super().__init__(f"bad card notation {text!r}{detail}")
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse. `code` is stable; `rule` names the rule ID broken."""
+
+    code = "illegal-action"
+    default_rule = "CL.PLAY.OUT-OF-TURN"
+
+    def __init__(self, message: str = "", rule: str | None = None) -> None:
+        self.rule = rule or self.default_rule
+        self.message = message or self.code
+        super().__init__(f"{self.code} [{self.rule}]: {self.message}")
+
+
+class MalformedAction(IllegalAction):
+    code = "malformed-action"
+    default_rule = "CL.PLAY.TURN-OPTIONS"
+
+
+class NotYourTurn(IllegalAction):
+    code = "not-your-turn"
+    default_rule = "CL.PLAY.OUT-OF-TURN"
+
+
+class WrongDecision(IllegalAction):
+    code = "wrong-decision"
+    default_rule = "CL.PLAY.TURN-OPTIONS"
+
+
+class CardNotInHand(IllegalAction):
+    code = "card-not-in-hand"
+    default_rule = "CL.PLAY.TURN-OPTIONS"
+
+
+class CardDoesNotMatch(IllegalAction):
+    code = "card-does-not-match"
+    default_rule = "CL.PLAY.MATCH"
+
+
+class OnlyDrawnCard(IllegalAction):
+    code = "only-drawn-card"
+    default_rule = "CL.DRAW.ONLY-DRAWN"
+
+
+class ColorRequired(IllegalAction):
+    code = "color-required"
+    default_rule = "CL.WILD.COLOUR"
+
+
+class InvalidColor(IllegalAction):
+    code = "invalid-color"
+    default_rule = "CL.WILD.FOUR-COLOURS"
+
+
+class NoUnoWindow(IllegalAction):
+    code = "no-uno-window"
+    default_rule = "CL.UNO.CALL-INVALID"
+
+
+class NothingToCatch(IllegalAction):
+    code = "nothing-to-catch"
+    default_rule = "CL.UNO.FALSE-CATCH"
+
+
+class NotChallengeable(IllegalAction):
+    code = "not-challengeable"
+    default_rule = "CL.WD4.CHALLENGE.WHO"
+
+
+class NoSwapPending(IllegalAction):
+    code = "no-swap-pending"
+    default_rule = "V.SEVEN-O.SWAP"
+
+
+class RoundOver(IllegalAction):
+    code = "round-over"
+    default_rule = "CL.END.NO-PENDING"
+
+
+class GameOver(IllegalAction):
+    code = "game-over"
+    default_rule = "CL.END.NO-PENDING"
+
+
+ERROR_TYPES: tuple[type[IllegalAction], ...] = (
+    MalformedAction, NotYourTurn, WrongDecision, CardNotInHand, CardDoesNotMatch, OnlyDrawnCard,
+    ColorRequired, InvalidColor, NoUnoWindow, NothingToCatch, NotChallengeable, NoSwapPending,
+    RoundOver, GameOver,
+)
+"""Every concrete error type, one per code."""
+
+ERROR_CODES: dict[str, type[IllegalAction]] = {e.code: e for e in ERROR_TYPES}

@@ -1,0 +1,327 @@
+"""The engine API (OpenSpiel-like): `Game.new`, `Game.from_setup`, `legal_actions`, `apply`...
+
+`apply` validates the action (raising an `IllegalAction` before anything changes), then walks
+the dispatch table derived from the turn-phase machine: the first transition of the current
+phase and event whose guards hold is taken, its effects run, then eventless transitions are
+followed until none is enabled. `apply_via_machine` does the same through python-statemachine
+itself; tests require both to agree.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from uno_fsm import errors as E
+from uno_fsm.actions import Action, Event, Pending
+from uno_fsm.cards import COLOR_LETTERS, COLOR_NAMES, Card, parse, parse_many
+from uno_fsm.params import Params
+from uno_fsm.phases import EVENTLESS, TABLE, TurnPhases
+from uno_fsm.rules import DECISIONS, Rules
+from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
+
+# The table with its method names bound to Rules functions, once, at import.
+_Compiled = tuple[tuple[Any, ...], str, tuple[Any, ...]]
+_TABLE: dict[str, dict[str, tuple[_Compiled, ...]]] = {
+    phase: {
+        ev: tuple(
+            (tuple(getattr(Rules, g) for g in e.conds), e.target,
+             tuple(getattr(Rules, f) for f in e.effects))
+            for e in edges
+        )
+        for ev, edges in events.items()
+    }
+    for phase, events in TABLE.items()
+}
+_EVENTLESS: dict[str, tuple[_Compiled, ...]] = {
+    phase: tuple(
+        (tuple(getattr(Rules, g) for g in e.conds), e.target,
+         tuple(getattr(Rules, f) for f in e.effects))
+        for e in edges
+    )
+    for phase, edges in EVENTLESS.items()
+}
+_ALLOWED: dict[str, dict[str, object]] = {p: dict(evs) for p, evs in TABLE.items()}
+
+
+def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        out = {int(k): v for k, v in value.items()}
+    elif isinstance(value, list | tuple):
+        out = dict(enumerate(value))
+    else:
+        raise E.MalformedAction(f"setup: {what} must map seats to values")
+    for seat in out:
+        if not 0 <= seat < players:
+            raise E.MalformedAction(f"setup: {what} names seat {seat} of {players}")
+    return out
+
+
+class Game:
+    """One game of UNO under a ruleset."""
+
+    def __init__(self, state: State, params: Params, origin: dict[str, Any] | None = None):
+        self.state = state
+        self.params = params
+        self._rules = Rules(state, params, _ALLOWED)
+        self.log: list[Action] = []
+        self.origin: dict[str, Any] = origin or {}
+        self._sm: Any = None
+
+    # ---- construction ----------------------------------------------------------------
+    @classmethod
+    def new(cls, ruleset: str | Any = "classic-official", players: int = 4, seed: int = 0,
+            dealer: int | None = None) -> Game:
+        """A new game: choose the dealer, shuffle, deal and turn the first card."""
+        params = Params.of(ruleset)
+        if not params.min_players <= players <= params.max_players:
+            # CL.DECK.PLAYERS
+            raise ValueError(f"{params.ruleset}: {params.min_players}..{params.max_players} "
+                             f"players, not {players}")
+        st = State(ruleset=params.ruleset, players=players, hands=[[] for _ in range(players)],
+                   draw=[], discard=[], active_color=None, scores=[0] * players,
+                   rng=random.Random(seed))
+        game = cls(st, params, {"new": {"players": players, "seed": seed, "dealer": dealer}})
+        game._rules.start_round(dealer)
+        game._settle()
+        game._rules.events = []
+        return game
+
+    @classmethod
+    def from_setup(cls, ruleset: str | Any, setup: Mapping[str, Any], seed: int = 0) -> Game:
+        """An exact position from a scenario's `setup` (docs/contracts.md)."""
+        params = Params.of(ruleset)
+        try:
+            n = int(setup["players"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise E.MalformedAction("setup: players is required") from exc
+        start = str(setup.get("start", "turn"))
+        hands_in = _seat_map(setup.get("hands"), n, "hands")
+        hands = [parse_many(hands_in.get(s, [])) for s in range(n)]
+        draw = parse_many(setup.get("draw", []))
+        draw.reverse()  # setup lists the draw pile top first; the state keeps the top last
+        discard = parse_many(setup.get("discard", []))
+        scores_in = _seat_map(setup.get("scores"), n, "scores")
+        direction = setup.get("direction", "clockwise")
+        if direction not in ("clockwise", "counterclockwise"):
+            raise E.MalformedAction(f"setup: direction {direction!r}")
+        dealer = int(setup.get("dealer", n - 1))
+        st = State(
+            ruleset=params.ruleset, players=n, hands=hands, draw=draw, discard=discard,
+            active_color=None, scores=[int(scores_in.get(s, 0)) for s in range(n)],
+            direction=CLOCKWISE if direction == "clockwise" else COUNTERCLOCKWISE,
+            dealer=dealer % n, side=str(setup.get("side", "light")), rng=random.Random(seed),
+        )
+        game = cls(st, params, {"setup": dict(setup), "seed": seed})
+        if start == "round":
+            if discard:
+                raise E.MalformedAction("setup: start: round begins with an empty discard pile")
+            game._rules.turn_first_card()
+            game._settle()
+            game._rules.events = []
+        elif start == "turn":
+            if not discard:
+                raise E.MalformedAction("setup: start: turn needs a discard pile")
+            st.current = int(setup.get("current", (dealer + 1) % n)) % n
+            color = setup.get("active_color")
+            top = game._rules.top()
+            if color is not None:
+                try:
+                    st.active_color = COLOR_LETTERS[str(color)] if len(str(color)) > 1 else str(
+                        color)
+                except KeyError as exc:
+                    raise E.InvalidColor(f"setup: colour {color!r}") from exc
+            elif top is not None and not top.is_wild:
+                st.active_color = top.color
+            else:
+                raise E.MalformedAction("setup: active_color is needed when the top is a Wild")
+            st.phase = "play"
+        else:
+            raise E.MalformedAction(f"setup: start must be turn or round, not {start!r}")
+        return game
+
+    # ---- queries ---------------------------------------------------------------------
+    @property
+    def pending(self) -> Pending | None:
+        """The decision the game waits for; None when the game is over."""
+        st = self.state
+        phase = st.phase
+        if phase == "game_over":
+            return None
+        if phase == "round_over":
+            return Pending(None, "round-over")
+        return Pending(st.current, DECISIONS[phase])
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == "game_over"
+
+    @property
+    def round_over(self) -> bool:
+        return self.state.phase in ("round_over", "game_over")
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self.state.scores)
+
+    @property
+    def winner(self) -> int | None:
+        st = self.state
+        return st.winner if st.phase == "game_over" else st.round_winner
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Every action the rules allow now (turn owner and open windows); table penalties
+        (referee actions) are not listed. With `player`, only that player's."""
+        st = self.state
+        r = self._rules
+        phase = st.phase
+        out: list[Action] = []
+        cur = st.current
+        colors = self.params.colors
+        if phase == "play" or phase == "play_drawn":
+            hand = st.hands[cur]
+            if phase == "play":
+                cands: list[Card] = list(dict.fromkeys(hand))
+            else:
+                cands = [st.drawn] if st.drawn is not None else []
+            calls = (False, True) if len(hand) == 2 and self.params.uno_call_with_play else (
+                False,)
+            for card in cands:
+                f = r.face(card)
+                if not r.matches(f):
+                    continue
+                for uno in calls:
+                    if f.is_wild:
+                        for c in colors:
+                            out.append(Action("play", cur, card, c, uno))
+                    else:
+                        out.append(Action("play", cur, card, None, uno))
+            out.append(Action("draw", cur) if phase == "play" else Action("pass", cur))
+        elif phase == "choose_color":
+            out.extend(Action("color", cur, color=c) for c in colors)
+        elif phase == "challenge":
+            out.append(Action("challenge", cur))
+            out.append(Action("accept", cur))
+        elif phase == "swap":
+            out.extend(Action("swap", cur, target=t) for t in range(st.players) if t != cur)
+        elif phase == "round_over":
+            out.append(Action("next-round"))
+        w = st.uno_window
+        if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
+            out.append(Action("uno", w))
+            out.extend(Action("catch", s, target=w) for s in range(st.players) if s != w)
+        if player is not None:
+            out = [a for a in out if a.player == player]
+        return out
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._rules.validate(action)
+        except E.IllegalAction:
+            return False
+        return True
+
+    # ---- acting ----------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Apply `action`; return what happened. Raises IllegalAction, state unchanged."""
+        r = self._rules
+        st = self.state
+        event = r.validate(action)
+        events: list[Event] = []
+        r.events = events
+        r.begin(event)
+        for guards, target, effects in _TABLE[st.phase][event]:
+            for g in guards:
+                if not g(r, action):
+                    break
+            else:
+                for f in effects:
+                    f(r, action)
+                st.phase = target
+                break
+        self._settle()
+        self.log.append(action)
+        return events
+
+    def _settle(self) -> None:
+        """Follow eventless transitions until none is enabled."""
+        r = self._rules
+        st = self.state
+        while True:
+            for guards, target, effects in _EVENTLESS.get(st.phase, ()):
+                for g in guards:
+                    if not g(r, None):
+                        break
+                else:
+                    for f in effects:
+                        f(r, None)
+                    st.phase = target
+                    break
+            else:
+                return
+
+    def apply_via_machine(self, action: Action) -> list[Event]:
+        """Like `apply`, but let python-statemachine select and run the transitions (slow;
+        used to prove that the dispatch table and the machine agree)."""
+        r = self._rules
+        event = r.validate(action)
+        events: list[Event] = []
+        r.events = events
+        r.begin(event)
+        if self._sm is None:
+            self._sm = TurnPhases(r, state_field="phase")
+        self._sm.send(event, action=action)
+        self.log.append(action)
+        return events
+
+    # ---- views -----------------------------------------------------------------------
+    def view(self, player: int) -> dict[str, Any]:
+        """What `player` may see: their own hand, everyone's hand size, the table."""
+        from uno_fsm.view import player_view
+
+        return player_view(self, player)
+
+    # ---- serialization ---------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "state": self.state.to_dict(),
+            "origin": self.origin,
+            "log": [a.to_dict() for a in self.log],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, ruleset: str | Any | None = None) -> Game:
+        d = json.loads(text)
+        st = State.from_dict(d["state"])
+        params = Params.of(ruleset if ruleset is not None else st.ruleset)
+        game = cls(st, params, d.get("origin") or {})
+        game.log = [Action.from_dict(a) for a in d.get("log", [])]
+        return game
+
+    @classmethod
+    def replay(cls, ruleset: str | Any, players: int, seed: int,
+               log: Sequence[Action], dealer: int | None = None) -> Game:
+        """A new game from a seed, with the action log applied: the same game again."""
+        game = cls.new(ruleset, players, seed, dealer)
+        for action in log:
+            game.apply(action)
+        return game
+
+    def __repr__(self) -> str:
+        st = self.state
+        top = st.discard[-1].text if st.discard else "-"
+        color = COLOR_NAMES.get(st.active_color or "", "-")
+        return (f"<Game {st.ruleset} round {st.round} phase {st.phase} P{st.current} "
+                f"top {top} {color}>")
+
+
+def card(text: str) -> Card:
+    """Shorthand for `uno_fsm.cards.parse`."""
+    return parse(text)

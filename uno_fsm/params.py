@@ -1,0 +1,114 @@
+"""The engine's typed view of a ruleset's parameters (spec/rulesets/*.yaml).
+
+Every number the engine uses comes from here, read from the ruleset's `params`; nothing in
+the engine repeats them. `Params.of("classic-official")` loads through `uno_spec.rulesets`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from uno_fsm.cards import COLOR_LETTERS
+
+
+def _get(params: Mapping[str, Any], path: str, default: Any = None) -> Any:
+    node: Any = params
+    for key in path.split("."):
+        if not isinstance(node, Mapping) or key not in node:
+            return default
+        node = node[key]
+    return node
+
+
+def _int(params: Mapping[str, Any], path: str, default: int = 0) -> int:
+    value = _get(params, path, default)
+    return default if value is None else int(value)
+
+
+@dataclass(frozen=True)
+class Params:
+    """Parameters of one composed ruleset, as the engine needs them."""
+
+    ruleset: str
+    raw: Mapping[str, Any]
+    game: str  # classic | flip
+    min_players: int
+    max_players: int
+    hand_size: int
+    dealer: str  # high-card | random
+    first_card: Mapping[str, str]  # kind -> policy
+    draw_count: int
+    draw2: int
+    wd4: int
+    wd4_challenge: bool
+    wd4_guilty_draw: int
+    wd4_innocent_draw: int
+    uno_penalty: int
+    uno_call_with_play: bool
+    hint_penalty: int
+    wrong_card_penalty: int
+    last_card_draw: bool  # going out on a draw card: the next player draws and the cards count
+    reverse_as_skip_two: bool
+    target: int | None  # None: one round, first out wins
+    points: Mapping[str, Any]
+    colors: tuple[str, ...]  # letters of the (light side) colours
+    seven_o: bool
+
+    @staticmethod
+    def of(ruleset: str | Any) -> Params:
+        """Params of a ruleset name (`base+variant`), a uno_spec Ruleset, or a params mapping."""
+        if isinstance(ruleset, str):
+            return _load(ruleset)
+        if isinstance(ruleset, Params):
+            return ruleset
+        if isinstance(ruleset, Mapping):
+            return from_mapping("custom", ruleset)
+        return from_mapping(str(ruleset.id), ruleset.params)
+
+    def points_of(self, kind: str, number: int | None) -> int:
+        """Points of a face of `kind` (CL.SCORE.POINTS)."""
+        if kind == "number":
+            value = self.points.get("number", "face")
+            return int(number or 0) if value == "face" else int(value)
+        return int(self.points.get(kind, 0))
+
+
+@functools.lru_cache(maxsize=64)
+def _load(name: str) -> Params:
+    from uno_spec.rulesets import load_ruleset
+
+    rs = load_ruleset(name)
+    return from_mapping(rs.id, rs.params)
+
+
+def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
+    colors = _get(p, "deck.colors") or _get(p, "deck.light.colors") or ()
+    return Params(
+        ruleset=name,
+        raw=p,
+        game=str(_get(p, "game", "classic")),
+        min_players=_int(p, "players.min", 2),
+        max_players=_int(p, "players.max", 10),
+        hand_size=_int(p, "hand_size", 7),
+        dealer=str(_get(p, "dealer", "random")),
+        first_card=dict(_get(p, "first_card", {}) or {}),
+        draw_count=_int(p, "draw.count", 1),
+        draw2=_int(p, "draw2.draw", 2),
+        wd4=_int(p, "wd4.draw", 4),
+        wd4_challenge=bool(_get(p, "wd4.challenge.allowed", True)),
+        wd4_guilty_draw=_int(p, "wd4.challenge.guilty_draw", _int(p, "wd4.draw", 4)),
+        wd4_innocent_draw=_int(p, "wd4.challenge.innocent_draw", _int(p, "wd4.draw", 4)),
+        uno_penalty=_int(p, "uno.penalty", 2),
+        uno_call_with_play=bool(_get(p, "uno.call_with_play", True)),
+        hint_penalty=_int(p, "penalties.hint", 2),
+        wrong_card_penalty=_int(p, "penalties.wrong_card", 2),
+        last_card_draw=_get(p, "last_card_draw", "draw-and-count") == "draw-and-count",
+        reverse_as_skip_two=bool(_get(p, "two_player.reverse_acts_as_skip", True)),
+        target=None if _get(p, "scoring.target") is None else _int(p, "scoring.target"),
+        points=dict(_get(p, "scoring.points", {}) or {}),
+        colors=tuple(COLOR_LETTERS[str(c)] for c in colors),
+        seven_o=bool(_get(p, "seven_o.enabled", False)),
+    )

@@ -1,0 +1,125 @@
+"""The game state: plain data, a snapshot, and a JSON form that round-trips exactly.
+
+Piles are Python lists with the *top at the end* (`draw[-1]` is drawn next, `discard[-1]` is the
+top discard); the JSON form lists the draw pile top first, like a scenario's `setup`, and the
+discard pile bottom first. The RNG is a `random.Random` whose full state is serialized, so a
+state restored from JSON shuffles exactly as the original would.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from uno_fsm.cards import Card, parse
+
+CLOCKWISE = 1
+COUNTERCLOCKWISE = -1
+FORMAT = "uno-fsm/state/1"
+
+
+@dataclass(eq=False)
+class State:
+    """Everything a game is: one instance, mutated in place by the rules."""
+
+    ruleset: str
+    players: int
+    hands: list[list[Card]]
+    draw: list[Card]  # top at the end
+    discard: list[Card]  # top at the end
+    active_color: str | None
+    direction: int = CLOCKWISE
+    current: int = 0  # the seat that owes the pending decision
+    dealer: int = 0
+    side: str = "light"
+    scores: list[int] = field(default_factory=list)
+    phase: str = "play"  # a state id of uno_fsm.phases.TurnPhases
+    drawn: Card | None = None  # the card just drawn: the only card that may be played now
+    uno_window: int | None = None  # a seat holding one card that has not called UNO: catchable
+    challenge_by: int | None = None  # who played the challengeable card (WD4)
+    challenge_legal: bool = True  # whether that card was played legally
+    first_color: bool = False  # the pending colour choice is for the first card turned
+    round: int = 1
+    round_winner: int | None = None
+    winner: int | None = None
+    rng: random.Random = field(default_factory=random.Random)
+
+    # ---- snapshot, equality, JSON ------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-data copy (JSON-ready) of everything, RNG state included."""
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "format": FORMAT,
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "hands": [[c.text for c in h] for h in self.hands],
+            "draw": [c.text for c in reversed(self.draw)],
+            "discard": [c.text for c in self.discard],
+            "active_color": self.active_color,
+            "direction": self.direction,
+            "current": self.current,
+            "dealer": self.dealer,
+            "side": self.side,
+            "scores": list(self.scores),
+            "phase": self.phase,
+            "drawn": None if self.drawn is None else self.drawn.text,
+            "uno_window": self.uno_window,
+            "challenge_by": self.challenge_by,
+            "challenge_legal": self.challenge_legal,
+            "first_color": self.first_color,
+            "round": self.round,
+            "round_winner": self.round_winner,
+            "winner": self.winner,
+            "rng": [version, list(internal), gauss],
+        }
+
+    snapshot = to_dict
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> State:
+        if d.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} document")
+        rng = random.Random()
+        version, internal, gauss = d["rng"]
+        rng.setstate((version, tuple(internal), gauss))
+        return cls(
+            ruleset=d["ruleset"],
+            players=d["players"],
+            hands=[[parse(t) for t in h] for h in d["hands"]],
+            draw=[parse(t) for t in reversed(d["draw"])],
+            discard=[parse(t) for t in d["discard"]],
+            active_color=d["active_color"],
+            direction=d["direction"],
+            current=d["current"],
+            dealer=d["dealer"],
+            side=d["side"],
+            scores=list(d["scores"]),
+            phase=d["phase"],
+            drawn=None if d["drawn"] is None else parse(d["drawn"]),
+            uno_window=d["uno_window"],
+            challenge_by=d["challenge_by"],
+            challenge_legal=d["challenge_legal"],
+            first_color=d["first_color"],
+            round=d["round"],
+            round_winner=d["round_winner"],
+            winner=d["winner"],
+            rng=rng,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def copy(self) -> State:
+        return State.from_dict(self.to_dict())
+
+    def all_cards(self) -> list[Card]:
+        """Every card in play: hands, draw pile and discard pile."""
+        out: list[Card] = []
+        for h in self.hands:
+            out.extend(h)
+        out.extend(self.draw)
+        out.extend(self.discard)
+        return out
