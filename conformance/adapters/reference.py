@@ -1,0 +1,209 @@
+"""The reference engine (uno_fsm) behind the in-process adapter protocol `uno-conformance/1`.
+
+This module is the only place that knows both the protocol (docs/contracts.md "Adapter
+protocol") and the engine; it imports `uno_fsm` lazily, when an adapter is first set up.
+The conformance runner loads `ReferenceAdapter` as its default adapter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.protocol import PROTOCOL, AdapterError, Unsupported
+
+RULESETS = [
+    "classic-official", "classic-2022", "classic-official+cards-2018",
+    "classic-2022+cards-2018", "classic-2022+play-for-points",
+    "classic-2022+play-for-points+cards-2018", "classic-official+seven-o",
+    "classic-2022+seven-o",
+]
+FEATURES = [
+    "basic-play", "draw-then-play", "action-cards", "wild", "wd4", "wd4-challenge", "uno-call",
+    "uno-catch", "first-card", "deal", "reshuffle", "scoring", "two-player", "referee-penalties",
+    "cards-2018", "seven-o",
+]
+OBSERVATIONS = [
+    "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
+    "draw_size", "discard_size", "scores", "round_over", "game_over", "winner",
+]
+DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
+            "challenge": "challenge", "swap": "swap", "round-over": "none"}
+ACTION_KEYS = {"player", "play", "color", "uno", "draw", "pass", "challenge", "catch", "swap",
+               "referee", "card", "next_round"}
+
+
+def _error(code: str, rule: str | None = None, message: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {"code": code}
+    if rule:
+        out["rule"] = rule
+    if message:
+        out["message"] = message
+    return out
+
+
+class ReferenceAdapter:
+    """uno_fsm as an implementation under test."""
+
+    def __init__(self) -> None:
+        self.game: Any = None
+
+    def hello(self) -> dict[str, Any]:
+        import uno_fsm  # noqa: F401 - proves the engine imports
+
+        return {
+            "protocol": PROTOCOL,
+            "name": "uno-fsm reference engine",
+            "version": "0.1.0",
+            "rulesets": list(RULESETS),
+            "features": list(FEATURES),
+            "observations": list(OBSERVATIONS),
+        }
+
+    def setup(self, params: dict[str, Any]) -> None:
+        from uno_fsm import Game, IllegalAction
+        from uno_fsm.errors import CardNotationError
+        from uno_fsm.params import Params
+
+        ruleset = params.get("ruleset")
+        setup = params.get("setup")
+        if not isinstance(ruleset, str) or not isinstance(setup, dict):
+            raise AdapterError("bad-request", "setup needs a ruleset name and a setup object")
+        try:
+            p = Params.of(ruleset)
+        except Exception as exc:  # unknown ruleset or composition error
+            raise Unsupported(f"ruleset {ruleset!r}: {exc}") from exc
+        if p.game != "classic":
+            raise Unsupported(f"ruleset {ruleset!r}: game {p.game!r} is not implemented yet")
+        try:
+            self.game = Game.from_setup(p, setup, seed=int(params.get("seed") or 0))
+        except NotImplementedError as exc:
+            raise Unsupported(str(exc)) from exc
+        except (IllegalAction, CardNotationError, ValueError, KeyError, TypeError) as exc:
+            raise AdapterError("bad-request", f"setup: {exc}") from exc
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
+        from uno_fsm import IllegalAction
+        from uno_fsm.errors import CardNotationError
+
+        if self.game is None:
+            raise AdapterError("bad-request", "act before setup")
+        try:
+            engine_action = self._to_engine(action)
+        except CardNotationError as exc:
+            return _error("malformed-action", None, str(exc))
+        except _Malformed as exc:
+            return _error(exc.code, exc.rule, str(exc))
+        try:
+            self.game.apply(engine_action)
+        except IllegalAction as exc:
+            return _error(exc.code, exc.rule, exc.message)
+        except NotImplementedError as exc:
+            raise Unsupported(str(exc)) from exc
+        return None
+
+    def _to_engine(self, a: dict[str, Any]) -> Any:
+        from uno_fsm import Action
+        from uno_fsm.cards import COLOR_LETTERS, parse
+
+        if not isinstance(a, dict) or set(a) - ACTION_KEYS:
+            raise _Malformed("malformed-action", f"unknown keys in {a!r}")
+
+        def seat(value: Any, what: str) -> int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise _Malformed("malformed-action", f"{what} must be a seat number")
+            return value
+
+        def color(value: Any) -> str | None:
+            if value is None:
+                return None
+            letter = COLOR_LETTERS.get(str(value))
+            if letter is None:
+                raise _Malformed("invalid-color", f"unknown colour {value!r}",
+                                 "CL.WILD.FOUR-COLOURS")
+            return letter
+
+        if "referee" in a:
+            target = seat(a.get("player"), "player")
+            if a["referee"] == "hint":
+                return Action.hint(target)
+            if a["referee"] == "wrong-card":
+                card = a.get("card")
+                return Action.wrong_card(target, None if card is None else parse(str(card)))
+            raise _Malformed("malformed-action", f"unknown referee action {a['referee']!r}")
+        if a.get("next_round"):
+            return Action.next_round()
+        player = seat(a.get("player"), "player")
+        if "play" in a:
+            return Action.play(player, parse(str(a["play"])), color(a.get("color")),
+                               bool(a.get("uno", False)))
+        if a.get("draw") is True:
+            return Action.draw(player)
+        if a.get("pass") is True:
+            return Action.keep(player)
+        if "challenge" in a:
+            return Action.challenge(player) if a["challenge"] else Action.accept(player)
+        if "catch" in a:
+            return Action.catch(player, seat(a["catch"], "catch"))
+        if "swap" in a:
+            return Action.swap(player, seat(a["swap"], "swap"))
+        if "color" in a:
+            return Action.choose_color(player, color(a["color"]) or "")
+        if a.get("uno") is True:
+            return Action.call_uno(player)
+        raise _Malformed("malformed-action", f"no action in {a!r}")
+
+    def observe(self, keys: list[str]) -> dict[str, Any]:
+        from uno_fsm.cards import color_name
+
+        g = self.game
+        if g is None:
+            raise AdapterError("bad-request", "observe before setup")
+        st = g.state
+        pending = g.pending
+        out: dict[str, Any] = {}
+        for key in keys:
+            if key == "hands":
+                out[key] = {s: [c.text for c in h] for s, h in enumerate(st.hands)}
+            elif key == "hand_sizes":
+                out[key] = {s: len(h) for s, h in enumerate(st.hands)}
+            elif key == "top":
+                out[key] = st.discard[-1].text if st.discard else None
+            elif key == "active_color":
+                out[key] = color_name(st.active_color)
+            elif key == "current":
+                out[key] = None if pending is None else pending.player
+            elif key == "pending":
+                if pending is None or pending.player is None:
+                    out[key] = {"player": None, "decision": "none"}
+                else:
+                    out[key] = {"player": pending.player,
+                                "decision": DECISION.get(pending.decision, pending.decision)}
+            elif key == "direction":
+                out[key] = "clockwise" if st.direction == 1 else "counterclockwise"
+            elif key == "side":
+                out[key] = st.side
+            elif key == "draw_size":
+                out[key] = len(st.draw)
+            elif key == "discard_size":
+                out[key] = len(st.discard)
+            elif key == "scores":
+                out[key] = dict(enumerate(st.scores))
+            elif key == "round_over":
+                out[key] = g.round_over
+            elif key == "game_over":
+                out[key] = g.is_over
+            elif key == "winner":
+                out[key] = g.winner
+            else:
+                raise Unsupported(f"observation {key!r}")
+        return out
+
+    def close(self) -> None:
+        self.game = None
+
+
+class _Malformed(Exception):
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
