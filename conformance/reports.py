@@ -7,6 +7,7 @@ re-renders a stored run exactly as the run itself would have. Results that did n
 
 from __future__ import annotations
 
+import io
 import json
 import xml.etree.ElementTree as ET
 from collections import defaultdict
@@ -160,10 +161,11 @@ def render_console(data: dict[str, Any], console: Console) -> None:
 
 
 def console_text(data: dict[str, Any], width: int = 100) -> str:
-    console = Console(record=True, width=width, force_terminal=False, color_system=None)
-    with console.capture():
-        render_console(data, console)
-    return console.export_text()
+    """The console rendering as plain text (no colours)."""
+    buf = io.StringIO()
+    render_console(data, Console(file=buf, width=width, force_terminal=False, color_system=None,
+                                 highlight=False))
+    return buf.getvalue()
 
 
 # --- JUnit ------------------------------------------------------------------------------------

@@ -1,0 +1,102 @@
+"""`conformance lint`: schema, ids, citations, features, coverage; and the layering rule."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.lint import lint
+from uno_cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SCEN = Path(__file__).parent / "fixtures" / "conformance" / "scenarios"
+
+BAD = """\
+scenarios:
+  - id: lint.bad.refs
+    title: cites things that do not exist
+    ruleset: classic-official+no-such-variant
+    cites: [classic-br:nowhere:99]
+    rules: [CL.NO.SUCH.RULE]
+    features: [no-such-feature]
+    setup:
+      players: 2
+      dealer: 1
+      current: 0
+      hands: {0: [R7], 1: [Y3]}
+      discard: [R5]
+      draw: []
+    steps:
+      - act: {player: 0, play: R7}
+        error: no-such-code
+"""
+
+
+def test_lint_reports_unknown_references(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text(BAD)
+    res = lint([tmp_path])
+    text = "\n".join(res.errors)
+    assert "bad.yaml:5: scenario lint.bad.refs: cited clause classic-br:nowhere:99" in text
+    assert "bad.yaml:6: scenario lint.bad.refs: rule CL.NO.SUCH.RULE" in text
+    assert "feature no-such-feature" in text
+    assert "ruleset no-such-variant" in text
+    assert "bad.yaml:16: scenario lint.bad.refs: step 1: error code no-such-code" in text
+    assert not res.ok()
+
+
+def test_lint_duplicates_and_schema_errors(tmp_path: Path) -> None:
+    good = (SCEN / "tiny.yaml").read_text()
+    (tmp_path / "a.yaml").write_text(good)
+    (tmp_path / "b.yaml").write_text(good)
+    (tmp_path / "c.yaml").write_text("id: x.y\ntitle: t\n")
+    res = lint([tmp_path])
+    assert any("duplicate scenario id" in e for e in res.errors)
+    assert any(e.startswith("c.yaml:1:") or "/c.yaml:1:" in e for e in res.errors)
+
+
+def test_coverage_warnings_and_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    res = lint([SCEN / "tiny.yaml"])
+    # fixture rules exist or not: only the coverage list is checked here
+    assert res.uncovered and all(w.endswith("has no scenario") for w in res.warnings)
+    assert "CL.PLAY.MATCH" not in res.uncovered
+    only_coverage = [e for e in res.errors if "does not exist" not in e]
+    assert not only_coverage or res.errors
+    code = main(["conformance", "lint", str(SCEN / "tiny.yaml"), "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["uncovered"] == res.uncovered
+    strict = main(["conformance", "lint", str(SCEN / "tiny.yaml"), "--strict"])
+    assert strict == 1
+    assert code == (0 if not res.errors else 1)
+
+
+def test_bundled_corpus_lints_without_errors() -> None:
+    res = lint()
+    assert not res.errors, "\n".join(res.errors)
+
+
+RUNNER_SIDE = ["scenario.py", "protocol.py", "runner.py", "compare.py", "reports.py",
+               "expectations.py", "serve.py", "lint.py", "cli.py", "specdata.py",
+               "adapters/__init__.py", "adapters/stdio.py", "adapters/module.py"]
+
+
+@pytest.mark.parametrize("name", RUNNER_SIDE)
+def test_runner_side_never_imports_the_engine(name: str) -> None:
+    tree = ast.parse((ROOT / "conformance" / name).read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            assert not any(a.name.split(".")[0] == "uno_fsm" for a in node.names), name
+        if isinstance(node, ast.ImportFrom):
+            assert (node.module or "").split(".")[0] != "uno_fsm", name
+
+
+def test_importing_the_runner_does_not_load_the_engine() -> None:
+    code = ("import sys, conformance.runner, conformance.reports, conformance.lint, "
+            "conformance.serve, conformance.cli, conformance.adapters.stdio; "
+            "print('uno_fsm' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
