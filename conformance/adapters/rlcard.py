@@ -1,0 +1,395 @@
+"""RLCard's UNO (`rlcard.games.uno`, RLCard 1.2.0) behind the in-process `uno-conformance/1`.
+
+`uno-fsm conformance run --adapter rlcard` loads `RLCardAdapter` (needs `pip install
+'uno-fsm[rlcard]'`). The adapter drives RLCard's game objects directly (`UnoGame`, its
+`UnoRound`, the `UnoDealer`'s deck and the `UnoPlayer` hands), never its RL environment, so that
+a scenario's exact position can be set up.
+
+How a position is set up (docs/contracts.md "Scenario format"):
+
+- seats: RLCard has no dealer; its player 0 always opens a hand (`round.py
+  perform_top_card`). For `start: round` seat `dealer + 1` becomes RLCard player 0 and the other
+  seats follow in clockwise order (RLCard's `direction = 1` is increasing player ids, which is
+  our clockwise); for `start: turn` seat `s` is RLCard player `s`.
+- draw pile: RLCard draws with `dealer.deck.pop()`, so the top of the pile is the END of the
+  list: `deck = reversed(draw)`.
+- discard pile: `round.played_cards` (bottom ... top); the card to match is `round.target`
+  (the top card). A Wild's chosen colour is stored on the card's `color`, so a Wild on top gets
+  `active_color`. Wilds elsewhere get a placeholder colour (RLCard overwrites it when the Wild is
+  played or drawn; it never reads it before).
+- `start: round`: hands and deck are set, then RLCard's own `round.flip_top_card()` and
+  `round.perform_top_card()` turn the first card and apply its effect.
+
+Randomness: where RLCard's own randomness decides something (the colour of a Wild it plays for
+a player after a draw, a Wild turned first, the reshuffle of the discard pile into the draw
+pile, a Wild Draw Four turned first and shuffled back), it uses `game.np_random`, a
+`numpy.random.RandomState` shared by the game, round and dealer. The adapter seeds it with the
+scenario's `seed`, so a run is reproducible.
+
+Actions: RLCard's action space is 61 strings: `'<c>-<trait>'` plays (c in r g b y; a Wild
+carries its chosen colour: `'g-wild'`, `'r-wild_draw_4'`) and `'draw'`. Our `play` and `draw`
+actions map onto them; `pass` (keep the drawn card) and a first-card `color` answer
+decisions RLCard never offers (it decides both itself), so they are rejected `wrong-decision`
+like any action outside its legal set; every other action of the contract (`uno`, `catch`,
+`challenge`, `swap`, `referee`, `next_round`) belongs to a feature RLCard lacks and raises
+`Unsupported`.
+
+Legality is the ADAPTER's check, not RLCard's: `UnoGame.step` does not validate its action (an
+action not in `get_legal_actions()` makes `round.proceed_round` pop a wrong card or crash on
+`hand.pop(None)`), and RLCard's environment silently replaces an illegal action id by a random
+legal one (`envs/uno.py _decode_action`). The legal set that RLCard's own code computes
+(`round.py get_legal_actions`) is therefore what RLCard allows, and the adapter rejects anything
+outside it, leaving RLCard's state untouched:
+
+- a player other than `round.current_player` -> `not-your-turn`;
+- a card not in the hand -> `card-not-in-hand`; a bad card or colour -> `malformed-action` /
+  `invalid-color`; a Wild without a colour -> `color-required` (unless it is the player's last
+  card: then the colour is irrelevant and the adapter sends `r`);
+- a card RLCard does not list -> `card-does-not-match` (this includes a Wild Draw Four while
+  another card is playable: RLCard lists it only when nothing else is);
+- `draw` while RLCard lists a play -> `wrong-decision` (RLCard offers `draw` only when nothing
+  can be played);
+- any action after `round.is_over` -> `game-over` (an RLCard game is one hand).
+
+Observations: `hands`, `hand_sizes`, `top` (`round.target`), `active_color` (the target's
+colour), `current`, `pending` (RLCard's only decision is `play`, i.e. play or draw; `none` once
+the hand is over), `direction`, `draw_size` (`len(dealer.deck)`), `discard_size`
+(`len(round.played_cards)`), `round_over` and `game_over` (both `round.is_over`), `winner`
+(`round.winner`). RLCard has no scores and no Flip side: `scores`, `side` are not declared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.protocol import PROTOCOL, AdapterError, Unsupported
+
+RULESETS = ["classic-official"]
+# Only what RLCard's code really implements (see docs/compliance/rlcard.md).
+# `draw-then-play`: RLCard draws and then plays or keeps the drawn card, but decides that itself
+# (round.py _perform_draw_action); the scenarios run and show where its policy breaks the rules.
+# `deal`: RLCard deals and turns the first card; it has no dealer, so the adapter seats its player
+# 0 (who always opens) left of the scenario's dealer; dealer selection itself it lacks.
+FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "first-card", "deal",
+            "reshuffle", "two-player"]
+OBSERVATIONS = ["hands", "hand_sizes", "top", "active_color", "current", "pending",
+                "direction", "draw_size", "discard_size", "round_over", "game_over", "winner"]
+UNSUPPORTED_ACTIONS = {
+    "uno": "RLCard has no UNO call",
+    "catch": "RLCard has no UNO call, hence no catch",
+    "challenge": "RLCard has no Wild Draw Four challenge",
+    "swap": "RLCard has no swap (Seven-O, swap cards)",
+    "referee": "RLCard has no table penalties",
+    "next_round": "RLCard plays one hand: no rounds, no scores",
+}
+# Actions of the contract that answer a decision RLCard never has: rejected `wrong-decision`.
+NO_SUCH_DECISION = {
+    "pass": "RLCard has no keep-the-drawn-card decision: round.py _perform_draw_action plays a "
+            "drawn card of the target's colour (or a drawn Wild) itself and keeps any other",
+    "color": "RLCard has no colour decision for a Wild turned first: round.py flip_top_card "
+             "picks its colour at random",
+}
+
+COLORS = {"r": "red", "g": "green", "b": "blue", "y": "yellow"}
+LETTERS = {v: k for k, v in COLORS.items()}
+# our symbol suffix <-> RLCard trait
+SYMBOLS = {"S": "skip", "R": "reverse", "D2": "draw_2"}
+TRAIT_SYMBOLS = {v: k for k, v in SYMBOLS.items()}
+PLACEHOLDER = "r"  # colour given to Wilds not on top of the discard pile
+
+
+class CardError(ValueError):
+    """A card in our notation that is not a classic UNO card."""
+
+
+def parse_card(text: str) -> tuple[str, str, str]:
+    """Our notation -> RLCard's (type, color, trait). `R5`, `GS`, `YR`, `BD2`, `W`, `W4`."""
+    t = str(text).strip().upper()
+    if t == "W":
+        return ("wild", PLACEHOLDER, "wild")
+    if t == "W4":
+        return ("wild", PLACEHOLDER, "wild_draw_4")
+    color = t[:1].lower() if t[:1] in ("R", "G", "B", "Y") else None
+    rest = t[1:]
+    if color is None or not rest:
+        raise CardError(f"not a classic UNO card: {text!r}")
+    if len(rest) == 1 and rest.isdigit():
+        return ("number", color, rest)
+    if rest in SYMBOLS:
+        return ("action", color, SYMBOLS[rest])
+    raise CardError(f"not a classic UNO card: {text!r}")
+
+
+def card_text(card: Any) -> str:
+    """An RLCard UnoCard -> our notation (a Wild's colour is not part of it)."""
+    if card.type == "wild":
+        return "W4" if card.trait == "wild_draw_4" else "W"
+    letter = COLORS[card.color][0].upper()
+    if card.type == "number":
+        return f"{letter}{card.trait}"
+    return f"{letter}{TRAIT_SYMBOLS[card.trait]}"
+
+
+def make_card(text: str) -> Any:
+    from rlcard.games.uno.card import UnoCard
+
+    return UnoCard(*parse_card(text))
+
+
+def action_string(card: str, color: str | None) -> str:
+    """Our play (card, colour name) -> RLCard's action string: `R5` -> 'r-5', `W`+green ->
+    'g-wild', `W4`+red -> 'r-wild_draw_4'."""
+    ctype, c, trait = parse_card(card)
+    if ctype == "wild":
+        if color is None:
+            raise CardError("a Wild needs a colour")
+        letter = LETTERS.get(str(color).strip().lower())
+        if letter is None:
+            raise CardError(f"unknown colour {color!r}")
+        return f"{letter}-{trait}"
+    return f"{c}-{trait}"
+
+
+def action_from_string(action: str) -> dict[str, Any]:
+    """RLCard's action string -> our action payload (without `player`)."""
+    if action == "draw":
+        return {"draw": True}
+    c, trait = action.split("-", 1)
+    if trait in ("wild", "wild_draw_4"):
+        return {"play": "W" if trait == "wild" else "W4", "color": COLORS[c]}
+    letter = COLORS[c][0].upper()
+    return {"play": f"{letter}{TRAIT_SYMBOLS.get(trait, trait)}"}
+
+
+def _rejection(code: str, message: str, rule: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"code": code, "message": message}
+    if rule:
+        out["rule"] = rule
+    return out
+
+
+def rlcard_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("rlcard")
+    except Exception:  # noqa: BLE001 - metadata missing in odd installs
+        return "unknown"
+
+
+class RLCardAdapter:
+    """RLCard's UNO game as an implementation under test."""
+
+    def __init__(self) -> None:
+        self.game: Any = None
+        self.n = 0
+        self.offset = 0  # seat = (rlcard id + offset) % n
+
+    # --- seats ------------------------------------------------------------------------------
+
+    def to_rl(self, seat: int) -> int:
+        return (seat - self.offset) % self.n
+
+    def to_seat(self, rl_id: int) -> int:
+        return (rl_id + self.offset) % self.n
+
+    # --- protocol ---------------------------------------------------------------------------
+
+    def hello(self) -> dict[str, Any]:
+        import rlcard.games.uno  # noqa: F401 - proves RLCard imports
+
+        return {
+            "protocol": PROTOCOL,
+            "name": "RLCard UNO",
+            "version": rlcard_version(),
+            "rulesets": list(RULESETS),
+            "features": list(FEATURES),
+            "observations": list(OBSERVATIONS),
+        }
+
+    def setup(self, params: dict[str, Any]) -> None:
+        ruleset = params.get("ruleset")
+        setup = params.get("setup")
+        if not isinstance(ruleset, str) or not isinstance(setup, dict):
+            raise AdapterError("bad-request", "setup needs a ruleset name and a setup object")
+        if ruleset not in RULESETS:
+            raise Unsupported(f"ruleset {ruleset!r}: RLCard plays one classic rule set only")
+        try:
+            self.game = self._build(setup, int(params.get("seed") or 0))
+        except CardError as exc:
+            raise AdapterError("bad-request", f"setup: {exc}") from exc
+        except (KeyError, TypeError, ValueError) as exc:
+            raise AdapterError("bad-request", f"setup: {exc!r}") from exc
+
+    def _build(self, setup: dict[str, Any], seed: int) -> Any:
+        import numpy as np
+        from rlcard.games.uno.dealer import UnoDealer
+        from rlcard.games.uno.game import UnoGame
+        from rlcard.games.uno.player import UnoPlayer
+        from rlcard.games.uno.round import UnoRound
+
+        if setup.get("scores") and any(int(v) for v in dict(setup["scores"]).values()):
+            raise Unsupported("RLCard keeps no scores")
+        if setup.get("side") not in (None, "light"):
+            raise Unsupported("RLCard has no Flip side")
+        n = int(setup["players"])
+        if n < 2:
+            raise AdapterError("bad-request", "setup: at least 2 players")
+        start = setup.get("start", "turn")
+        self.n = n
+        self.offset = (int(setup.get("dealer", n - 1)) + 1) % n if start == "round" else 0
+        game = UnoGame(num_players=n)
+        game.np_random = np.random.RandomState(seed)
+        rng = game.np_random
+        game.payoffs = [0] * n
+        game.history = []
+        game.dealer = UnoDealer(rng)  # builds and shuffles a full deck: replaced below
+        game.dealer.deck = [make_card(c) for c in reversed(setup.get("draw") or [])]
+        game.players = [UnoPlayer(i, rng) for i in range(n)]
+        hands = {int(k): v for k, v in (setup.get("hands") or {}).items()}
+        for seat in range(n):
+            game.players[self.to_rl(seat)].hand = [make_card(c) for c in hands.get(seat, [])]
+        rnd = UnoRound(game.dealer, n, rng)
+        game.round = rnd
+        direction = setup.get("direction", "clockwise")
+        if direction not in ("clockwise", "counterclockwise"):
+            raise AdapterError("bad-request", f"setup: bad direction {direction!r}")
+        if start == "round":
+            if setup.get("discard"):
+                raise AdapterError("bad-request", "setup: start: round needs an empty discard")
+            if direction != "clockwise":
+                raise Unsupported("RLCard always starts a hand clockwise")
+            if not game.dealer.deck:
+                raise AdapterError("bad-request", "setup: start: round needs a draw pile")
+            top = rnd.flip_top_card()
+            rnd.perform_top_card(game.players, top)
+            return game
+        if start != "turn":
+            raise AdapterError("bad-request", f"setup: unknown start {start!r}")
+        discard = [make_card(c) for c in setup.get("discard") or []]
+        if not discard:
+            raise AdapterError("bad-request", "setup: start: turn needs a discard pile")
+        top = discard[-1]
+        active = setup.get("active_color")
+        if top.type == "wild":
+            letter = LETTERS.get(str(active or "").lower())
+            if letter is None:
+                raise AdapterError("bad-request", "setup: a Wild on top needs active_color")
+            top.color = letter
+        elif active is not None and LETTERS.get(str(active).lower()) != top.color:
+            raise Unsupported("RLCard's active colour is the top card's colour")
+        rnd.played_cards = discard
+        rnd.target = top
+        rnd.direction = 1 if direction == "clockwise" else -1
+        rnd.current_player = self.to_rl(int(setup.get("current", 0)))
+        return game
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
+        g = self.game
+        if g is None:
+            raise AdapterError("bad-request", "act before setup")
+        if not isinstance(action, dict):
+            return _rejection("malformed-action", f"not an action: {action!r}")
+        for key, why in UNSUPPORTED_ACTIONS.items():
+            if key not in action:
+                continue
+            if key in ("uno", "next_round") and action[key] is False:
+                continue
+            raise Unsupported(why)
+        player = action.get("player")
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
+            return _rejection("malformed-action", f"bad player {player!r}")
+        if g.round.is_over:
+            return _rejection("game-over", "RLCard's game is one hand and it is over "
+                              "(round.is_over)")
+        if self.to_rl(player) != g.round.current_player:
+            return _rejection("not-your-turn",
+                              f"it is seat {self.to_seat(g.round.current_player)}'s turn "
+                              "(round.current_player)")
+        legal = g.get_legal_actions()
+        for key, why in NO_SUCH_DECISION.items():
+            if key in action and "play" not in action:
+                return _rejection("wrong-decision", why)
+        if action.get("draw") is True:
+            if "draw" not in legal:
+                return _rejection("wrong-decision", "RLCard offers 'draw' only when no card can "
+                                  f"be played (round.py get_legal_actions); legal: {legal}")
+            self._step("draw")
+            return None
+        if "play" not in action:
+            return _rejection("malformed-action", f"no action in {action!r}")
+        card = str(action["play"])
+        try:
+            ctype, color, trait = parse_card(card)
+        except CardError as exc:
+            return _rejection("malformed-action", str(exc))
+        hand = g.players[g.round.current_player].hand
+        if ctype == "wild":
+            held = [c for c in hand if c.trait == trait]
+        else:
+            held = [c for c in hand if c.color == color and c.trait == trait]
+        if not held:
+            return _rejection("card-not-in-hand", f"{card} is not in seat {player}'s hand")
+        chosen = action.get("color")
+        if ctype == "wild":
+            if chosen is None:
+                if len(hand) != 1:
+                    return _rejection("color-required", "RLCard's Wild actions carry a colour",
+                                      "CL.WILD.CHOOSE")
+                chosen = COLORS[PLACEHOLDER]  # the last card: the colour does not matter
+            if str(chosen).strip().lower() not in LETTERS:
+                return _rejection("invalid-color", f"unknown colour {chosen!r}")
+        rl_action = action_string(card, None if chosen is None else str(chosen))
+        if rl_action not in legal:
+            why = ("RLCard lists a Wild Draw Four only when no other card can be played"
+                   if trait == "wild_draw_4" else f"{card} does not match the target")
+            return _rejection("card-does-not-match",
+                              f"{why} (round.py get_legal_actions); legal: {legal}")
+        self._step(rl_action)
+        return None
+
+    def _step(self, rl_action: str) -> None:
+        try:
+            self.game.step(rl_action)
+        except IndexError as exc:  # e.g. drawing with both piles empty: deck.pop() fails
+            raise AdapterError("rlcard-crashed", f"RLCard raised IndexError on "
+                               f"{rl_action!r}: {exc}") from exc
+
+    def observe(self, keys: list[str]) -> dict[str, Any]:
+        g = self.game
+        if g is None:
+            raise AdapterError("bad-request", "observe before setup")
+        rnd = g.round
+        over = bool(rnd.is_over)
+        out: dict[str, Any] = {}
+        for key in keys:
+            if key == "hands":
+                out[key] = {s: [card_text(c) for c in g.players[self.to_rl(s)].hand]
+                            for s in range(self.n)}
+            elif key == "hand_sizes":
+                out[key] = {s: len(g.players[self.to_rl(s)].hand) for s in range(self.n)}
+            elif key == "top":
+                out[key] = None if rnd.target is None else card_text(rnd.target)
+            elif key == "active_color":
+                out[key] = None if rnd.target is None else COLORS.get(rnd.target.color)
+            elif key == "current":
+                out[key] = None if over else self.to_seat(rnd.current_player)
+            elif key == "pending":
+                out[key] = ({"player": None, "decision": "none"} if over else
+                            {"player": self.to_seat(rnd.current_player), "decision": "play"})
+            elif key == "direction":
+                out[key] = "clockwise" if rnd.direction == 1 else "counterclockwise"
+            elif key == "draw_size":
+                out[key] = len(g.dealer.deck)
+            elif key == "discard_size":
+                out[key] = len(rnd.played_cards)
+            elif key in ("round_over", "game_over"):
+                out[key] = over
+            elif key == "winner":
+                out[key] = self.to_seat(rnd.winner[0]) if rnd.winner else None
+            else:
+                raise Unsupported(f"observation {key!r}: RLCard has no such state")
+        return out
+
+    def close(self) -> None:
+        self.game = None
