@@ -7,12 +7,15 @@ yet, e.g. Flip while the engine's Flip support is being written).
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
+from conformance import reports
 from conformance.adapters import resolve
 from conformance.runner import Runner
 from conformance.scenario import load_corpus
@@ -40,6 +43,9 @@ def _check(report: object) -> dict[str, str]:
 def test_reference_in_process_passes_everything_it_supports(corpus: list) -> None:
     spec = resolve("reference")
     report = Runner(spec.factory, adapter_name=spec.spec, timeout=30).run(corpus)
+    data = reports.to_json(report)
+    jsonschema.Draft202012Validator(json.loads(
+        (ROOT / "conformance/schema/report.schema.json").read_text())).validate(data)
     statuses = _check(report)
     assert report.summary()["passed"] > 0
     assert set(statuses.values()) <= {"passed", "unsupported"}

@@ -41,10 +41,11 @@ def test_run_survives_every_kind_of_misbehaviour() -> None:
     assert "does not match request id" in st["bad.5-wrong-id"].message
     assert "crashed" in st["bad.6-crash-on-act"].message
     assert st["bad.6-crash-on-act"].step == 1
+    assert "does not match request id" in st["bad.8-extra-line"].message
     assert st["bad.9-fine"].status == "passed"  # the run carried on with a fresh process
     s = report.summary()
-    assert (s["total"], s["errored"], s["passed"]) == (7, 6, 1)
-    assert len(made) == 7  # one fresh adapter after each failure
+    assert (s["total"], s["errored"], s["passed"]) == (8, 7, 1)
+    assert len(made) == 8  # one fresh adapter after each failure
     assert all(a._proc is None for a in made)  # every process was reaped
 
 
