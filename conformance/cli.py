@@ -73,6 +73,10 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                      help="reference (default) | rlcard | module:package.module:Class")
     srv.set_defaults(handler=cmd_serve)
 
+    from conformance.compliance import register as register_compliance
+
+    register_compliance(csub)  # uno-fsm conformance compliance (conformance/compliance.py)
+
 
 def _output_args(p: argparse.ArgumentParser) -> None:
     from conformance.reports import FORMATS
