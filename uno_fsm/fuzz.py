@@ -1,0 +1,1031 @@
+"""Stateful fuzzing of the engine with Hypothesis (docs/fuzzing.md).
+
+`make_machine(ruleset, players)` builds a `hypothesis.stateful.RuleBasedStateMachine` that plays
+random games through the public API (`Game.new`, `legal_actions`, `apply`, `to_json`...) with
+random legal actions, random illegal actions and table penalties, and checks after every step:
+
+- invariants: every card in exactly one place and the deck complete; one well-formed pending
+  decision or game over; `legal_actions()` non-empty and accepted; the active colour belongs to
+  the side in play;
+- postconditions per action kind, computed from the position *before* the action with the small
+  independent logic of this module (it never calls the engine's rule helpers), each naming the
+  rule ID it checks;
+- every illegal action rejected with an `IllegalAction` whose code is in spec/errors.yaml and
+  whose rule is in spec/rules, the state unchanged;
+- the JSON round trip (and continuing play identically) and replay determinism.
+
+A failed check raises `FuzzFailure`, whose message carries a ready-to-paste conformance scenario
+(docs/contracts.md) for the position before the failing action.
+
+`register(sub)` adds the `uno-fsm fuzz` sub-command: a long run against a Hypothesis example
+database, with a progress display on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import yaml
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    get_state_machine_test,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from uno_fsm.actions import Action, Event
+from uno_fsm.cards import Card, Face
+from uno_fsm.errors import IllegalAction
+from uno_fsm.game import Game
+from uno_fsm.state import State
+
+T = TypeVar("T")
+
+# ---- profiles ----------------------------------------------------------------------------
+_QUIET = list(HealthCheck)
+settings.register_profile(
+    "ci", max_examples=12, stateful_step_count=60, deadline=None,
+    suppress_health_check=_QUIET, derandomize=True, database=None, print_blob=False,
+)
+settings.register_profile(
+    "long", max_examples=5, stateful_step_count=300, deadline=None,
+    suppress_health_check=_QUIET, print_blob=False,
+)
+
+# ---- rulesets ----------------------------------------------------------------------------
+CLASSIC_RULESETS = (
+    "classic-official", "classic-2022", "classic-official+cards-2018", "classic-2022+cards-2018",
+)
+FLIP_RULESET = "flip"
+ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET)
+
+
+@functools.lru_cache(maxsize=8)
+def unsupported_reason(ruleset: str) -> str | None:
+    """None when the engine can deal and play `ruleset`, else why not (Flip until it lands)."""
+    try:
+        g = Game.new(ruleset, players=3, seed=0)
+        rnd = random.Random(0)
+        for _ in range(50):
+            if g.is_over:
+                break
+            g.apply(rnd.choice(g.legal_actions()))
+    except (NotImplementedError, KeyError, ValueError) as exc:
+        return f"engine does not support {ruleset!r} yet: {type(exc).__name__}: {exc}"
+    return None
+
+
+def expected_deck(ruleset: str) -> Counter[str] | None:
+    """The deck by card text, written here from the rules (CL.DECK.*, CL18.DECK), independent
+    of the engine's deck builder; None when only the size is known (Flip pairs faces by a
+    shuffle)."""
+    if ruleset.split("+")[0] == FLIP_RULESET:
+        return None
+    deck: Counter[str] = Counter()
+    for c in "RYGB":  # CL.DECK.COLOURS
+        deck[f"{c}0"] += 1  # CL.DECK.NUMBERS: one 0, two of 1..9 per colour
+        for d in range(1, 10):
+            deck[f"{c}{d}"] += 2
+        for r in ("S", "R", "D2"):  # CL.DECK.ACTIONS: two of each per colour
+            deck[c + r] += 2
+    deck["W"] += 4  # CL.DECK.WILDS
+    deck["W4"] += 4
+    if "cards-2018" in ruleset.split("+"):  # CL18.DECK: one Shuffle Hands, three custom Wilds
+        deck["WSH"] += 1
+        deck["WC"] += 3
+    return deck
+
+
+def deck_size(ruleset: str) -> int:
+    """108 classic (CL.DECK.TOTAL), 112 with cards-2018 (CL18.DECK), 112 Flip (FL.DECK.*)."""
+    deck = expected_deck(ruleset)
+    return 112 if deck is None else sum(deck.values())
+
+
+# ---- spec registries ---------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def error_codes() -> frozenset[str]:
+    """Codes of spec/errors.yaml."""
+    from uno_spec.paths import spec_root
+
+    doc = yaml.safe_load((spec_root() / "errors.yaml").read_text(encoding="utf-8"))
+    return frozenset(str(e["code"]) for e in doc["errors"])
+
+
+@functools.lru_cache(maxsize=1)
+def rule_ids() -> frozenset[str]:
+    """IDs of spec/rules/*.yaml."""
+    from uno_spec.loader import load_rules
+
+    return frozenset(r.id for r in load_rules())
+
+
+# ---- independent rule logic (from the rule texts, not from uno_fsm.rules) ----------------
+CLASSIC_COLORS = ("R", "Y", "G", "B")
+DARK_COLORS = ("P", "T", "O", "V")
+
+
+def step_seat(seat: int, direction: int, k: int, n: int) -> int:
+    """The seat k places from `seat` in the direction of play (CL.SEAT.LEFT, CL.PLAY.DIRECTION)."""
+    return (seat + direction * k) % n
+
+
+def face_on(card: Card, side: str) -> Face:
+    return card.dark if side == "dark" and card.dark is not None else card.light
+
+
+def playable(f: Face, active: str | None, top: Face | None) -> bool:
+    """CL.PLAY.MATCH (colour, number or symbol), CL.PLAY.WILD-ANYTIME."""
+    if f.is_wild or f.color == active:
+        return True
+    return top is not None and not top.is_wild and f.rank == top.rank
+
+
+def points(f: Face, ruleset: str) -> int:
+    """CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS, CL18.SCORE (40; 50 in 2022)."""
+    if f.number is not None:
+        return f.number
+    if f.kind in ("skip", "reverse", "draw2"):
+        return 20
+    if f.kind in ("wild", "wd4"):
+        return 50
+    if f.kind in ("wild_shuffle_hands", "custom_wild"):
+        return 50 if ruleset.startswith("classic-2022") else 40
+    raise NotImplementedError(f"points of {f.kind}")
+
+
+def one_round_game(ruleset: str) -> bool:
+    """CL22.SCORE.ONE-HAND: classic-2022 without play-for-points ends after one hand."""
+    parts = ruleset.split("+")
+    return parts[0] == "classic-2022" and "play-for-points" not in parts
+
+
+TARGET = 500  # CL.SCORE.TARGET
+
+
+@dataclass
+class Snap:
+    """The public position before an action (copies), for postconditions and scenarios."""
+
+    players: int
+    decision: str | None
+    current: int | None
+    direction: int
+    side: str
+    hands: list[list[Card]]
+    draw: list[Card]  # top last
+    discard: list[Card]  # top last
+    active_color: str | None
+    scores: list[int]
+    dealer: int
+    catchable: frozenset[int]
+    log_len: int
+
+    @staticmethod
+    def of(game: Game) -> Snap:
+        s = game.state
+        p = game.pending
+        catchable = frozenset(a.target for a in game.legal_actions()
+                              if a.kind == "catch" and a.target is not None)
+        return Snap(s.players, None if p is None else p.decision, None if p is None else p.player,
+                    s.direction, s.side, [list(h) for h in s.hands], list(s.draw),
+                    list(s.discard), s.active_color, list(s.scores), s.dealer, catchable,
+                    len(game.log))
+
+    def top(self) -> Face | None:
+        return face_on(self.discard[-1], self.side) if self.discard else None
+
+    def turn_position(self) -> bool:
+        """Whether `start: turn` (docs/contracts.md) can express this position."""
+        return self.decision == "play" and not self.catchable and bool(self.discard)
+
+
+class FuzzFailure(AssertionError):
+    """A broken invariant or postcondition; the message ends with a conformance scenario."""
+
+
+def check(cond: bool, rule_id: str, message: str) -> None:
+    if not cond:
+        raise AssertionError(f"[{rule_id}] {message}")
+
+
+def _gain(before: Snap, after: State, seat: int) -> int:
+    return len(after.hands[seat]) - len(before.hands[seat])
+
+
+def _available(before: Snap, played: bool) -> int:
+    """Cards a draw can reach: the draw pile, then the discard pile minus the top
+    (CL.RESHUFFLE.KEEP-TOP); after a play the old top is no longer the top."""
+    return len(before.draw) + max(len(before.discard) - (0 if played else 1), 0)
+
+
+def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
+                   wd4_record: tuple[int, bool] | None) -> None:
+    """Check what the rules say `action` (accepted) must have done to the position `before`."""
+    after = game.state
+    n = before.players
+    pend = game.pending
+    kind = action.kind
+    d = before.direction
+    new_round = kind == "next-round"
+    round_ended = pend is None or pend.decision == "round-over"
+    # scores change only at the end of a round (CL.SCORE.WINNER, CL.SCORE.ACCUMULATE)
+    if not (kind == "play" and round_ended and before.decision != "round-over"):
+        check(list(after.scores) == before.scores, "CL.SCORE.ACCUMULATE",
+              f"scores changed from {before.scores} to {after.scores} outside a round end")
+    if new_round:
+        total = sum(len(h) for h in after.hands)
+        # CL.END.NEW-HAND, CL.DEAL.SEVEN (a Draw Two turned first adds two: CL.FIRST.D2)
+        check(total in (7 * n, 7 * n + 2), "CL.DEAL.SEVEN", f"{total} cards dealt to {n}")
+        return
+    # a reshuffle keeps the top discard (CL.RESHUFFLE.KEEP-TOP)
+    played = kind == "play"
+    expected_top = action.card if played else (before.discard[-1] if before.discard else None)
+    if len(after.discard) < len(before.discard) + (1 if played else 0):
+        check(len(after.discard) == 1 and after.discard[0] is expected_top,
+              "CL.RESHUFFLE.KEEP-TOP",
+              f"after a reshuffle the discard pile is {[c.text for c in after.discard]}, "
+              f"expected only {expected_top}")
+    if kind == "play":
+        _post_play(ruleset, before, action, game)
+    elif kind == "draw":
+        p = before.current
+        assert p is not None
+        want = min(1, _available(before, False))
+        # CL.DRAW.UNABLE / CL.DRAW.UNWILLING: exactly one card (CL.RESHUFFLE.BOTH-EMPTY: none)
+        check(_gain(before, after, p) == want, "CL.DRAW.UNABLE",
+              f"P{p} drew {_gain(before, after, p)} cards, expected {want}")
+        if want:
+            got = Counter(after.hands[p]) - Counter(before.hands[p])
+            drawn = next(iter(got))
+            top = before.top()
+            if playable(face_on(drawn, before.side), before.active_color, top):
+                # CL.DRAW.PLAY-DRAWN: the player may now play the drawn card or keep it
+                check(pend is not None and pend.player == p and pend.decision == "play-drawn",
+                      "CL.DRAW.PLAY-DRAWN", f"after drawing playable {drawn}: pending {pend}")
+            else:
+                # CL.DRAW.UNPLAYABLE-PASSES
+                nxt = step_seat(p, d, 1, n)
+                check(pend is not None and pend.player == nxt and pend.decision == "play",
+                      "CL.DRAW.UNPLAYABLE-PASSES",
+                      f"after drawing unplayable {drawn}: pending {pend}, expected P{nxt}")
+    elif kind == "pass":
+        p = before.current
+        assert p is not None
+        nxt = step_seat(p, d, 1, n)
+        check(pend is not None and pend.player == nxt, "CL.DRAW.KEEP",
+              f"after keeping the drawn card: pending {pend}, expected P{nxt}")
+        check(after.hands[p] == before.hands[p], "CL.DRAW.KEEP", "the hand changed on a pass")
+    elif kind == "color":
+        check(after.active_color == action.color, "CL.FIRST.WILD",
+              f"active colour {after.active_color}, named {action.color}")
+        check(pend is not None and pend.player == before.current and pend.decision == "play",
+              "CL.FIRST.WILD", f"after naming the colour: pending {pend}")
+    elif kind in ("accept", "challenge"):
+        victim = before.current
+        assert victim is not None and wd4_record is not None
+        by, legal = wd4_record
+        check(after.active_color == before.active_color, "CL.WD4.CHALLENGE.COLOUR",
+              "the colour named with the Wild Draw Four changed")
+        nxt = step_seat(victim, d, 1, n)
+        if kind == "accept":
+            want = min(4, _available(before, False))
+            check(_gain(before, after, victim) == want, "CL.WD4.ACCEPT",
+                  f"victim P{victim} grew by {_gain(before, after, victim)}, expected {want}")
+            check(pend is not None and pend.player == nxt, "CL.WD4.ACCEPT",
+                  f"pending {pend}, expected P{nxt} (the victim loses the turn)")
+        elif not legal:
+            want = min(4, _available(before, False))
+            check(_gain(before, after, by) == want, "CL.WD4.CHALLENGE.GUILTY",
+                  f"guilty P{by} grew by {_gain(before, after, by)}, expected {want}")
+            check(pend is not None and pend.player == victim, "CL.WD4.CHALLENGE.GUILTY-TURN",
+                  f"pending {pend}, expected the challenger P{victim}")
+        else:
+            want = min(6, _available(before, False))
+            check(_gain(before, after, victim) == want, "CL.WD4.CHALLENGE.INNOCENT",
+                  f"challenger P{victim} grew by {_gain(before, after, victim)}, expected {want}")
+            check(pend is not None and pend.player == nxt, "CL.WD4.CHALLENGE.INNOCENT",
+                  f"pending {pend}, expected P{nxt}")
+    elif kind in ("catch", "hint"):
+        t = action.target
+        assert t is not None
+        rid = "CL.UNO.CATCH-PENALTY" if kind == "catch" else "CL.PEN.HINT"
+        want = min(2, _available(before, False))
+        check(_gain(before, after, t) == want, rid,
+              f"P{t} grew by {_gain(before, after, t)}, expected {want}")
+        check(pend is not None and (pend.player, pend.decision) == (before.current,
+                                                                     before.decision),
+              rid, f"turn order changed: pending {pend}")
+    elif kind == "uno":
+        check(after.hands == before.hands, "CL.UNO.CALL-LATE", "hands changed on an UNO call")
+        check(not any(a.kind == "catch" and a.target == action.player
+                      for a in game.legal_actions()), "CL.UNO.CALL-LATE",
+              f"P{action.player} can still be caught after calling UNO")
+    elif kind == "wrong-card":
+        t = action.target
+        assert t is not None
+        want = min(2, _available(before, False))
+        check(_gain(before, after, t) == want, "CL.PEN.WRONG-CARD",
+              f"P{t} grew by {_gain(before, after, t)}, expected {want}")
+        nxt = step_seat(t, d, 1, n)
+        check(pend is not None and pend.player == nxt and pend.decision == "play",
+              "CL.PEN.WRONG-CARD", f"pending {pend}, expected P{nxt} to play")
+
+
+def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
+    after = game.state
+    pend = game.pending
+    n = before.players
+    d = before.direction
+    p = before.current
+    card = action.card
+    assert p is not None and card is not None
+    f = face_on(card, before.side)
+    # CL.PLAY.DISCARD-FACE-UP: the card leaves the hand and becomes the top
+    check(bool(after.discard) and after.discard[-1] is card, "CL.PLAY.DISCARD-FACE-UP",
+          f"top is {after.discard[-1] if after.discard else None}, played {card}")
+    if f.kind != "wild_shuffle_hands":
+        check(Counter(after.hands[p])[card] == Counter(before.hands[p])[card] - 1,
+              "CL.PLAY.DISCARD-FACE-UP", f"{card} did not leave P{p}'s hand")
+    victim = step_seat(p, d, 1, n)
+    avail = _available(before, True)
+    if len(before.hands[p]) == 1:  # CL.END.OUT
+        check(not after.hands[p], "CL.END.OUT", f"P{p} went out but holds {after.hands[p]}")
+        if f.kind == "draw2":
+            check(_gain(before, after, victim) == min(2, avail), "CL.END.LAST-D2",
+                  f"P{victim} grew by {_gain(before, after, victim)} on a last Draw Two")
+        elif f.kind == "wd4":
+            check(_gain(before, after, victim) == min(4, avail), "CL.END.LAST-WD4",
+                  f"P{victim} grew by {_gain(before, after, victim)} on a last Wild Draw Four")
+        gained = sum(points(face_on(c, after.side), ruleset)
+                     for s, h in enumerate(after.hands) if s != p for c in h)
+        check(after.scores[p] == before.scores[p] + gained, "CL.SCORE.WINNER",
+              f"P{p} scored {after.scores[p] - before.scores[p]}, the others hold {gained}")
+        check(all(after.scores[s] == before.scores[s] for s in range(n) if s != p),
+              "CL.SCORE.WINNER", "a loser's score changed")
+        over = one_round_game(ruleset) or after.scores[p] >= TARGET
+        rid = "CL22.SCORE.ONE-HAND" if one_round_game(ruleset) else "CL.SCORE.TARGET"
+        if over:
+            check(pend is None and game.is_over, rid, f"the game should be over: pending {pend}")
+        else:
+            check(pend is not None and pend.decision == "round-over" and pend.player is None,
+                  "CL.END.OUT", f"the round should be over: pending {pend}")
+        return
+    if f.is_wild:  # CL.WILD.COLOUR
+        check(after.active_color == action.color, "CL.WILD.COLOUR",
+              f"active colour {after.active_color}, named {action.color}")
+    else:  # CL.PLAY.MATCH-COLOUR: the card's colour is the colour now
+        check(after.active_color == f.color, "CL.PLAY.MATCH",
+              f"active colour {after.active_color} after {card}")
+    check(pend is not None, "CL.END.OUT", "the game ended without anyone going out")
+    assert pend is not None
+    kind = f.kind
+    if kind == "skip":  # CL.SKIP.EFFECT; CL.TWO.SKIP-AGAIN
+        want = step_seat(p, d, 2, n)
+        check(pend.player == want, "CL.SKIP.EFFECT" if n > 2 else "CL.TWO.SKIP-AGAIN",
+              f"after P{p}'s Skip with {n} players: pending {pend}, expected P{want}")
+    elif kind == "reverse":  # CL.REVERSE.EFFECT; CL.TWO.REVERSE-SKIP
+        check(after.direction == -d, "CL.REVERSE.EFFECT", "the direction did not change")
+        want = step_seat(p, d, -1, n) if n > 2 else p
+        check(pend.player == want, "CL.REVERSE.NEXT" if n > 2 else "CL.TWO.REVERSE-SKIP",
+              f"after P{p}'s Reverse with {n} players: pending {pend}, expected P{want}")
+    elif kind == "draw2":  # CL.D2.EFFECT; CL.TWO.D2-AGAIN
+        want_gain = min(2, avail)
+        check(_gain(before, after, victim) == want_gain, "CL.D2.EFFECT",
+              f"Draw Two victim P{victim} grew by {_gain(before, after, victim)}, "
+              f"expected {want_gain}")
+        want = step_seat(p, d, 2, n)
+        check(pend.player == want and pend.player != victim or n == 2 and pend.player == p,
+              "CL.D2.EFFECT", f"after P{p}'s Draw Two: pending {pend}, expected P{want}")
+    elif kind == "wd4":  # CL.WD4.CHALLENGE.DECISION: the victim challenges or accepts
+        check(pend.player == victim and pend.decision == "challenge",
+              "CL.WD4.CHALLENGE.DECISION", f"after a Wild Draw Four: pending {pend}")
+        check(_gain(before, after, victim) == 0, "CL.WD4.CHALLENGE.DECISION",
+              "the victim drew before deciding")
+    elif kind == "wild_shuffle_hands":  # CL18.WSH.COLLECT, CL18.WSH.DEAL
+        total_before = sum(len(h) for h in before.hands) - 1
+        sizes = [len(h) for h in after.hands]
+        check(sum(sizes) == total_before and max(sizes) - min(sizes) <= 1, "CL18.WSH.DEAL",
+              f"hands after Wild Shuffle Hands: {sizes}")
+        check(pend.player == victim, "CL18.WSH.NEXT", f"pending {pend}, expected P{victim}")
+    else:  # numbers, Wild, custom Wild: CL.PLAY.ONE-CARD, the next player
+        check(pend.player == victim and pend.decision == "play", "CL.PLAY.ONE-CARD",
+              f"after P{p}'s {card}: pending {pend}, expected P{victim}")
+    # CL.UNO.MUST-CALL / CL.UNO.CALL-WITH-PLAY
+    if len(after.hands[p]) == 1 and kind != "wild_shuffle_hands":
+        can_catch = any(a.kind == "catch" and a.target == p for a in game.legal_actions())
+        check(can_catch != action.uno, "CL.UNO.MUST-CALL" if not action.uno
+              else "CL.UNO.CALL-WITH-PLAY",
+              f"P{p} holds one card, called UNO: {action.uno}, catchable: {can_catch}")
+
+
+# ---- invariants --------------------------------------------------------------------------
+DECISION_NAMES = frozenset({"play", "play-drawn", "color", "challenge", "swap", "round-over"})
+
+
+def check_invariants(game: Game, ruleset: str, deck: Counter[str]) -> None:
+    s = game.state
+    cards = Counter(c.text for c in s.all_cards())
+    # CL.DECK.TOTAL / CL18.DECK / FL deck: each card in exactly one place, the deck complete
+    check(cards == deck, "CL.DECK.TOTAL",
+          f"cards in play differ from the deck: missing {dict(deck - cards)}, "
+          f"extra {dict(cards - deck)}")
+    if s.drawn is not None and s.phase == "play_drawn" and s.current is not None:
+        check(s.drawn in s.hands[s.current], "CL.DRAW.ONLY-DRAWN", "drawn card not in the hand")
+    pend = game.pending
+    legal = game.legal_actions()
+    if game.is_over:
+        check(pend is None and not legal, "CL.END.NO-PENDING",
+              f"game over with pending {pend} and {len(legal)} legal actions")
+        return
+    check(pend is not None and pend.decision in DECISION_NAMES, "CL.PLAY.TURN-OPTIONS",
+          f"malformed pending decision {pend}")
+    assert pend is not None
+    if pend.decision == "round-over":
+        check(pend.player is None, "CL.END.OUT", f"round over, pending {pend}")
+    else:
+        check(pend.player is not None and 0 <= pend.player < s.players, "CL.PLAY.TURN-OPTIONS",
+              f"pending {pend}")
+    check(bool(legal), "CL.PLAY.TURN-OPTIONS", f"no legal action while pending {pend}")
+    for a in legal:
+        if a.kind not in ("uno", "catch", "next-round"):
+            check(a.player == pend.player, "CL.PLAY.OUT-OF-TURN",
+                  f"{a} listed while P{pend.player} owes the decision")
+    # side consistency: the active colour is a colour of the side in play (FL.* / CL.WILD)
+    check(s.side in ("light", "dark"), "FL.FLIP.SIDE", f"side {s.side!r}")
+    if ruleset.split("+")[0] != FLIP_RULESET:
+        check(s.side == "light", "CL.DECK.COLOURS", "a classic game left the light side")
+    colours = DARK_COLORS if s.side == "dark" else CLASSIC_COLORS
+    if s.active_color is not None:
+        check(s.active_color in colours, "CL.WILD.FOUR-COLOURS",
+              f"active colour {s.active_color} on the {s.side} side")
+    elif pend.decision not in ("color", "round-over"):
+        top = face_on(s.discard[-1], s.side) if s.discard else None
+        check(ruleset.split("+")[0] == FLIP_RULESET and top is not None and top.is_wild,
+              "CL.WILD.COLOUR", f"no active colour while pending {pend}")
+
+
+def check_rejected(game: Game, action: Action, before: dict[str, Any], log_len: int,
+                   exc: BaseException | None) -> None:
+    """An action outside legal_actions() is refused with a coded error; nothing changes."""
+    check(exc is not None, "CL.PLAY.TURN-OPTIONS",
+          f"{action} is not in legal_actions() but apply() accepted it")
+    check(isinstance(exc, IllegalAction), "CL.PLAY.TURN-OPTIONS",
+          f"{action} raised {type(exc).__name__}: {exc}, not an IllegalAction")
+    assert isinstance(exc, IllegalAction)
+    check(bool(exc.code) and exc.code in error_codes(), "CL.PLAY.TURN-OPTIONS",
+          f"{action}: error code {exc.code!r} is not in spec/errors.yaml")
+    check(bool(exc.rule) and exc.rule in rule_ids(), "CL.PLAY.TURN-OPTIONS",
+          f"{action}: rule {exc.rule!r} ({exc.code}) is not in spec/rules")
+    check(game.state.to_dict() == before and len(game.log) == log_len, exc.rule,
+          f"{action} was refused ({exc.code}) but the state changed")
+
+
+# ---- illegal action candidates -----------------------------------------------------------
+Pick = Callable[[Sequence[Any]], Any]
+# `swap` is rejected with a rule ID missing from spec/rules (tests/test_fuzz_bugs.py); add it
+# back here once fixed.
+ILLEGAL_KINDS: tuple[str, ...] = (
+    "play", "play", "play", "draw", "pass", "color", "challenge", "accept", "uno", "catch",
+    "next-round",
+)
+
+
+def illegal_candidate(game: Game, pick: Pick, deck_cards: Sequence[Card],
+                      kinds: Sequence[str] = ILLEGAL_KINDS) -> Action:
+    """A random action of a random kind by a random player, with cards from other hands,
+    cards that do not match, wrong decisions and wrong colours. May happen to be legal: the
+    caller compares with legal_actions()."""
+    s = game.state
+    n = s.players
+    pend = game.pending
+    cur = pend.player if pend is not None and pend.player is not None else 0
+    kind = pick(kinds)
+    who = pick(("current", "other", "any"))
+    player = cur if who == "current" else (
+        (cur + pick(range(1, n))) % n if who == "other" else pick(range(n)))
+    colours = CLASSIC_COLORS if s.side == "light" else DARK_COLORS
+    wrong_colours = DARK_COLORS if s.side == "light" else CLASSIC_COLORS
+    if kind == "play":
+        own = list(s.hands[player])
+        others = [c for i, h in enumerate(s.hands) if i != player for c in h]
+        top = face_on(s.discard[-1], s.side) if s.discard else None
+        nonmatching = [c for c in own if not playable(face_on(c, s.side), s.active_color, top)]
+        pools = [p for p in (own, others, nonmatching, list(s.discard[-1:]), list(deck_cards))
+                 if p]
+        card = pick(pick(pools))
+        color: str | None = pick((None, None, *colours, *wrong_colours[:1]))
+        if color is None and face_on(card, s.side).is_wild and len(own) == 1 \
+                and card in own:
+            color = colours[0]  # a last Wild without a colour is legal: see tests/test_fuzz_bugs
+        return Action("play", player, card, color, bool(pick((False, False, True))))
+    if kind == "color":
+        return Action("color", player, color=pick((*colours, *wrong_colours[:1])))
+    if kind == "catch":
+        return Action("catch", player, target=pick(range(n)))
+    if kind == "swap":
+        return Action("swap", player, target=pick(range(n)))
+    if kind == "next-round":
+        return Action("next-round")
+    return Action(kind, player)
+
+
+# ---- scenarios ---------------------------------------------------------------------------
+_COLOR_NAME = {"R": "red", "Y": "yellow", "G": "green", "B": "blue",
+               "P": "pink", "T": "teal", "O": "orange", "V": "purple"}
+
+
+def act_dict(a: Action) -> dict[str, Any]:
+    """An action in the scenario `act` vocabulary of docs/contracts.md."""
+    d: dict[str, Any] = {}
+    if a.kind in ("hint", "wrong-card"):
+        d = {"referee": a.kind, "player": a.target}
+        if a.card is not None:
+            d["card"] = a.card.text
+        return d
+    d["player"] = a.player
+    if a.kind == "play":
+        assert a.card is not None
+        d["play"] = a.card.text
+        if a.color is not None:
+            d["color"] = _COLOR_NAME.get(a.color, a.color)
+        if a.uno:
+            d["uno"] = True
+    elif a.kind == "draw":
+        d["draw"] = True
+    elif a.kind == "pass":
+        d["pass"] = True
+    elif a.kind == "color":
+        d["color"] = _COLOR_NAME.get(a.color or "", a.color)
+    elif a.kind in ("challenge", "accept"):
+        d["challenge"] = a.kind == "challenge"
+    elif a.kind == "uno":
+        d["uno"] = True
+    elif a.kind in ("catch", "swap"):
+        d[a.kind] = a.target
+    else:
+        d["next_round"] = True  # not in the contract vocabulary: a human has to rewrite it
+    return d
+
+
+def _flow(obj: Any) -> str:
+    text = yaml.safe_dump(obj, default_flow_style=True, sort_keys=False, width=10_000).strip()
+    return text.removesuffix("...").strip()
+
+
+def scenario_yaml(ruleset: str, players: int, seed: int, mark: Snap | None,
+                  log: Sequence[Action], failing: Action, message: str) -> str:
+    """A conformance scenario for a human to finish: the position before the failing action
+    (`start: turn` from the last position that allows it), the actions since, the failing
+    action and, as a TODO comment, what the fuzzer expected (never as an `expect`)."""
+    lines = [
+        "# Found by `uno-fsm fuzz`. Reproduce with:",
+        f"#   Game.replay({ruleset!r}, players={players}, seed={seed}, log=[...])",
+        "#   log: " + json.dumps([a.to_dict() for a in log]),
+        f"#   failing action: {json.dumps(failing.to_dict())}",
+        f"id: fuzz.{ruleset.replace('+', '.')}.seed{seed}.step{len(log)}  # TODO: a stable id",
+        "title: TODO describe the rule at stake",
+        f"ruleset: {ruleset}",
+        "cites: []  # TODO",
+        "rules: []  # TODO",
+        "features: []  # TODO",
+    ]
+    if mark is None:
+        lines += [
+            "# No position of this round can be written with `start: turn`; set up the deal",
+            "# from the seed and the action log above.",
+            f"setup: {{players: {players}}}  # TODO",
+            "steps:",
+        ]
+        since: Sequence[Action] = log
+    else:
+        assert mark.current is not None
+        setup: dict[str, Any] = {
+            "players": players, "dealer": mark.dealer, "start": "turn", "current": mark.current,
+            "direction": "clockwise" if mark.direction == 1 else "counterclockwise",
+        }
+        if ruleset.split("+")[0] == FLIP_RULESET:
+            setup["side"] = mark.side
+        lines += ["setup:"] + [f"  {k}: {_flow(v)}" for k, v in setup.items()]
+        lines.append("  hands: " + _flow({i: [c.text for c in h]
+                                           for i, h in enumerate(mark.hands)}))
+        lines.append("  discard: " + _flow([c.text for c in mark.discard]) + "  # bottom ... top")
+        if mark.active_color is not None:
+            lines.append(f"  active_color: {_COLOR_NAME.get(mark.active_color)}")
+        lines.append("  draw: " + _flow([c.text for c in reversed(mark.draw)]) + "  # top first")
+        if any(mark.scores):
+            lines.append("  scores: " + _flow(dict(enumerate(mark.scores))))
+        lines.append("steps:")
+        since = log[mark.log_len:]
+    for a in since:
+        lines.append(f"  - act: {_flow(act_dict(a))}")
+    lines.append(f"  - act: {_flow(act_dict(failing))}")
+    for i, text in enumerate(message.splitlines()):
+        lines.append(("  # TODO(human): the fuzzer reports: " if i == 0 else "  #   ") + text)
+    lines.append("  # TODO(human): write the expected behaviour as `expect:` / `error:` from the"
+                 " rules, after checking them")
+    return "\n".join(lines) + "\n"
+
+
+# ---- the state machine -------------------------------------------------------------------
+@dataclass
+class Stats:
+    """Counters of a fuzzing session (read by the progress display)."""
+
+    steps: int = 0
+    legal: int = 0
+    illegal: int = 0
+    games: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    def reset(self) -> None:
+        self.steps = self.legal = self.illegal = self.games = 0
+        self.started = time.monotonic()
+
+    def rate(self) -> float:
+        return self.steps / max(time.monotonic() - self.started, 1e-9)
+
+
+STATS = Stats()
+ROUND_TRIP_EVERY = 25  # actions between two JSON round trips of one game (they cost O(log))
+
+
+def _copy(game: Game) -> Game:
+    return Game(State.from_dict(game.state.to_dict()), game.params, dict(game.origin))
+
+
+class UnoMachine(RuleBasedStateMachine):
+    """Base class; `make_machine` fixes the ruleset and the player counts."""
+
+    ruleset: str = "classic-official"
+    illegal_kinds: tuple[str, ...] = ILLEGAL_KINDS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.game: Game | None = None
+        self.seed = 0
+        self.players = 0
+        self.deck: Counter[str] = Counter()
+        self.deck_cards: list[Card] = []
+        self.wd4_record: tuple[int, bool] | None = None
+        self.mark: Snap | None = None
+        self.tick = 0
+        self.round_trip_at = 0
+
+    # -- set-up -------------------------------------------------------------------------
+    def _start(self, seed: int, players: int) -> None:
+        self.seed, self.players = seed, players
+        g = Game.new(self.ruleset, players=players, seed=seed)
+        self.game = g
+        self.wd4_record = None
+        self.mark = None
+        self.round_trip_at = 0
+        STATS.games += 1
+        cards = g.state.all_cards()
+        want = expected_deck(self.ruleset)
+        got = Counter(c.text for c in cards)
+        check(want is None or got == want, "CL.DECK.TOTAL",
+              f"the deck differs from the rules: missing {dict((want or got) - got)}, "
+              f"extra {dict(got - (want or got))}")
+        check(len(cards) == deck_size(self.ruleset), "CL.DECK.TOTAL",
+              f"{len(cards)} cards, expected {deck_size(self.ruleset)}")
+        self.deck = got
+        self.deck_cards = sorted({c.text: c for c in cards}.values(), key=lambda c: c.text)
+
+    @property
+    def g(self) -> Game:
+        assert self.game is not None
+        return self.game
+
+    def _fail(self, exc: AssertionError, action: Action, log_len: int) -> FuzzFailure:
+        text = scenario_yaml(self.ruleset, self.players, self.seed, self.mark,
+                             self.g.log[:log_len], action, str(exc))
+        return FuzzFailure(f"{exc}\n\nConformance scenario (paste and finish):\n{text}")
+
+    # -- acting -------------------------------------------------------------------------
+    def apply_legal(self, action: Action) -> list[Event]:
+        g = self.g
+        before = Snap.of(g)
+        if before.turn_position():
+            self.mark = before
+        try:
+            try:
+                events = g.apply(action)
+            except IllegalAction as exc:
+                raise AssertionError(f"[{exc.rule}] listed action {action} refused: "
+                                     f"{exc.code}: {exc.message}") from exc
+            record = self.wd4_record
+            postconditions(self.ruleset, before, action, g, record)
+            if action.kind == "play" and g.pending is not None \
+                    and g.pending.decision == "challenge":
+                # CL.WD4.LEGAL: legal only without a card of the active colour (Wilds aside)
+                assert action.card is not None
+                hand = list(before.hands[action.player or 0])
+                hand.remove(action.card)
+                legal = not any(face_on(c, before.side).color == before.active_color
+                                for c in hand)
+                self.wd4_record = (action.player or 0, legal)
+            elif action.kind in ("challenge", "accept"):
+                self.wd4_record = None
+            self.check_all()
+        except AssertionError as exc:
+            if isinstance(exc, FuzzFailure):
+                raise
+            raise self._fail(exc, action, before.log_len) from exc
+        STATS.steps += 1
+        STATS.legal += 1
+        return events
+
+    def apply_illegal(self, action: Action) -> None:
+        g = self.g
+        before = g.state.to_dict()
+        log_len = len(g.log)
+        err: BaseException | None = None
+        try:
+            g.apply(action)
+        except Exception as exc:  # noqa: BLE001 - anything but IllegalAction is a finding
+            err = exc
+        try:
+            check_rejected(g, action, before, log_len, err)
+        except AssertionError as exc:
+            raise self._fail(exc, action, log_len) from exc
+        STATS.steps += 1
+        STATS.illegal += 1
+
+    # -- the invariants -----------------------------------------------------------------
+    def check_all(self) -> None:
+        if self.game is None:
+            return
+        g = self.game
+        check_invariants(g, self.ruleset, self.deck)
+        legal = g.legal_actions()
+        if legal:  # every listed action is accepted: sample one per step on a copy
+            self.tick += 1
+            a = legal[(self.tick * 7919) % len(legal)]
+            try:
+                _copy(g).apply(a)
+            except IllegalAction as exc:
+                raise AssertionError(f"[{exc.rule}] listed action {a} refused on a copy: "
+                                     f"{exc.code}") from exc
+
+
+def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
+                 kinds: Sequence[str] = ILLEGAL_KINDS) -> type[UnoMachine]:
+    """A state machine class for `ruleset`; `players` is a count or an inclusive range."""
+    lo, hi = (players, players) if isinstance(players, int) else (players[0], players[1])
+
+    class Machine(UnoMachine):
+        @initialize(seed=st.integers(0, 2**32 - 1), players=st.integers(lo, hi))
+        def start(self, seed: int, players: int) -> None:
+            self._start(seed, players)
+
+        @precondition(lambda self: self.game is not None and not self.game.is_over)
+        @rule(picks=st.lists(st.integers(0, 1023), min_size=1, max_size=8))
+        def play_legal(self, picks: list[int]) -> None:
+            for i in picks:
+                legal = self.g.legal_actions()
+                if not legal:
+                    break
+                self.apply_legal(legal[i % len(legal)])
+
+        @rule(data=st.data())
+        def illegal_action(self, data: st.DataObject) -> None:
+            g = self.g
+            listed = set(g.legal_actions())
+            for _ in range(3):
+                a = illegal_candidate(g, lambda seq: data.draw(st.sampled_from(seq)),
+                                      self.deck_cards, self.illegal_kinds)
+                if a not in listed:
+                    self.apply_illegal(a)
+                    return
+
+        @precondition(lambda self: self.game is not None and not self.game.round_over)
+        @rule(seat=st.integers(0, 9), wrong=st.booleans(), data=st.data())
+        def referee(self, seat: int, wrong: bool, data: st.DataObject) -> None:
+            """Table penalties (never listed): a hint anytime, a wrong card by the owner."""
+            g = self.g
+            t = seat % g.state.players
+            if not wrong:
+                self.apply_legal(Action.hint(t))
+                return
+            pend = g.pending
+            if pend is None or pend.decision not in ("play", "play-drawn"):
+                return
+            cur = pend.player
+            assert cur is not None
+            s = g.state
+            top = face_on(s.discard[-1], s.side)
+            bad = [c for c in s.hands[cur]
+                   if not playable(face_on(c, s.side), s.active_color, top)
+                   or (pend.decision == "play-drawn" and c is not s.drawn)]
+            if bad:
+                self.apply_legal(Action.wrong_card(cur, data.draw(st.sampled_from(bad))))
+
+        @precondition(lambda self: self.game is not None
+                      and len(self.game.log) >= self.round_trip_at)
+        @rule(picks=st.lists(st.integers(0, 1023), max_size=4))
+        def json_round_trip(self, picks: list[int]) -> None:
+            """to_json/from_json lose nothing and play on identically."""
+            g = self.g
+            text = g.to_json()
+            h = Game.from_json(text)
+            check(h.state == g.state and h.to_json() == text, "CL.PLAY.TURN-OPTIONS",
+                  "the JSON round trip changed the game")
+            for i in picks:
+                legal = g.legal_actions()
+                check(legal == h.legal_actions(), "CL.PLAY.TURN-OPTIONS",
+                      "legal actions differ after a JSON round trip")
+                if not legal:
+                    break
+                a = legal[i % len(legal)]
+                e1 = self.apply_legal(a)
+                e2 = h.apply(a)
+                check(e1 == e2 and g.state == h.state, "CL.PLAY.TURN-OPTIONS",
+                      f"after a JSON round trip {a} played differently")
+            self.game = h  # go on with the restored game
+            self.round_trip_at = len(h.log) + ROUND_TRIP_EVERY
+
+        @precondition(lambda self: self.game is not None and self.game.is_over)
+        @rule(seed=st.integers(0, 2**32 - 1))
+        def new_game(self, seed: int) -> None:
+            self._check_replay()
+            self._start(seed, self.players)
+
+        @invariant()
+        def every_step(self) -> None:
+            self.check_all()
+
+        def _check_replay(self) -> None:
+            g = self.g
+            again = Game.replay(self.ruleset, self.players, self.seed, g.log)
+            check(again.state == g.state, "CL.PLAY.TURN-OPTIONS",
+                  "seed + action log did not reproduce the game")
+
+        def teardown(self) -> None:
+            if self.game is not None:
+                self._check_replay()
+
+    Machine.ruleset = ruleset
+    Machine.illegal_kinds = tuple(kinds)
+    Machine.__name__ = Machine.__qualname__ = "Uno_" + "".join(
+        ch if ch.isalnum() else "_" for ch in f"{ruleset}_{lo}_{hi}")
+    return Machine
+
+
+def run(machine: type[UnoMachine], profile: str | settings = "ci",
+        database: str | None = None, seed: int | None = None, **overrides: Any) -> None:
+    """Run `machine` as a Hypothesis test; raises on a failure (after shrinking)."""
+    base = settings.get_profile(profile) if isinstance(profile, str) else profile
+    kw: dict[str, Any] = dict(overrides)
+    if database is not None:
+        kw["database"] = DirectoryBasedExampleDatabase(database)
+    test = get_state_machine_test(machine, settings=settings(base, **kw))
+    # one database key per machine (the default key is the same for every state machine)
+    test._hypothesis_internal_database_key = (  # type: ignore[attr-defined]
+        f"uno-fsm-fuzz:{machine.__name__}".encode())
+    if seed is not None:
+        test._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
+    test()
+
+
+# ---- the two dispatch paths ---------------------------------------------------------------
+def outcome(game: Game, action: Action, via_machine: bool) -> tuple[Any, ...]:
+    """What applying `action` did: the events, or the error's type, code, rule and message."""
+    try:
+        events = game.apply_via_machine(action) if via_machine else game.apply(action)
+    except IllegalAction as exc:
+        return ("error", type(exc).__name__, exc.code, exc.rule, exc.message)
+    return ("ok", tuple(events))
+
+
+def compare_paths(ruleset: str, players: int, seed: int, stream: Iterable[tuple[bool, int]],
+                  rnd: random.Random) -> int:
+    """Play the same random stream of legal and illegal actions through `Game.apply` and
+    `Game.apply_via_machine`; require the same events, errors and states. Returns the number
+    of actions compared."""
+    fast = Game.new(ruleset, players=players, seed=seed)
+    slow = Game.new(ruleset, players=players, seed=seed)
+    deck_cards = sorted({c.text: c for c in fast.state.all_cards()}.values(),
+                        key=lambda c: c.text)
+    done = 0
+    for legal_pick, i in stream:
+        legal = fast.legal_actions()
+        check(legal == slow.legal_actions(), "CL.PLAY.TURN-OPTIONS",
+              "legal actions differ between the paths")
+        if legal_pick and legal:
+            action = legal[i % len(legal)]
+        else:
+            action = illegal_candidate(fast, rnd.choice, deck_cards, (*ILLEGAL_KINDS, "swap"))
+        a, b = outcome(fast, action, False), outcome(slow, action, True)
+        check(a == b, "CL.PLAY.TURN-OPTIONS",
+              f"{action}: Game.apply gave {a}, Game.apply_via_machine gave {b}")
+        check(fast.state == slow.state, "CL.PLAY.TURN-OPTIONS",
+              f"{action}: the states differ between the paths")
+        done += 1
+    return done
+
+
+# ---- CLI ---------------------------------------------------------------------------------
+def register(sub: Any) -> None:
+    """Add `uno-fsm fuzz`."""
+    p = sub.add_parser("fuzz", help="stateful fuzzing of the engine (Hypothesis)",
+                       description="Play random legal and illegal actions against the engine "
+                       "for M minutes, checking invariants and rule postconditions.")
+    p.add_argument("--minutes", type=float, default=1.0, help="how long to run (default 1)")
+    p.add_argument("--ruleset", action="append",
+                   help="ruleset (repeatable; default: every supported one of "
+                   f"{', '.join(ALL_RULESETS)})")
+    p.add_argument("--players", type=int, help="player count (default: 2..10 at random)")
+    p.add_argument("--seed", type=int, help="seed of the first batch (default: random)")
+    p.add_argument("--database", default=".hypothesis/",
+                   help="Hypothesis example database directory (default .hypothesis/)")
+    p.set_defaults(handler=_cmd_fuzz)
+
+
+class _Progress:
+    def __init__(self, label: Callable[[], str]) -> None:
+        self.label = label
+
+    def __rich__(self) -> str:
+        el = time.monotonic() - STATS.started
+        return (f"[bold]fuzz[/] {self.label()}  elapsed {el:6.1f}s  steps {STATS.steps}  "
+                f"({STATS.legal} legal, {STATS.illegal} illegal)  games {STATS.games}  "
+                f"{STATS.rate():7.0f} steps/s")
+
+
+def _cmd_fuzz(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.live import Live
+
+    err = Console(stderr=True)
+    names: list[str] = list(args.ruleset or ALL_RULESETS)
+    rulesets: list[str] = []
+    for name in names:
+        why = unsupported_reason(name)
+        if why is None:
+            rulesets.append(name)
+        else:
+            err.print(f"[yellow]skipped[/] {name}: {why}")
+    if not rulesets:
+        err.print("no supported ruleset to fuzz")
+        return 2
+    if args.players is not None and not 2 <= args.players <= 10:
+        err.print("--players must be 2..10")
+        return 2
+    players: int | tuple[int, int] = args.players if args.players is not None else (2, 10)
+    machines = [make_machine(r, players) for r in rulesets]
+    seed = args.seed if args.seed is not None else random.randrange(2**32)
+    deadline = time.monotonic() + args.minutes * 60
+    STATS.reset()
+    current = [rulesets[0]]
+    batch = 0
+    failure: BaseException | None = None
+    live = Live(_Progress(lambda: current[0]), console=err, refresh_per_second=4) \
+        if err.is_terminal else None
+    if live is not None:
+        live.start()
+    try:
+        while time.monotonic() < deadline:
+            m = machines[batch % len(machines)]
+            current[0] = m.ruleset
+            try:
+                run(m, "long", database=args.database, seed=seed * 1_000_003 + batch)
+            except Exception as exc:  # noqa: BLE001 - report any failure
+                failure = exc
+                break
+            batch += 1
+            if live is None:
+                err.print(_Progress(lambda: current[0]).__rich__(), highlight=False)
+    finally:
+        if live is not None:
+            live.stop()
+    elapsed = time.monotonic() - STATS.started
+    err.print(f"{STATS.steps} steps in {elapsed:.1f}s: {STATS.rate():.0f} steps/second "
+              f"(seed {seed}, {batch} batches)")
+    if failure is not None:
+        print(f"FAILURE in {current[0]} (seed {seed}, batch {batch}):")
+        print(f"{type(failure).__name__}: {failure}")
+        for note in getattr(failure, "__notes__", ()):
+            print(note)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from uno_cli.main import main
+
+    sys.exit(main(["fuzz", *sys.argv[1:]]))
