@@ -56,6 +56,13 @@ colour), `current`, `pending` (RLCard's only decision is `play`, i.e. play or dr
 the hand is over), `direction`, `draw_size` (`len(dealer.deck)`), `discard_size`
 (`len(round.played_cards)`), `round_over` and `game_over` (both `round.is_over`), `winner`
 (`round.winner`). RLCard has no scores and no Flip side: `scores`, `side` are not declared.
+
+Declared (hello): ruleset `classic-official` only (RLCard plays one classic-like hand); features
+`basic-play`, `draw-then-play` (RLCard draws and then plays or keeps the drawn card, deciding
+itself: the scenarios run and show where that breaks the rules), `action-cards`, `wild`, `wd4`,
+`first-card`, `deal` (dealing and the first card; RLCard has no dealer selection), `reshuffle`,
+`two-player`. Not declared, because RLCard lacks them: scoring and rounds, `uno-call`,
+`uno-catch`, `wd4-challenge`, `referee-penalties`, `cards-2018`, Flip and the variants.
 """
 
 from __future__ import annotations
