@@ -98,3 +98,12 @@ def test_json_round_trip_plays_on_identically(game: tuple[str, int, int, list[in
 def test_fast_path_and_machine_agree(ruleset: str, players: int, seed: int,
                                      stream: list[tuple[bool, int]], rnd: random.Random) -> None:
     assert fuzz.compare_paths(ruleset, players, seed, stream, rnd) == len(stream)
+
+
+def test_every_rule_id_the_fuzzer_checks_exists() -> None:
+    import re
+    from pathlib import Path
+
+    src = Path(fuzz.__file__).read_text(encoding="utf-8")
+    named = set(re.findall(r'"((?:CL|CL18|CL22|V|FL|P)\.[A-Z0-9.-]+[A-Z0-9])"', src))
+    assert named and not named - fuzz.rule_ids()

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import yaml
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.stateful import (
@@ -57,14 +57,19 @@ T = TypeVar("T")
 
 # ---- profiles ----------------------------------------------------------------------------
 _QUIET = list(HealthCheck)
+# no Phase.explain: its line tracing costs seconds per failure and says little here
+_PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
 settings.register_profile(
     "ci", max_examples=12, stateful_step_count=60, deadline=None,
     suppress_health_check=_QUIET, derandomize=True, database=None, print_blob=False,
+    phases=_PHASES,
 )
 settings.register_profile(
     "long", max_examples=5, stateful_step_count=300, deadline=None,
-    suppress_health_check=_QUIET, print_blob=False,
+    suppress_health_check=_QUIET, print_blob=False, phases=_PHASES,
 )
+
+LONG_PROFILE = "long"  # the profile `uno-fsm fuzz` runs batches with
 
 # ---- rulesets ----------------------------------------------------------------------------
 CLASSIC_RULESETS = (
@@ -79,13 +84,16 @@ def unsupported_reason(ruleset: str) -> str | None:
     """None when the engine can deal and play `ruleset`, else why not (Flip until it lands)."""
     try:
         g = Game.new(ruleset, players=3, seed=0)
+    except Exception as exc:  # noqa: BLE001 - unknown ruleset, deck not built...
+        return f"engine cannot deal {ruleset!r}: {type(exc).__name__}: {exc}"
+    try:
         rnd = random.Random(0)
         for _ in range(50):
             if g.is_over:
                 break
             g.apply(rnd.choice(g.legal_actions()))
-    except (NotImplementedError, KeyError, ValueError) as exc:
-        return f"engine does not support {ruleset!r} yet: {type(exc).__name__}: {exc}"
+    except NotImplementedError as exc:  # anything else is a bug for the fuzzer to report
+        return f"engine does not support {ruleset!r} yet: {exc}"
     return None
 
 
@@ -219,6 +227,9 @@ class FuzzFailure(AssertionError):
 
 
 def check(cond: bool, rule_id: str, message: str) -> None:
+    """Fail with `[rule_id] message` unless `cond`. `rule_id` is a rule of spec/rules, or
+    `ENGINE.*` for a property of the engine's API (JSON, replay, the two dispatch paths)."""
+    STATS.checked[rule_id] += 1
     if not cond:
         raise AssertionError(f"[{rule_id}] {message}")
 
@@ -247,10 +258,10 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
     if not (kind == "play" and round_ended and before.decision != "round-over"):
         check(list(after.scores) == before.scores, "CL.SCORE.ACCUMULATE",
               f"scores changed from {before.scores} to {after.scores} outside a round end")
-    if new_round:
-        total = sum(len(h) for h in after.hands)
-        # CL.END.NEW-HAND, CL.DEAL.SEVEN (a Draw Two turned first adds two: CL.FIRST.D2)
-        check(total in (7 * n, 7 * n + 2), "CL.DEAL.SEVEN", f"{total} cards dealt to {n}")
+    if new_round:  # CL.END.NEW-HAND, CL.DEALER.EACH-HAND
+        check(pend is not None and pend.decision in ("play", "color"), "CL.END.NEW-HAND",
+              f"no new hand after next-round: pending {pend}")
+        check_deal(game, ruleset)
         return
     # a reshuffle keeps the top discard (CL.RESHUFFLE.KEEP-TOP)
     played = kind == "play"
@@ -433,6 +444,46 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
               f"P{p} holds one card, called UNO: {action.uno}, catchable: {can_catch}")
 
 
+def check_deal(game: Game, ruleset: str) -> None:
+    """Right after a deal: seven cards each and the first-card rule of the ruleset."""
+    s = game.state
+    pend = game.pending
+    base = ruleset.split("+")[0]
+    if base == FLIP_RULESET or pend is None:
+        return
+    n = s.players
+    left = (s.dealer + 1) % n  # CL.DEAL.FIRST-PLAYER (left = next seat clockwise)
+    top = s.discard[-1].light
+    sizes = [len(h) for h in s.hands]
+    if base == "classic-2022":
+        # CL22.FIRST.IGNORE, CL22.FIRST.STAYS: turned until a number card shows, the others stay
+        check(top.kind == "number", "CL22.FIRST.IGNORE", f"first card {top} in classic-2022")
+        check(pend.player == left and s.direction == 1, "CL22.FIRST.LEFT-PLAYS",
+              f"first card {top}: pending {pend}, dealer P{s.dealer}")
+        check(sizes == [7] * n, "CL.DEAL.SEVEN", f"hands dealt: {sizes}")
+        return
+    check(len(s.discard) == 1, "CL.FIRST.WD4", f"discard after the deal: {s.discard}")
+    want_sizes = [7] * n
+    if top.kind == "number":
+        want = (left, "play", 1, "CL.FIRST.NUMBER")
+    elif top.kind == "skip":
+        want = ((left + 1) % n, "play", 1, "CL.FIRST.SKIP")
+    elif top.kind == "reverse":
+        want = (s.dealer, "play", -1, "CL.FIRST.REVERSE")
+    elif top.kind == "draw2":
+        want = ((left + 1) % n, "play", 1, "CL.FIRST.D2")
+        want_sizes[left] = 9
+    elif top.kind == "wd4":
+        want = (-1, "", 0, "CL.FIRST.WD4")
+    else:  # Wild and the 2018 special Wilds
+        want = (left, "color", 1, "CL.FIRST.WILD")
+    who, decision, direction, rid = want
+    check((pend.player, pend.decision, s.direction) == (who, decision, direction), rid,
+          f"first card {top}, dealer P{s.dealer}: pending {pend}, direction {s.direction}")
+    check(sizes == want_sizes, rid if top.kind == "draw2" else "CL.DEAL.SEVEN",
+          f"hands after the deal: {sizes}")
+
+
 # ---- invariants --------------------------------------------------------------------------
 DECISION_NAMES = frozenset({"play", "play-drawn", "color", "challenge", "swap", "round-over"})
 
@@ -466,30 +517,41 @@ def check_invariants(game: Game, ruleset: str, deck: Counter[str]) -> None:
             check(a.player == pend.player, "CL.PLAY.OUT-OF-TURN",
                   f"{a} listed while P{pend.player} owes the decision")
     # side consistency: the active colour is a colour of the side in play (FL.* / CL.WILD)
-    check(s.side in ("light", "dark"), "FL.FLIP.SIDE", f"side {s.side!r}")
-    if ruleset.split("+")[0] != FLIP_RULESET:
+    check(s.side in ("light", "dark"), "FL.FLIP.SIDE-CHANGE", f"side {s.side!r}")
+    if ruleset.split("+")[0] == FLIP_RULESET:
+        # FL.FLIP.HANDS-TURNED, FL.FLIP.DISCARD-TURNED: every card is double-faced and every
+        # pile and hand shows the face of the one side in play
+        check(all(c.dark is not None for c in s.all_cards()), "FL.FLIP.HANDS-TURNED",
+              "a card without a dark face in a Flip game")
+        view = game.view(pend.player if pend.player is not None else 0)
+        shown = s.discard[-1].face(s.side).text if s.discard else None
+        check(view["side"] == s.side and view["top"] == shown, "FL.FLIP.DISCARD-TURNED",
+              f"view shows {view['top']} on the {view['side']} side; the pile's top face is "
+              f"{shown} on the {s.side} side")
+    else:
         check(s.side == "light", "CL.DECK.COLOURS", "a classic game left the light side")
     colours = DARK_COLORS if s.side == "dark" else CLASSIC_COLORS
     if s.active_color is not None:
         check(s.active_color in colours, "CL.WILD.FOUR-COLOURS",
               f"active colour {s.active_color} on the {s.side} side")
     elif pend.decision not in ("color", "round-over"):
-        top = face_on(s.discard[-1], s.side) if s.discard else None
-        check(ruleset.split("+")[0] == FLIP_RULESET and top is not None and top.is_wild,
+        top_face = face_on(s.discard[-1], s.side) if s.discard else None
+        check(ruleset.split("+")[0] == FLIP_RULESET and top_face is not None
+              and top_face.is_wild,
               "CL.WILD.COLOUR", f"no active colour while pending {pend}")
 
 
 def check_rejected(game: Game, action: Action, before: dict[str, Any], log_len: int,
                    exc: BaseException | None) -> None:
     """An action outside legal_actions() is refused with a coded error; nothing changes."""
-    check(exc is not None, "CL.PLAY.TURN-OPTIONS",
+    check(exc is not None, "CL.PLAY.ILLEGAL-REJECTED",
           f"{action} is not in legal_actions() but apply() accepted it")
-    check(isinstance(exc, IllegalAction), "CL.PLAY.TURN-OPTIONS",
+    check(isinstance(exc, IllegalAction), "CL.PLAY.ILLEGAL-REJECTED",
           f"{action} raised {type(exc).__name__}: {exc}, not an IllegalAction")
     assert isinstance(exc, IllegalAction)
-    check(bool(exc.code) and exc.code in error_codes(), "CL.PLAY.TURN-OPTIONS",
+    check(bool(exc.code) and exc.code in error_codes(), "CL.PLAY.ILLEGAL-REJECTED",
           f"{action}: error code {exc.code!r} is not in spec/errors.yaml")
-    check(bool(exc.rule) and exc.rule in rule_ids(), "CL.PLAY.TURN-OPTIONS",
+    check(bool(exc.rule) and exc.rule in rule_ids(), "CL.PLAY.ILLEGAL-REJECTED",
           f"{action}: rule {exc.rule!r} ({exc.code}) is not in spec/rules")
     check(game.state.to_dict() == before and len(game.log) == log_len, exc.rule,
           f"{action} was refused ({exc.code}) but the state changed")
@@ -651,9 +713,11 @@ class Stats:
     illegal: int = 0
     games: int = 0
     started: float = field(default_factory=time.monotonic)
+    checked: Counter[str] = field(default_factory=Counter)  # rule ID -> checks made
 
     def reset(self) -> None:
         self.steps = self.legal = self.illegal = self.games = 0
+        self.checked = Counter()
         self.started = time.monotonic()
 
     def rate(self) -> float:
@@ -662,6 +726,15 @@ class Stats:
 
 STATS = Stats()
 ROUND_TRIP_EVERY = 25  # actions between two JSON round trips of one game (they cost O(log))
+
+
+def choose(legal: Sequence[Action], i: int) -> Action:
+    """A listed action from a drawn integer: three times in four a play when there is one
+    (rounds end sooner, so scoring and new rounds get exercised), else any listed action."""
+    plays = [a for a in legal if a.kind == "play"]
+    if plays and i % 4 != 3:
+        return plays[(i // 4) % len(plays)]
+    return legal[i % len(legal)]
 
 
 def _copy(game: Game) -> Game:
@@ -704,6 +777,7 @@ class UnoMachine(RuleBasedStateMachine):
         check(len(cards) == deck_size(self.ruleset), "CL.DECK.TOTAL",
               f"{len(cards)} cards, expected {deck_size(self.ruleset)}")
         self.deck = got
+        check_deal(g, self.ruleset)
         self.deck_cards = sorted({c.text: c for c in cards}.values(), key=lambda c: c.text)
 
     @property
@@ -741,6 +815,8 @@ class UnoMachine(RuleBasedStateMachine):
                 self.wd4_record = (action.player or 0, legal)
             elif action.kind in ("challenge", "accept"):
                 self.wd4_record = None
+            elif action.kind == "next-round":
+                self.mark = None  # a scenario starts within one round
             self.check_all()
         except AssertionError as exc:
             if isinstance(exc, FuzzFailure):
@@ -779,8 +855,8 @@ class UnoMachine(RuleBasedStateMachine):
             try:
                 _copy(g).apply(a)
             except IllegalAction as exc:
-                raise AssertionError(f"[{exc.rule}] listed action {a} refused on a copy: "
-                                     f"{exc.code}") from exc
+                raise AssertionError(f"[CL.PLAY.TURN-OPTIONS] listed action {a} refused "
+                                     f"({exc.rule}): {exc.code}") from exc
 
 
 def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
@@ -800,7 +876,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
                 legal = self.g.legal_actions()
                 if not legal:
                     break
-                self.apply_legal(legal[i % len(legal)])
+                self.apply_legal(choose(legal, i))
 
         @rule(data=st.data())
         def illegal_action(self, data: st.DataObject) -> None:
@@ -843,18 +919,18 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
             g = self.g
             text = g.to_json()
             h = Game.from_json(text)
-            check(h.state == g.state and h.to_json() == text, "CL.PLAY.TURN-OPTIONS",
+            check(h.state == g.state and h.to_json() == text, "ENGINE.JSON",
                   "the JSON round trip changed the game")
             for i in picks:
                 legal = g.legal_actions()
-                check(legal == h.legal_actions(), "CL.PLAY.TURN-OPTIONS",
+                check(legal == h.legal_actions(), "ENGINE.JSON",
                       "legal actions differ after a JSON round trip")
                 if not legal:
                     break
-                a = legal[i % len(legal)]
+                a = choose(legal, i)
                 e1 = self.apply_legal(a)
                 e2 = h.apply(a)
-                check(e1 == e2 and g.state == h.state, "CL.PLAY.TURN-OPTIONS",
+                check(e1 == e2 and g.state == h.state, "ENGINE.JSON",
                       f"after a JSON round trip {a} played differently")
             self.game = h  # go on with the restored game
             self.round_trip_at = len(h.log) + ROUND_TRIP_EVERY
@@ -872,7 +948,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
         def _check_replay(self) -> None:
             g = self.g
             again = Game.replay(self.ruleset, self.players, self.seed, g.log)
-            check(again.state == g.state, "CL.PLAY.TURN-OPTIONS",
+            check(again.state == g.state, "ENGINE.REPLAY",
                   "seed + action log did not reproduce the game")
 
         def teardown(self) -> None:
@@ -924,16 +1000,16 @@ def compare_paths(ruleset: str, players: int, seed: int, stream: Iterable[tuple[
     done = 0
     for legal_pick, i in stream:
         legal = fast.legal_actions()
-        check(legal == slow.legal_actions(), "CL.PLAY.TURN-OPTIONS",
+        check(legal == slow.legal_actions(), "ENGINE.PATHS",
               "legal actions differ between the paths")
         if legal_pick and legal:
             action = legal[i % len(legal)]
         else:
             action = illegal_candidate(fast, rnd.choice, deck_cards, (*ILLEGAL_KINDS, "swap"))
         a, b = outcome(fast, action, False), outcome(slow, action, True)
-        check(a == b, "CL.PLAY.TURN-OPTIONS",
+        check(a == b, "ENGINE.PATHS",
               f"{action}: Game.apply gave {a}, Game.apply_via_machine gave {b}")
-        check(fast.state == slow.state, "CL.PLAY.TURN-OPTIONS",
+        check(fast.state == slow.state, "ENGINE.PATHS",
               f"{action}: the states differ between the paths")
         done += 1
     return done
@@ -953,6 +1029,8 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, help="seed of the first batch (default: random)")
     p.add_argument("--database", default=".hypothesis/",
                    help="Hypothesis example database directory (default .hypothesis/)")
+    p.add_argument("--coverage", action="store_true",
+                   help="list the rule IDs checked and how often")
     p.set_defaults(handler=_cmd_fuzz)
 
 
@@ -1003,7 +1081,7 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
             m = machines[batch % len(machines)]
             current[0] = m.ruleset
             try:
-                run(m, "long", database=args.database, seed=seed * 1_000_003 + batch)
+                run(m, LONG_PROFILE, database=args.database, seed=seed * 1_000_003 + batch)
             except Exception as exc:  # noqa: BLE001 - report any failure
                 failure = exc
                 break
@@ -1015,7 +1093,10 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
             live.stop()
     elapsed = time.monotonic() - STATS.started
     err.print(f"{STATS.steps} steps in {elapsed:.1f}s: {STATS.rate():.0f} steps/second "
-              f"(seed {seed}, {batch} batches)")
+              f"(seed {seed}, {batch} batches); {len(STATS.checked)} rule IDs checked")
+    if args.coverage:
+        for rid, count in sorted(STATS.checked.items()):
+            err.print(f"  {rid:32} {count}", highlight=False)
     if failure is not None:
         print(f"FAILURE in {current[0]} (seed {seed}, batch {batch}):")
         print(f"{type(failure).__name__}: {failure}")
