@@ -1,11 +1,228 @@
-"""Sub-commands of this package for the `uno-fsm` CLI (see uno_cli.main)."""
+"""Sub-commands of this package for the `uno-fsm` CLI (see uno_cli.main):
+
+- `uno-fsm diagram [--markdown] [--write PATH]`: Mermaid of the turn-phase machine
+- `uno-fsm play [--ruleset R] [--players N] [--seed S]`: one human against random bots
+- `uno-fsm simulate --games N --ruleset R --players P --seed S`: random games, statistics
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, TextIO
+
+from uno_fsm.actions import Action
+from uno_fsm.cards import color_name, sort_key
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     """Add this package's sub-commands to the top-level parser."""
-    _ = argparse
+    p = sub.add_parser("diagram", help="print the turn-phase machine as a Mermaid diagram")
+    p.add_argument("--markdown", action="store_true",
+                   help="the Markdown page docs/diagrams/phases.md instead of bare Mermaid")
+    p.add_argument("--write", type=Path, metavar="PATH", help="write to PATH instead of stdout")
+    p.set_defaults(handler=cmd_diagram)
+
+    p = sub.add_parser("play", help="play a game in the terminal against random bots")
+    p.add_argument("--ruleset", default="classic-official")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.set_defaults(handler=cmd_play)
+
+    p = sub.add_parser("simulate", help="play random games and report statistics")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--ruleset", default="classic-official")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-actions", type=int, default=100_000,
+                   help="give up a game after this many actions")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(handler=cmd_simulate)
+
+
+# ---- diagram --------------------------------------------------------------------------
+def cmd_diagram(args: argparse.Namespace) -> int:
+    from uno_fsm.phases import diagram_markdown, mermaid
+
+    text = diagram_markdown() if args.markdown else mermaid()
+    if args.write:
+        args.write.parent.mkdir(parents=True, exist_ok=True)
+        args.write.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# ---- play -----------------------------------------------------------------------------
+def describe(action: Action) -> str:
+    """A move in words, for the terminal."""
+    k = action.kind
+    if k == "play":
+        s = f"play {action.card}"
+        if action.color:
+            s += f" as {color_name(action.color)}"
+        return s + (" and call UNO" if action.uno else "")
+    return {
+        "draw": "draw a card",
+        "pass": "keep the drawn card (pass)",
+        "color": f"name the colour {color_name(action.color)}",
+        "challenge": "challenge the Wild Draw Four",
+        "accept": "accept the Wild Draw Four (draw 4)",
+        "swap": f"swap hands with P{action.target}",
+        "uno": "call UNO",
+        "catch": f"catch P{action.target} (did not call UNO)",
+        "next-round": "deal the next round",
+    }.get(k, str(action))
+
+
+def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
+             stdout: TextIO | None = None) -> int:
+    from uno_fsm.errors import IllegalAction
+    from uno_fsm.game import Game
+
+    inp = stdin or sys.stdin
+    out = stdout or sys.stdout
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    try:
+        game = Game.new(args.ruleset, args.players, seed)
+    except Exception as exc:  # unknown ruleset, bad player count
+        print(f"uno-fsm play: {exc}", file=sys.stderr)
+        return 2
+    me = args.seat % args.players
+    bots = random.Random(seed + 1)
+    print(f"UNO ({args.ruleset}), {args.players} players, seed {seed}. You are P{me}. "
+          f"Type a move number, or q to quit.", file=out)
+    while not game.is_over:
+        mine = game.legal_actions(me)
+        pending = game.pending
+        my_turn = pending is not None and pending.player == me
+        if my_turn or (mine and any(a.kind in ("uno", "catch") for a in mine)):
+            _show(game, me, out)
+            options = mine
+            for i, a in enumerate(options, 1):
+                print(f"  {i:2}. {describe(a)}", file=out)
+            if not my_turn:
+                print("   0. let it go", file=out)
+            print("> ", end="", file=out, flush=True)
+            line = inp.readline()
+            if not line or line.strip().lower() in ("q", "quit", "exit"):
+                print("\nbye", file=out)
+                return 0
+            text = line.strip()
+            if text == "0" and not my_turn:
+                _bot_step(game, me, bots, out)
+                continue
+            action = _parse_choice(text, options)
+            if action is None:
+                print("  ? type one of the numbers shown", file=out)
+                continue
+            try:
+                for ev in game.apply(action):
+                    _say(ev, me, out)
+            except IllegalAction as exc:  # cite the rule when a move is refused
+                print(f"  refused: {exc.message} ({exc.code}, rule {exc.rule})", file=out)
+            continue
+        _bot_step(game, me, bots, out)
+    print(f"Game over. Winner: P{game.winner}. Scores: {game.scores}", file=out)
+    return 0
+
+
+def _parse_choice(text: str, options: list[Action]) -> Action | None:
+    if text.isdigit() and 1 <= int(text) <= len(options):
+        return options[int(text) - 1]
+    return None
+
+
+def _bot_step(game: Any, me: int, bots: random.Random, out: TextIO) -> None:
+    """Let a bot (or the round) move; bots may catch, never call on the human's behalf."""
+    actions = [a for a in game.legal_actions() if a.player != me]
+    if not actions:
+        return
+    turn = [a for a in actions if a.kind not in ("uno", "catch")]
+    windows = [a for a in actions if a.kind in ("uno", "catch")]
+    if windows and (not turn or bots.random() < 0.5):
+        action = bots.choice(windows)
+    else:
+        action = bots.choice(turn)
+    for ev in game.apply(action):
+        _say(ev, me, out)
+
+
+def _show(game: Any, me: int, out: TextIO) -> None:
+    st = game.state
+    top = st.discard[-1].text if st.discard else "-"
+    sizes = " ".join(f"P{s}:{len(h)}" for s, h in enumerate(st.hands))
+    pending = game.pending
+    who = "-" if pending is None else f"P{pending.player} ({pending.decision})"
+    print(f"\n[round {st.round}] turn: {who}  top: {top}  colour: "
+          f"{color_name(st.active_color) or '-'}  cards: {sizes}  draw pile: {len(st.draw)}",
+          file=out)
+    hand = " ".join(c.text for c in sorted(st.hands[me], key=sort_key))
+    print(f"your hand: {hand}", file=out)
+
+
+def _say(ev: Any, me: int, out: TextIO) -> None:
+    if ev.kind == "shown" and ev.count != me:  # CL.WD4.CHALLENGE.SHOW: to the challenger only
+        return
+    if ev.kind in ("played", "drew", "skipped", "reversed", "passed", "uno", "caught",
+                   "went-out", "game-over", "color", "hands-shuffled", "reshuffled", "shown"):
+        text = str(ev)
+        if ev.kind == "drew":  # do not show other players' drawn cards
+            text = f"drew P{ev.player} {ev.count} ({ev.rule})"
+        print(f"  . {text}", file=out)
+
+
+# ---- simulate -------------------------------------------------------------------------
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from uno_fsm.game import Game
+
+    rng = random.Random(args.seed)
+    lengths: list[int] = []
+    rounds: list[int] = []
+    wins: Counter[int] = Counter()
+    final_scores: list[int] = []
+    unfinished = 0
+    started = time.perf_counter()
+    actions = 0
+    console = Console(stderr=True)
+    with Progress(console=console, disable=args.no_progress, transient=True) as progress:
+        task = progress.add_task("simulating", total=args.games)
+        for i in range(args.games):
+            game = Game.new(args.ruleset, args.players, args.seed * 1_000_003 + i)
+            n = 0
+            while not game.is_over and n < args.max_actions:
+                game.apply(rng.choice(game.legal_actions()))
+                n += 1
+            actions += n
+            if game.is_over:
+                lengths.append(n)
+                rounds.append(game.state.round)
+                wins[game.winner] += 1
+                final_scores.extend(game.scores)
+            else:
+                unfinished += 1
+            progress.advance(task)
+    elapsed = time.perf_counter() - started
+    done = len(lengths)
+    print(f"ruleset {args.ruleset}, {args.players} players, {args.games} games, seed {args.seed}")
+    if done:
+        print(f"mean game length: {statistics.mean(lengths):.1f} actions "
+              f"(median {statistics.median(lengths)}), {statistics.mean(rounds):.2f} rounds")
+        print("win rate by seat: " + ", ".join(
+            f"P{s} {wins[s] / done:.1%}" for s in range(args.players)))
+        qs = statistics.quantiles(final_scores, n=4) if len(final_scores) > 1 else final_scores
+        print(f"final scores: mean {statistics.mean(final_scores):.1f}, min {min(final_scores)}, "
+              f"quartiles {', '.join(f'{q:g}' for q in qs)}, max {max(final_scores)}")
+    if unfinished:
+        print(f"unfinished games (over {args.max_actions} actions): {unfinished}")
+    print(f"{actions} actions in {elapsed:.2f}s: {actions / max(elapsed, 1e-9):,.0f} actions/s")
+    return 0

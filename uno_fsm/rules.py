@@ -296,8 +296,9 @@ class Rules:
             else:
                 st.uno_window = actor
 
-    def play_out(self, a: Action | None = None) -> None:
+    def play_out(self, action: Action | None = None) -> None:
         """CL.END.OUT: the player's last card ends the hand; the hand is scored."""
+        a = action
         assert a is not None
         st, p = self.st, self.p
         winner = st.current
@@ -321,8 +322,9 @@ class Rules:
         st.uno_window = None
         self.events.append(Event("went-out", winner, count=points, rule="CL.SCORE.WINNER"))
 
-    def play_effect(self, a: Action | None = None) -> None:
+    def play_effect(self, action: Action | None = None) -> None:
         """A card with its effect; then the next player's turn (CL.PLAY.ONE-CARD)."""
+        a = action
         assert a is not None
         st, p = self.st, self.p
         actor = st.current
@@ -385,8 +387,9 @@ class Rules:
         st.hands = new
         self.events.append(Event("hands-rotated", rule="V.SEVEN-O.ROTATE"))
 
-    def play_challengeable(self, a: Action | None = None) -> None:
+    def play_challengeable(self, action: Action | None = None) -> None:
         """CL.WD4.EFFECT: colour named; the next player must challenge or accept."""
+        a = action
         assert a is not None
         st = self.st
         actor = st.current
@@ -401,15 +404,17 @@ class Rules:
         st.current = self.seat(actor)
         self._after_play(a, actor)
 
-    def play_swap(self, a: Action | None = None) -> None:
+    def play_swap(self, action: Action | None = None) -> None:
         """V.SEVEN-O.SWAP: the 7 is played; its player now chooses whom to swap with."""
+        a = action
         assert a is not None
         actor = self.st.current
         self._place(a)
         self._after_play(a, actor)
 
-    def swap_hands(self, a: Action | None = None) -> None:
+    def swap_hands(self, action: Action | None = None) -> None:
         """V.SEVEN-O.SWAP."""
+        a = action
         assert a is not None and a.target is not None
         st = self.st
         actor = st.current
@@ -418,13 +423,13 @@ class Rules:
         st.current = self.seat(actor)
 
     # ---- drawing ---------------------------------------------------------------------
-    def draw_card(self, a: Action | None = None) -> None:
+    def draw_card(self, action: Action | None = None) -> None:
         """CL.DRAW.UNABLE, CL.DRAW.UNWILLING: draw instead of playing."""
         st = self.st
         got = self.give(st.current, self.p.draw_count, "CL.DRAW.UNABLE")
         st.drawn = got[-1] if got else None
 
-    def pass_turn(self, a: Action | None = None) -> None:
+    def pass_turn(self, action: Action | None = None) -> None:
         """CL.DRAW.KEEP, CL.DRAW.UNPLAYABLE-PASSES: the turn passes."""
         st = self.st
         st.drawn = None
@@ -432,8 +437,9 @@ class Rules:
         st.current = self.seat(st.current)
 
     # ---- colour of a Wild turned first ----------------------------------------------
-    def color_first(self, a: Action | None = None) -> None:
+    def color_first(self, action: Action | None = None) -> None:
         """CL.FIRST.WILD: the player left of the dealer names the colour, then plays."""
+        a = action
         assert a is not None
         st = self.st
         st.active_color = a.color
@@ -441,7 +447,7 @@ class Rules:
         self.events.append(Event("color", st.current, color=a.color, rule="CL.FIRST.WILD"))
 
     # ---- challenge -------------------------------------------------------------------
-    def challenge_guilty(self, a: Action | None = None) -> None:
+    def challenge_guilty(self, action: Action | None = None) -> None:
         """CL.WD4.CHALLENGE.GUILTY, CL.WD4.CHALLENGE.GUILTY-TURN, CL.WD4.CHALLENGE.COLOUR."""
         st = self.st
         by = st.challenge_by
@@ -451,7 +457,7 @@ class Rules:
         st.challenge_by = None
         # the challenger (st.current) takes the turn
 
-    def challenge_innocent(self, a: Action | None = None) -> None:
+    def challenge_innocent(self, action: Action | None = None) -> None:
         """CL.WD4.CHALLENGE.INNOCENT; CL.TWO.WD4-AGAIN."""
         st = self.st
         by = st.challenge_by
@@ -462,7 +468,7 @@ class Rules:
         st.challenge_by = None
         st.current = self.seat(victim)
 
-    def accept_penalty(self, a: Action | None = None) -> None:
+    def accept_penalty(self, action: Action | None = None) -> None:
         """CL.WD4.ACCEPT; CL.TWO.WD4-AGAIN."""
         st = self.st
         victim = st.current
@@ -477,26 +483,30 @@ class Rules:
                                  rule="CL.WD4.CHALLENGE.SHOW"))
 
     # ---- windows and table penalties -------------------------------------------------
-    def call_uno(self, a: Action | None = None) -> None:
+    def uno_called(self, action: Action | None = None) -> None:
         """CL.UNO.CALL-LATE: called before being caught, the player is safe."""
+        a = action
         assert a is not None
         self.st.uno_window = None
         self.events.append(Event("uno", a.player, rule="CL.UNO.CALL-LATE"))
 
-    def catch_player(self, a: Action | None = None) -> None:
+    def catch_player(self, action: Action | None = None) -> None:
         """CL.UNO.CATCH, CL.UNO.CATCH-PENALTY: the caught player draws; turn order unchanged."""
+        a = action
         assert a is not None and a.target is not None
         self.st.uno_window = None
         self.events.append(Event("caught", a.target, count=a.player or 0, rule="CL.UNO.CATCH"))
         self.give(a.target, self.p.uno_penalty, "CL.UNO.CATCH-PENALTY")
 
-    def hint_penalty(self, a: Action | None = None) -> None:
+    def hint_penalty(self, action: Action | None = None) -> None:
         """CL.PEN.HINT, CL.PEN.HINT-ANYTIME: the hinting player draws; nothing else changes."""
+        a = action
         assert a is not None and a.target is not None
         self.give(a.target, self.p.hint_penalty, "CL.PEN.HINT")
 
-    def wrong_card_penalty(self, a: Action | None = None) -> None:
+    def wrong_card_penalty(self, action: Action | None = None) -> None:
         """CL.PEN.WRONG-CARD: the card is taken back, the player draws, the turn passes."""
+        a = action
         assert a is not None and a.target is not None
         st = self.st
         self.give(a.target, self.p.wrong_card_penalty, "CL.PEN.WRONG-CARD")
@@ -504,13 +514,13 @@ class Rules:
         st.current = self.seat(a.target)
 
     # ---- rounds ----------------------------------------------------------------------
-    def deal_round(self, a: Action | None = None) -> None:
+    def deal_round(self, action: Action | None = None) -> None:
         """CL.END.NEW-HAND: gather every card, choose a dealer, shuffle, deal, turn a card."""
         st = self.st
         st.round += 1
         self.start_round(None)
 
-    def end_game(self, a: Action | None = None) -> None:
+    def end_game(self, action: Action | None = None) -> None:
         """CL.SCORE.TARGET / CL22.SCORE.ONE-HAND: the winner of the last hand wins the game."""
         st = self.st
         st.winner = st.round_winner
