@@ -206,7 +206,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             if game.is_over:
                 lengths.append(n)
                 rounds.append(game.state.round)
-                wins[game.winner] += 1
+                if game.winner is not None:
+                    wins[game.winner] += 1
                 final_scores.extend(game.scores)
             else:
                 unfinished += 1

@@ -89,7 +89,7 @@ class NotChallengeable(IllegalAction):
 
 class NoSwapPending(IllegalAction):
     code = "no-swap-pending"
-    default_rule = "V.SEVEN-O.SWAP"
+    default_rule = "V.SEVENO.SEVEN-PENDING"
 
 
 class RoundOver(IllegalAction):

@@ -118,6 +118,28 @@ def expected_deck(ruleset: str) -> Counter[str] | None:
     return deck
 
 
+def expected_faces(ruleset: str) -> tuple[Counter[str], Counter[str]] | None:
+    """Flip: the light faces and the dark faces of the 112 cards (FL.DECK.*), whatever the
+    pairing; None for classic rulesets."""
+    if ruleset.split("+")[0] != FLIP_RULESET:
+        return None
+    light: Counter[str] = Counter()
+    dark: Counter[str] = Counter()
+    for lc, dc in zip(CLASSIC_COLORS, DARK_COLORS, strict=True):
+        for d in range(1, 10):  # two of 1..9 per colour, no 0
+            light[f"{lc}{d}"] += 2
+            dark[f"{dc}{d}"] += 2
+        for r in ("D1", "R", "S", "F"):
+            light[lc + r] += 2
+        for r in ("D5", "R", "SE", "F"):
+            dark[dc + r] += 2
+    light["W"] += 4
+    light["W2"] += 4
+    dark["W"] += 4
+    dark["WDC"] += 4
+    return light, dark
+
+
 def deck_size(ruleset: str) -> int:
     """108 classic (CL.DECK.TOTAL), 112 with cards-2018 (CL18.DECK), 112 Flip (FL.DECK.*)."""
     deck = expected_deck(ruleset)
@@ -245,7 +267,7 @@ def _available(before: Snap, played: bool) -> int:
 
 
 def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
-                   wd4_record: tuple[int, bool] | None) -> None:
+                   wd4_record: tuple[int, bool, str, str | None] | None) -> None:
     """Check what the rules say `action` (accepted) must have done to the position `before`."""
     after = game.state
     n = before.players
@@ -307,30 +329,7 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
         check(pend is not None and pend.player == before.current and pend.decision == "play",
               "CL.FIRST.WILD", f"after naming the colour: pending {pend}")
     elif kind in ("accept", "challenge"):
-        victim = before.current
-        assert victim is not None and wd4_record is not None
-        by, legal = wd4_record
-        check(after.active_color == before.active_color, "CL.WD4.CHALLENGE.COLOUR",
-              "the colour named with the Wild Draw Four changed")
-        nxt = step_seat(victim, d, 1, n)
-        if kind == "accept":
-            want = min(4, _available(before, False))
-            check(_gain(before, after, victim) == want, "CL.WD4.ACCEPT",
-                  f"victim P{victim} grew by {_gain(before, after, victim)}, expected {want}")
-            check(pend is not None and pend.player == nxt, "CL.WD4.ACCEPT",
-                  f"pending {pend}, expected P{nxt} (the victim loses the turn)")
-        elif not legal:
-            want = min(4, _available(before, False))
-            check(_gain(before, after, by) == want, "CL.WD4.CHALLENGE.GUILTY",
-                  f"guilty P{by} grew by {_gain(before, after, by)}, expected {want}")
-            check(pend is not None and pend.player == victim, "CL.WD4.CHALLENGE.GUILTY-TURN",
-                  f"pending {pend}, expected the challenger P{victim}")
-        else:
-            want = min(6, _available(before, False))
-            check(_gain(before, after, victim) == want, "CL.WD4.CHALLENGE.INNOCENT",
-                  f"challenger P{victim} grew by {_gain(before, after, victim)}, expected {want}")
-            check(pend is not None and pend.player == nxt, "CL.WD4.CHALLENGE.INNOCENT",
-                  f"pending {pend}, expected P{nxt}")
+        _post_challenge(before, action, game, wd4_record)
     elif kind in ("catch", "hint"):
         t = action.target
         assert t is not None
@@ -357,6 +356,37 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
               "CL.PEN.WRONG-CARD", f"pending {pend}, expected P{nxt} to play")
 
 
+# penalty cards: kind -> (cards the victim draws, rule of the effect, rule when going out)
+DRAW_CARDS: dict[str, tuple[int, str, str]] = {
+    "draw2": (2, "CL.D2.EFFECT", "CL.END.LAST-D2"),
+    "draw1": (1, "FL.LIGHT.D1.EFFECT", "FL.END.GO-OUT-DRAW"),
+    "draw5": (5, "FL.DARK.D5.EFFECT", "FL.END.GO-OUT-DRAW"),
+}
+# challengeable cards: kind -> (accept, guilty, innocent) draws; -1: until the named colour
+CHALLENGEABLE: dict[str, tuple[int, int, int, str]] = {
+    "wd4": (4, 4, 6, "CL.WD4."),
+    "wd2": (2, 2, 4, "FL.LIGHT.W2."),
+    "wdc": (-1, -1, -1, "FL.DARK.WDC."),
+}
+FLIP_POINTS = {"draw1": 10, "draw5": 20, "reverse": 20, "skip": 20, "skip_everyone": 30,
+               "flip": 20, "wild": 40, "wd2": 50, "wdc": 60}  # FL.SCORE.*
+
+
+def _drew_until(before: Snap, after: State, seat: int, color: str | None, extra: int,
+                avail: int, rid: str) -> None:
+    """FL.DARK.WDC.DRAW-UNTIL: at least one card, up to the first of the named colour (then
+    `extra` more); FL.DARK.WDC.EXHAUSTED: fewer when the piles run out."""
+    got = list((Counter(after.hands[seat]) - Counter(before.hands[seat])).elements())
+    gained = _gain(before, after, seat)
+    hits = sum(1 for c in got if face_on(c, "dark").color == color)
+    if gained < avail:  # the colour was found (then `extra` more)
+        check(gained >= 1 + extra and hits >= 1, rid,
+              f"P{seat} drew {gained} cards ({hits} {color}) for a Wild Draw Colour")
+    if extra == 0:
+        check(hits <= 1 and (hits == 1 or gained == avail), rid,
+              f"P{seat} drew {gained} cards with {hits} of {color}: drawing stops at the first")
+
+
 def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
     after = game.state
     pend = game.pending
@@ -366,37 +396,57 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
     card = action.card
     assert p is not None and card is not None
     f = face_on(card, before.side)
+    flip = ruleset.split("+")[0] == FLIP_RULESET
+    kind = f.kind
     # CL.PLAY.DISCARD-FACE-UP: the card leaves the hand and becomes the top
     check(bool(after.discard) and after.discard[-1] is card, "CL.PLAY.DISCARD-FACE-UP",
           f"top is {after.discard[-1] if after.discard else None}, played {card}")
-    if f.kind != "wild_shuffle_hands":
+    if kind != "wild_shuffle_hands":
         check(Counter(after.hands[p])[card] == Counter(before.hands[p])[card] - 1,
               "CL.PLAY.DISCARD-FACE-UP", f"{card} did not leave P{p}'s hand")
+    if kind == "flip":
+        # FL.FLIP.SIDE-CHANGE; FL.FLIP.DRAW-TURNED: the draw pile is turned over
+        other = "dark" if before.side == "light" else "light"
+        check(after.side == other, "FL.FLIP.SIDE-CHANGE", f"side {after.side} after a Flip")
+        if len(after.draw) == len(before.draw):
+            check(after.draw == before.draw[::-1], "FL.FLIP.DRAW-TURNED",
+                  "the draw pile was not turned over")
+    else:
+        check(after.side == before.side, "FL.FLIP.PERSISTS", "the side changed without a Flip")
     victim = step_seat(p, d, 1, n)
     avail = _available(before, True)
     if len(before.hands[p]) == 1:  # CL.END.OUT
         check(not after.hands[p], "CL.END.OUT", f"P{p} went out but holds {after.hands[p]}")
-        if f.kind == "draw2":
-            check(_gain(before, after, victim) == min(2, avail), "CL.END.LAST-D2",
-                  f"P{victim} grew by {_gain(before, after, victim)} on a last Draw Two")
-        elif f.kind == "wd4":
-            check(_gain(before, after, victim) == min(4, avail), "CL.END.LAST-WD4",
-                  f"P{victim} grew by {_gain(before, after, victim)} on a last Wild Draw Four")
-        gained = sum(points(face_on(c, after.side), ruleset)
-                     for s, h in enumerate(after.hands) if s != p for c in h)
-        check(after.scores[p] == before.scores[p] + gained, "CL.SCORE.WINNER",
+        if kind in DRAW_CARDS or kind == "wd4" or kind == "wd2":
+            k, _, rid = DRAW_CARDS.get(kind, (4 if kind == "wd4" else 2, "", ""))
+            rid = rid or ("CL.END.LAST-WD4" if kind == "wd4" else "FL.END.GO-OUT-DRAW")
+            check(_gain(before, after, victim) == min(k, avail), rid,
+                  f"P{victim} grew by {_gain(before, after, victim)} on a last {card}")
+        elif kind == "wdc":
+            _drew_until(before, after, victim, action.color, 0, avail, "FL.END.GO-OUT-DRAW")
+        side = after.side  # FL.SCORE.SIDE, FL.END.GO-OUT-FLIP
+        gained = sum(flip_points(face_on(c, side)) if flip else points(face_on(c, side), ruleset)
+                     for s_, h in enumerate(after.hands) if s_ != p for c in h)
+        rid = "FL.SCORE.WINNER" if flip else "CL.SCORE.WINNER"
+        check(after.scores[p] == before.scores[p] + gained, rid,
               f"P{p} scored {after.scores[p] - before.scores[p]}, the others hold {gained}")
-        check(all(after.scores[s] == before.scores[s] for s in range(n) if s != p),
-              "CL.SCORE.WINNER", "a loser's score changed")
+        check(all(after.scores[s_] == before.scores[s_] for s_ in range(n) if s_ != p),
+              rid, "a loser's score changed")
         over = one_round_game(ruleset) or after.scores[p] >= TARGET
-        rid = "CL22.SCORE.ONE-HAND" if one_round_game(ruleset) else "CL.SCORE.TARGET"
+        rid = "CL22.SCORE.ONE-HAND" if one_round_game(ruleset) else (
+            "FL.GAME.TARGET-500" if flip else "CL.SCORE.TARGET")
         if over:
             check(pend is None and game.is_over, rid, f"the game should be over: pending {pend}")
         else:
             check(pend is not None and pend.decision == "round-over" and pend.player is None,
                   "CL.END.OUT", f"the round should be over: pending {pend}")
         return
-    if f.is_wild:  # CL.WILD.COLOUR
+    if kind == "flip":  # FL.FLIP.NEW-TOP-NO-EFFECT, FL.FLIP.NEW-TOP-WILD
+        new_top = face_on(card, after.side)
+        check(after.active_color == new_top.color, "FL.FLIP.NEW-TOP-WILD" if new_top.is_wild
+              else "FL.FLIP.NEW-TOP-NO-EFFECT",
+              f"active colour {after.active_color} after flipping to {new_top}")
+    elif f.is_wild:  # CL.WILD.COLOUR, FL.LIGHT.WILD.COLOUR, FL.DARK.WILD.COLOUR
         check(after.active_color == action.color, "CL.WILD.COLOUR",
               f"active colour {after.active_color}, named {action.color}")
     else:  # CL.PLAY.MATCH-COLOUR: the card's colour is the colour now
@@ -404,37 +454,45 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
               f"active colour {after.active_color} after {card}")
     check(pend is not None, "CL.END.OUT", "the game ended without anyone going out")
     assert pend is not None
-    kind = f.kind
-    if kind == "skip":  # CL.SKIP.EFFECT; CL.TWO.SKIP-AGAIN
+    if kind == "skip":  # CL.SKIP.EFFECT, FL.LIGHT.SKIP.EFFECT; CL.TWO.SKIP-AGAIN
         want = step_seat(p, d, 2, n)
-        check(pend.player == want, "CL.SKIP.EFFECT" if n > 2 else "CL.TWO.SKIP-AGAIN",
+        rid = "CL.TWO.SKIP-AGAIN" if n == 2 else ("FL.LIGHT.SKIP.EFFECT" if flip
+                                                   else "CL.SKIP.EFFECT")
+        check(pend.player == want, rid,
               f"after P{p}'s Skip with {n} players: pending {pend}, expected P{want}")
+    elif kind == "skip_everyone":  # FL.DARK.SE.EFFECT
+        check(pend.player == p and pend.decision == "play", "FL.DARK.SE.EFFECT",
+              f"after P{p}'s Skip Everyone: pending {pend}")
     elif kind == "reverse":  # CL.REVERSE.EFFECT; CL.TWO.REVERSE-SKIP
-        check(after.direction == -d, "CL.REVERSE.EFFECT", "the direction did not change")
+        rid = ("FL.LIGHT.REVERSE.EFFECT" if before.side == "light" else
+               "FL.DARK.REVERSE.EFFECT") if flip else "CL.REVERSE.EFFECT"
+        check(after.direction == -d, rid, "the direction did not change")
         want = step_seat(p, d, -1, n) if n > 2 else p
         check(pend.player == want, "CL.REVERSE.NEXT" if n > 2 else "CL.TWO.REVERSE-SKIP",
               f"after P{p}'s Reverse with {n} players: pending {pend}, expected P{want}")
-    elif kind == "draw2":  # CL.D2.EFFECT; CL.TWO.D2-AGAIN
-        want_gain = min(2, avail)
-        check(_gain(before, after, victim) == want_gain, "CL.D2.EFFECT",
-              f"Draw Two victim P{victim} grew by {_gain(before, after, victim)}, "
-              f"expected {want_gain}")
+    elif kind in DRAW_CARDS:  # CL.D2.EFFECT, FL.LIGHT.D1.EFFECT, FL.DARK.D5.EFFECT
+        k, rid, _ = DRAW_CARDS[kind]
+        check(_gain(before, after, victim) == min(k, avail), rid,
+              f"{card} victim P{victim} grew by {_gain(before, after, victim)}, "
+              f"expected {min(k, avail)}")
         want = step_seat(p, d, 2, n)
-        check(pend.player == want and pend.player != victim or n == 2 and pend.player == p,
-              "CL.D2.EFFECT", f"after P{p}'s Draw Two: pending {pend}, expected P{want}")
-    elif kind == "wd4":  # CL.WD4.CHALLENGE.DECISION: the victim challenges or accepts
-        check(pend.player == victim and pend.decision == "challenge",
-              "CL.WD4.CHALLENGE.DECISION", f"after a Wild Draw Four: pending {pend}")
-        check(_gain(before, after, victim) == 0, "CL.WD4.CHALLENGE.DECISION",
-              "the victim drew before deciding")
+        check(pend.player == want and (pend.player != victim or n == 1), rid,
+              f"after P{p}'s {card}: pending {pend}, expected P{want}")
+    elif kind in CHALLENGEABLE:  # CL.WD4.CHALLENGE.DECISION, FL.*.CHALLENGER
+        rid = CHALLENGEABLE[kind][3]
+        rid = "CL.WD4.CHALLENGE.DECISION" if kind == "wd4" else rid + "CHALLENGER"
+        check(pend.player == victim and pend.decision == "challenge", rid,
+              f"after a {card}: pending {pend}")
+        check(_gain(before, after, victim) == 0, rid, "the victim drew before deciding")
     elif kind == "wild_shuffle_hands":  # CL18.WSH.COLLECT, CL18.WSH.DEAL
         total_before = sum(len(h) for h in before.hands) - 1
         sizes = [len(h) for h in after.hands]
         check(sum(sizes) == total_before and max(sizes) - min(sizes) <= 1, "CL18.WSH.DEAL",
               f"hands after Wild Shuffle Hands: {sizes}")
         check(pend.player == victim, "CL18.WSH.NEXT", f"pending {pend}, expected P{victim}")
-    else:  # numbers, Wild, custom Wild: CL.PLAY.ONE-CARD, the next player
-        check(pend.player == victim and pend.decision == "play", "CL.PLAY.ONE-CARD",
+    else:  # numbers, Wild, custom Wild, Flip: CL.PLAY.ONE-CARD, FL.FLIP.NEXT-PLAYER
+        check(pend.player == victim and pend.decision == "play",
+              "FL.FLIP.NEXT-PLAYER" if kind == "flip" else "CL.PLAY.ONE-CARD",
               f"after P{p}'s {card}: pending {pend}, expected P{victim}")
     # CL.UNO.MUST-CALL / CL.UNO.CALL-WITH-PLAY
     if len(after.hands[p]) == 1 and kind != "wild_shuffle_hands":
@@ -442,6 +500,45 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
         check(can_catch != action.uno, "CL.UNO.MUST-CALL" if not action.uno
               else "CL.UNO.CALL-WITH-PLAY",
               f"P{p} holds one card, called UNO: {action.uno}, catchable: {can_catch}")
+
+
+def flip_points(f: Face) -> int:
+    """FL.SCORE.NUMBER and the FL.SCORE.* values of action and Wild faces."""
+    return f.number if f.number is not None else FLIP_POINTS[f.kind]
+
+
+def _post_challenge(before: Snap, action: Action, game: Game,
+                    record: tuple[int, bool, str, str | None] | None) -> None:
+    """CL.WD4.ACCEPT / CHALLENGE.*, FL.LIGHT.W2.*, FL.DARK.WDC.*: who draws, who plays."""
+    after = game.state
+    pend = game.pending
+    n, d = before.players, before.direction
+    victim = before.current
+    check(record is not None, "CL.WD4.CHALLENGE.WHO", f"{action} with no card to challenge")
+    assert victim is not None and record is not None
+    by, legal, kind, color = record
+    accept_n, guilty_n, innocent_n, prefix = CHALLENGEABLE[kind]
+    wd4 = kind == "wd4"
+    check(after.active_color == before.active_color,
+          "CL.WD4.CHALLENGE.COLOUR" if wd4 else prefix + "COLOUR-STANDS",
+          "the colour named with the card changed")
+    nxt = step_seat(victim, d, 1, n)
+    avail = _available(before, False)
+    if action.kind == "accept":
+        seat, k, extra, rid, want = victim, accept_n, 0, \
+            "CL.WD4.ACCEPT" if wd4 else prefix + "ACCEPT", nxt
+    elif not legal:
+        seat, k, extra, rid, want = by, guilty_n, 0, \
+            "CL.WD4.CHALLENGE.GUILTY" if wd4 else prefix + "GUILTY", victim
+    else:
+        seat, k, extra, rid, want = victim, innocent_n, 2, \
+            "CL.WD4.CHALLENGE.INNOCENT" if wd4 else prefix + "INNOCENT", nxt
+    if k >= 0:
+        check(_gain(before, after, seat) == min(k, avail), rid,
+              f"P{seat} grew by {_gain(before, after, seat)}, expected {min(k, avail)}")
+    else:
+        _drew_until(before, after, seat, color, extra, avail, rid)
+    check(pend is not None and pend.player == want, rid, f"pending {pend}, expected P{want}")
 
 
 def check_deal(game: Game, ruleset: str) -> None:
@@ -559,11 +656,9 @@ def check_rejected(game: Game, action: Action, before: dict[str, Any], log_len: 
 
 # ---- illegal action candidates -----------------------------------------------------------
 Pick = Callable[[Sequence[Any]], Any]
-# `swap` is rejected with a rule ID missing from spec/rules (tests/test_fuzz_bugs.py); add it
-# back here once fixed.
 ILLEGAL_KINDS: tuple[str, ...] = (
     "play", "play", "play", "draw", "pass", "color", "challenge", "accept", "uno", "catch",
-    "next-round",
+    "swap", "next-round",
 )
 
 
@@ -591,9 +686,6 @@ def illegal_candidate(game: Game, pick: Pick, deck_cards: Sequence[Card],
                  if p]
         card = pick(pick(pools))
         color: str | None = pick((None, None, *colours, *wrong_colours[:1]))
-        if color is None and face_on(card, s.side).is_wild and len(own) == 1 \
-                and card in own:
-            color = colours[0]  # a last Wild without a colour is legal: see tests/test_fuzz_bugs
         return Action("play", player, card, color, bool(pick((False, False, True))))
     if kind == "color":
         return Action("color", player, color=pick((*colours, *wrong_colours[:1])))
@@ -754,7 +846,8 @@ class UnoMachine(RuleBasedStateMachine):
         self.players = 0
         self.deck: Counter[str] = Counter()
         self.deck_cards: list[Card] = []
-        self.wd4_record: tuple[int, bool] | None = None
+        # the challengeable card just played: (its player, legal?, kind, colour named)
+        self.wd4_record: tuple[int, bool, str, str | None] | None = None
         self.mark: Snap | None = None
         self.tick = 0
         self.round_trip_at = 0
@@ -770,12 +863,19 @@ class UnoMachine(RuleBasedStateMachine):
         STATS.games += 1
         cards = g.state.all_cards()
         want = expected_deck(self.ruleset)
+        faces = expected_faces(self.ruleset)
         got = Counter(c.text for c in cards)
         check(want is None or got == want, "CL.DECK.TOTAL",
               f"the deck differs from the rules: missing {dict((want or got) - got)}, "
               f"extra {dict(got - (want or got))}")
-        check(len(cards) == deck_size(self.ruleset), "CL.DECK.TOTAL",
+        check(len(cards) == deck_size(self.ruleset),
+              "FL.DECK.SIZE" if faces is not None else "CL.DECK.TOTAL",
               f"{len(cards)} cards, expected {deck_size(self.ruleset)}")
+        if faces is not None:
+            light = Counter(c.light.text for c in cards)
+            dark = Counter(c.dark.text for c in cards if c.dark is not None)
+            check((light, dark) == faces, "FL.DECK.PAIRING",
+                  f"Flip faces differ: light {dict(light)}, dark {dict(dark)}")
         self.deck = got
         check_deal(g, self.ruleset)
         self.deck_cards = sorted({c.text: c for c in cards}.values(), key=lambda c: c.text)
@@ -812,7 +912,8 @@ class UnoMachine(RuleBasedStateMachine):
                 hand.remove(action.card)
                 legal = not any(face_on(c, before.side).color == before.active_color
                                 for c in hand)
-                self.wd4_record = (action.player or 0, legal)
+                self.wd4_record = (action.player or 0, legal,
+                                   face_on(action.card, before.side).kind, action.color)
             elif action.kind in ("challenge", "accept"):
                 self.wd4_record = None
             elif action.kind == "next-round":

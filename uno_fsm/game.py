@@ -194,6 +194,8 @@ class Game:
                 f = r.face(card)
                 if not r.matches(f):
                     continue
+                if f.is_wild and len(hand) == 1 and phase == "play":
+                    out.append(Action("play", cur, card))  # CL.END.LAST-OTHER: no colour needed
                 for uno in calls:
                     if f.is_wild:
                         for c in colors:

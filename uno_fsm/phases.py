@@ -65,7 +65,7 @@ class TurnPhases(StateChart):  # type: ignore[misc]
     )
     accept = challenge.to(play, on="accept_penalty")
 
-    # V.SEVEN-O.SWAP (variant): the player of a 7 names the hand to swap with
+    # V.SEVENO.SEVEN-SWAP (variant seven-o): the player of a 7 names the hand to swap with
     choose_swap = swap.to(play, on="swap_hands")
 
     # CL.END.NEW-HAND: rounds until the target score; CL.SCORE.TARGET, CL22.SCORE.ONE-HAND

@@ -146,11 +146,11 @@ class Rules:
             return event
         if kind == "swap":
             if phase != "swap":
-                raise E.NoSwapPending("no swap is pending", "V.SEVEN-O.SWAP")
+                raise E.NoSwapPending("no swap is pending", "V.SEVENO.SEVEN-PENDING")
             if actor != st.current:
-                raise E.NotYourTurn(f"P{st.current} chooses the swap", "V.SEVEN-O.SWAP")
+                raise E.NotYourTurn(f"P{st.current} chooses the swap", "V.SEVENO.SEVEN-PENDING")
             if a.target == actor:
-                raise E.NoSwapPending("swap with another player", "V.SEVEN-O.SWAP")
+                raise E.NoSwapPending("swap with another player", "V.SEVENO.SEVEN-TARGET")
             return event
         if kind in TURN_KINDS:
             if actor != st.current:
@@ -243,7 +243,8 @@ class Rules:
         return len(self.st.hands[self.st.current]) == 1
 
     def needs_swap(self, action: Action | None = None) -> bool:
-        """V.SEVEN-O.SWAP (variant seven-o): a 7 makes its player choose a hand to swap with."""
+        """V.SEVENO.SEVEN-SWAP, V.SEVENO.SEVEN-PENDING (variant seven-o): a 7 makes its player
+        choose a hand to swap with (V.SEVENO.LAST-CARD: not when it is the last card)."""
         return (self.p.seven_o and action is not None and action.card is not None
                 and self.face(action.card).rank == "7")
 
@@ -331,9 +332,10 @@ class Rules:
         f = self._place(a)
         kind = f.kind
         if kind == "number":
+            st.current = self.seat(actor)
             if p.seven_o and f.rank == "0":
                 self._rotate_hands()
-            st.current = self.seat(actor)
+                return  # V.SEVENO.UNO: a rotated one-card hand owes no call
         elif kind == "skip":  # CL.SKIP.EFFECT; CL.TWO.SKIP-AGAIN (2 players: seat + 2 = self)
             self.events.append(Event("skipped", self.seat(actor), rule="CL.SKIP.EFFECT"))
             st.current = self.seat(actor, 2)
@@ -377,7 +379,8 @@ class Rules:
         self.events.append(Event("hands-shuffled", actor, count=len(pool), rule="CL18.WSH.DEAL"))
 
     def _rotate_hands(self) -> None:
-        """V.SEVEN-O.ROTATE (variant seven-o): every hand passes to the next player."""
+        """V.SEVENO.ZERO-ROTATE (variant seven-o): every hand passes to the next player in the
+        direction of play; V.SEVENO.TWO-PLAYERS: with two, the hands swap."""
         st = self.st
         n = st.players
         old = st.hands
@@ -385,7 +388,7 @@ class Rules:
         for seat in range(n):
             new[self.seat(seat)] = old[seat]
         st.hands = new
-        self.events.append(Event("hands-rotated", rule="V.SEVEN-O.ROTATE"))
+        self.events.append(Event("hands-rotated", rule="V.SEVENO.ZERO-ROTATE"))
 
     def play_challengeable(self, action: Action | None = None) -> None:
         """CL.WD4.EFFECT: colour named; the next player must challenge or accept."""
@@ -405,7 +408,7 @@ class Rules:
         self._after_play(a, actor)
 
     def play_swap(self, action: Action | None = None) -> None:
-        """V.SEVEN-O.SWAP: the 7 is played; its player now chooses whom to swap with."""
+        """V.SEVENO.SEVEN-PENDING: the 7 is played; its player now chooses whom to swap with."""
         a = action
         assert a is not None
         actor = self.st.current
@@ -413,13 +416,13 @@ class Rules:
         self._after_play(a, actor)
 
     def swap_hands(self, action: Action | None = None) -> None:
-        """V.SEVEN-O.SWAP."""
+        """V.SEVENO.SEVEN-SWAP, V.SEVENO.CONTINUE; V.SEVENO.UNO: the swap closed the window."""
         a = action
         assert a is not None and a.target is not None
         st = self.st
         actor = st.current
         st.hands[actor], st.hands[a.target] = st.hands[a.target], st.hands[actor]
-        self.events.append(Event("hands-swapped", actor, count=a.target, rule="V.SEVEN-O.SWAP"))
+        self.events.append(Event("hands-swapped", actor, count=a.target, rule="V.SEVENO.SEVEN-SWAP"))
         st.current = self.seat(actor)
 
     # ---- drawing ---------------------------------------------------------------------
@@ -548,7 +551,8 @@ class Rules:
         st.rng.shuffle(st.draw)  # CL.DEALER.RETURN: the whole deck is shuffled before dealing
         for _ in range(p.hand_size):  # CL.DEAL.SEVEN, one at a time from the dealer's left
             for i in range(1, n + 1):
-                st.hands[(dealer + i) % n].append(st.draw.pop())
+                if st.draw:  # (a toy deck from a scenario may run out)
+                    st.hands[(dealer + i) % n].append(st.draw.pop())
         # CL.DEAL.DRAW-PILE: the rest is the draw pile
         self.events.append(Event("dealt", dealer, count=p.hand_size, rule="CL.DEAL.SEVEN"))
         self.turn_first_card()
