@@ -1,5 +1,9 @@
-"""Engine bugs the fuzzer found, each pinned by a strict xfail: when the engine is fixed the
-test passes, the xfail turns into an error, and the workaround in uno_fsm/fuzz.py can go.
+"""Engine bugs the fuzzer found, kept as regression tests.
+
+While a bug is open its test is marked `xfail(strict=True, reason=...)`: when the engine is
+fixed the test passes, strict xfail turns that into a failure, and the mark (and any workaround
+in uno_fsm/fuzz.py) is removed. Both bugs below were found by `uno-fsm fuzz` and fixed in the
+engine (V.SEVENO.* rule IDs; the colourless last Wild listed).
 """
 
 from __future__ import annotations
@@ -12,11 +16,9 @@ from uno_fsm.cards import parse
 from uno_fsm.errors import IllegalAction
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: a `swap` when no swap is pending is refused with rule V.SEVEN-O.SWAP, which "
-    "is not in spec/rules (the catalogue has V.SEVENO.*); fuzz.ILLEGAL_KINDS leaves `swap` out "
-    "until fixed"))
 def test_swap_refusal_names_a_catalogued_rule() -> None:
+    """Found: a `swap` with no swap pending was refused with rule V.SEVEN-O.SWAP, which is not
+    in spec/rules (the catalogue has V.SEVENO.*)."""
     g = Game.new("classic-official", players=3, seed=0)
     pend = g.pending
     assert pend is not None and pend.player is not None
@@ -28,16 +30,13 @@ def test_swap_refusal_names_a_catalogued_rule() -> None:
     fuzz.check_rejected(g, a, before, n, info.value)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: apply() accepts a last Wild played without a colour (CL.END.LAST-OTHER) but "
-    "legal_actions() does not list it, so legal_actions() is not every action the rules "
-    "allow; fuzz.illegal_candidate names a colour for a last Wild until fixed"))
 def test_legal_actions_list_a_last_wild_without_colour() -> None:
+    """Found: apply() accepted a last Wild played without a colour (CL.END.LAST-OTHER) but
+    legal_actions() did not list it."""
     g = Game.from_setup("classic-official", {
         "players": 3, "current": 0, "hands": {0: ["W"], 1: ["R1", "R2"], 2: ["B1"]},
         "discard": ["R9"], "draw": ["G1", "G2"],
     })
     a = Action.play(0, parse("W"))
-    accepted = g.is_legal(a)
-    assert accepted  # the rules allow it ...
-    assert a in g.legal_actions()  # ... so it is listed
+    assert g.is_legal(a)
+    assert a in g.legal_actions()

@@ -91,12 +91,15 @@ def test_json_round_trip_plays_on_identically(game: tuple[str, int, int, list[in
 
 @fuzz.settings(fuzz.settings.get_profile("ci"), max_examples=30)
 @given(
-    st.sampled_from(SUPPORTED), st.integers(2, 10), st.integers(0, 2**32 - 1),
-    st.lists(st.tuples(st.integers(0, 3).map(bool), st.integers(0, 1023)), max_size=150),
+    st.sampled_from(SUPPORTED), st.one_of(st.integers(2, 4), st.integers(2, 10)),
+    st.integers(0, 2**32 - 1),
+    st.lists(st.tuples(st.integers(0, 3).map(bool), st.integers(0, 1023)), max_size=300),
     st.randoms(use_true_random=False),
 )
 def test_fast_path_and_machine_agree(ruleset: str, players: int, seed: int,
                                      stream: list[tuple[bool, int]], rnd: random.Random) -> None:
+    """Same events, errors and states through Game.apply and Game.apply_via_machine (few
+    players and long streams, so that rounds end and UNO windows open)."""
     assert fuzz.compare_paths(ruleset, players, seed, stream, rnd) == len(stream)
 
 
@@ -107,3 +110,11 @@ def test_every_rule_id_the_fuzzer_checks_exists() -> None:
     src = Path(fuzz.__file__).read_text(encoding="utf-8")
     named = set(re.findall(r'"((?:CL|CL18|CL22|V|FL|P)\.[A-Z0-9.-]+[A-Z0-9])"', src))
     assert named and not named - fuzz.rule_ids()
+
+
+def test_challenge_rule_ids_exist() -> None:
+    for kind, (*_, prefix) in fuzz.CHALLENGEABLE.items():
+        suffixes = ["ACCEPT"] if kind == "wd4" else [
+            "ACCEPT", "GUILTY", "INNOCENT", "CHALLENGER", "COLOUR-STANDS"]
+        for suffix in suffixes:
+            assert prefix + suffix in fuzz.rule_ids()

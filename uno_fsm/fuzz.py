@@ -60,7 +60,7 @@ _QUIET = list(HealthCheck)
 # no Phase.explain: its line tracing costs seconds per failure and says little here
 _PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
 settings.register_profile(
-    "ci", max_examples=12, stateful_step_count=60, deadline=None,
+    "ci", max_examples=25, stateful_step_count=80, deadline=None,
     suppress_health_check=_QUIET, derandomize=True, database=None, print_blob=False,
     phases=_PHASES,
 )
@@ -821,8 +821,13 @@ ROUND_TRIP_EVERY = 25  # actions between two JSON round trips of one game (they 
 
 
 def choose(legal: Sequence[Action], i: int) -> Action:
-    """A listed action from a drawn integer: three times in four a play when there is one
-    (rounds end sooner, so scoring and new rounds get exercised), else any listed action."""
+    """A listed action from a drawn integer: mostly a play when there is one (rounds end
+    sooner, so scoring and new rounds get exercised), often an UNO call or a catch when a window
+    is open, else any listed action."""
+    if i % 4 == 2:
+        window = [a for a in legal if a.kind in ("uno", "catch")]
+        if window:
+            return window[(i // 4) % len(window)]
     plays = [a for a in legal if a.kind == "play"]
     if plays and i % 4 != 3:
         return plays[(i // 4) % len(plays)]
@@ -1104,7 +1109,7 @@ def compare_paths(ruleset: str, players: int, seed: int, stream: Iterable[tuple[
         check(legal == slow.legal_actions(), "ENGINE.PATHS",
               "legal actions differ between the paths")
         if legal_pick and legal:
-            action = legal[i % len(legal)]
+            action = choose(legal, i)
         else:
             action = illegal_candidate(fast, rnd.choice, deck_cards, (*ILLEGAL_KINDS, "swap"))
         a, b = outcome(fast, action, False), outcome(slow, action, True)
