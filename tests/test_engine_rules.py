@@ -155,7 +155,7 @@ def test_CL_WD4_CHALLENGE_WHO() -> None:
     g = wd4_game(legal=True)
     g.apply(Action.play(0, C("W4"), "G"))
     err = refused(g, Action.challenge(2))
-    assert (err.code, err.rule) == ("not-your-turn", "CL.WD4.CHALLENGE.WHO")
+    assert (err.code, err.rule) == ("not-challengeable", "CL.WD4.CHALLENGE.WHO")
     g2 = wd4_game(legal=True)
     assert refused(g2, Action.challenge(0)).code == "not-challengeable"
 

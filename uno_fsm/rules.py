@@ -142,7 +142,8 @@ class Rules:
                 raise E.NotChallengeable("no Wild Draw Four to challenge", "CL.WD4.CHALLENGE.WHO")
             if actor != st.current:
                 # CL.WD4.CHALLENGE.WHO: only the next player may challenge
-                raise E.NotYourTurn(f"only P{st.current} may challenge", "CL.WD4.CHALLENGE.WHO")
+                raise E.NotChallengeable(f"only P{st.current} may challenge",
+                                         "CL.WD4.CHALLENGE.WHO")
             return event
         if kind == "swap":
             if phase != "swap":
@@ -422,7 +423,8 @@ class Rules:
         st = self.st
         actor = st.current
         st.hands[actor], st.hands[a.target] = st.hands[a.target], st.hands[actor]
-        self.events.append(Event("hands-swapped", actor, count=a.target, rule="V.SEVENO.SEVEN-SWAP"))
+        self.events.append(Event("hands-swapped", actor, count=a.target,
+                                 rule="V.SEVENO.SEVEN-SWAP"))
         st.current = self.seat(actor)
 
     # ---- drawing ---------------------------------------------------------------------
