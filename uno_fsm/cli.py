@@ -118,9 +118,10 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
             if text == "0" and not my_turn:
                 _bot_step(game, me, bots, out)
                 continue
-            action = _parse_choice(text, options)
+            action = _parse_choice(text, options) or _parse_move(text, me)
             if action is None:
-                print("  ? type one of the numbers shown", file=out)
+                print("  ? type a number shown, or a card (e.g. R5, W4 green, R7 uno)",
+                      file=out)
                 continue
             try:
                 for ev in game.apply(action):
@@ -137,6 +138,28 @@ def _parse_choice(text: str, options: list[Action]) -> Action | None:
     if text.isdigit() and 1 <= int(text) <= len(options):
         return options[int(text) - 1]
     return None
+
+
+def _parse_move(text: str, me: int) -> Action | None:
+    """A move typed as a card: `R5`, `W4 green`, `R7 uno`, or `draw` (any move may be tried;
+    the engine refuses an illegal one and names the rule)."""
+    from uno_fsm.cards import color_letter, parse
+    from uno_fsm.errors import CardNotationError
+
+    words = text.split()
+    if not words:
+        return None
+    if words[0].lower() == "draw":
+        return Action.draw(me)
+    try:
+        card = parse(words[0].upper())
+        color = None
+        for w in words[1:]:
+            if w.lower() != "uno":
+                color = color_letter(w.lower())
+    except CardNotationError:
+        return None
+    return Action.play(me, card, color, "uno" in (w.lower() for w in words[1:]))
 
 
 def _bot_step(game: Any, me: int, bots: random.Random, out: TextIO) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event, Pending
-from uno_fsm.cards import COLOR_LETTERS, COLOR_NAMES, Card, parse, parse_many
+from uno_fsm.cards import COLOR_NAMES, Card, color_letter, parse, parse_many
 from uno_fsm.params import Params
 from uno_fsm.phases import EVENTLESS, TABLE, TurnPhases
 from uno_fsm.rules import DECISIONS, Rules
@@ -131,9 +131,8 @@ class Game:
             top = game._rules.top()
             if color is not None:
                 try:
-                    st.active_color = COLOR_LETTERS[str(color)] if len(str(color)) > 1 else str(
-                        color)
-                except KeyError as exc:
+                    st.active_color = color_letter(str(color))
+                except E.CardNotationError as exc:
                     raise E.InvalidColor(f"setup: colour {color!r}") from exc
             elif top is not None and not top.is_wild:
                 st.active_color = top.color

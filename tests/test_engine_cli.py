@@ -1,0 +1,43 @@
+"""`uno-fsm diagram`, `uno-fsm play`, `uno-fsm simulate`."""
+
+from __future__ import annotations
+
+import argparse
+import io
+
+import pytest
+
+from uno_cli.main import main
+from uno_fsm.cli import cmd_play
+from uno_fsm.phases import mermaid
+
+
+def test_diagram_prints_the_machine(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diagram"]) == 0
+    assert capsys.readouterr().out == mermaid()
+
+
+def test_simulate_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "5", "--ruleset", "classic-2022", "--players", "3",
+                 "--seed", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "mean game length" in out and "win rate by seat" in out and "P2" in out
+
+
+def _play(lines: str, seed: int = 3) -> str:
+    args = argparse.Namespace(ruleset="classic-official", players=3, seed=seed, seat=0)
+    out = io.StringIO()
+    assert cmd_play(args, io.StringIO(lines), out) == 0
+    return out.getvalue()
+
+
+def test_play_quits_on_q_and_eof() -> None:
+    assert "bye" in _play("q\n")
+    assert "bye" in _play("")
+    text = _play("1\n1\n1\nnonsense\n1\n")
+    assert "your hand:" in text and "top:" in text and "colour:" in text and "1." in text
+
+
+def test_play_refusal_cites_the_rule() -> None:
+    text = _play("B0\nq\n", seed=3)
+    assert "refused:" in text and "rule CL." in text
