@@ -35,7 +35,8 @@ def refused(g: Game, action: Action) -> IllegalAction:
 
 # ---- matching ---------------------------------------------------------------------------
 def test_CL_PLAY_MATCH_COLOUR_NUMBER_SYMBOL() -> None:
-    """CL.PLAY.MATCH, CL.PLAY.MATCH-COLOUR, CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL."""
+    """CL.PLAY.MATCH, CL.PLAY.MATCH-COLOUR, CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL,
+    CL.PLAY.ILLEGAL-REJECTED."""
     g = game({0: ["R3", "B7", "GS", "Y1"], 1: ["R1"], 2: ["R2"]}, ["B9", "RS"])
     playable = {a.card.text for a in g.legal_actions(0) if a.kind == "play" and a.card}
     assert playable == {"R3", "GS"}
@@ -128,7 +129,10 @@ def test_CL_REVERSE_EFFECT_and_NEXT() -> None:
 
 
 def test_CL_D2_EFFECT_and_NO_STACK() -> None:
-    """CL.D2.EFFECT, CL.D2.NO-STACK, CL.PEN.FROM-DRAW-PILE."""
+    """CL.D2.EFFECT, CL.D2.NO-STACK, V.STACK.NOT-OFFICIAL, CL.PEN.FROM-DRAW-PILE, CL.D2.MATCH."""
+    g = game({0: ["GD2", "RD2", "B1"], 1: ["G1"]}, ["Y1", "BD2"])
+    assert {a.card.text for a in g.legal_actions(0) if a.kind == "play" and a.card} == {
+        "GD2", "RD2", "B1"}
     g = game({0: ["RD2", "R1"], 1: ["GD2"], 2: ["G2"]}, ["R9"], ["B1", "B2", "B3"])
     g.apply(Action.play(0, C("RD2")))
     assert hand(g, 1) == ["GD2", "B1", "B2"] and g.pending and g.pending.player == 2
@@ -244,7 +248,7 @@ def test_CL_PEN_WRONG_CARD_and_TURN_OWNER() -> None:
 
 # ---- reshuffle --------------------------------------------------------------------------
 def test_CL_RESHUFFLE_KEEP_TOP_and_BOTH_EMPTY() -> None:
-    """CL.RESHUFFLE.KEEP-TOP, CL.RESHUFFLE.WHEN, CL.RESHUFFLE.BOTH-EMPTY."""
+    """CL.RESHUFFLE.KEEP-TOP, CL.RESHUFFLE.WHEN, CL.RESHUFFLE.BOTH-EMPTY, CL.RESHUFFLE.CONTINUE."""
     g = game({0: ["RD2", "R1"], 1: ["G2"], 2: ["Y4"]}, ["B1", "G5", "R9"], ["Y9"])
     g.apply(Action.play(0, C("RD2")))
     assert [c.text for c in g.state.discard] == ["RD2"]
@@ -289,6 +293,7 @@ def test_CL_SCORE_TARGET_and_ACCUMULATE() -> None:
 
 
 def test_CL22_SCORE_ONE_HAND_and_WILDS_50() -> None:
+    """CL22.SCORE.ONE-HAND, CL22.SCORE.WILDS-50, CL18.SCORE."""
     g = game({0: ["R7"], 1: ["WSH"], 2: ["Y4"]}, ["R2"], ruleset="classic-2022+cards-2018")
     g.apply(Action.play(0, C("R7")))
     assert g.is_over and g.winner == 0 and g.scores[0] == 54
@@ -309,6 +314,7 @@ def test_CL_END_NEW_HAND_and_DEALER_EACH_HAND() -> None:
 @pytest.mark.parametrize("card,rule", [("RS", "CL.TWO.SKIP-AGAIN"), ("RR", "CL.TWO.REVERSE-SKIP"),
                                        ("RD2", "CL.TWO.D2-AGAIN")])
 def test_CL_TWO_same_player_again(card: str, rule: str) -> None:
+    """CL.TWO.SCOPE: exactly two players."""
     g = game({0: [card, "R1"], 1: ["G2"]}, ["R9"], ["B1", "B2"])
     g.apply(Action.play(0, C(card)))
     assert g.pending and g.pending.player == 0, rule
@@ -381,6 +387,7 @@ def test_CL_DEAL_SEVEN_and_DEALER() -> None:
 
 # ---- 2018 cards -------------------------------------------------------------------------
 def test_CL18_WSH_COLLECT_DEAL_NEXT_UNO() -> None:
+    """CL18.ANYTIME, CL18.COLOUR, CL18.WSH.COLLECT, CL18.WSH.DEAL, CL18.WSH.NEXT, CL18.WSH.UNO."""
     g = game({0: ["WSH", "R1", "R2"], 1: ["G2", "G3"], 2: ["Y4"]}, ["R9"],
              ruleset="classic-official+cards-2018")
     g.apply(Action.play(0, C("WSH"), "B"))
@@ -398,3 +405,125 @@ def test_V_SEVENO_SEVEN_SWAP_and_ZERO_ROTATE() -> None:
     assert refused(g, Action.swap(0, 0)).rule == "V.SEVENO.SEVEN-TARGET"
     g.apply(Action.swap(0, 2))
     assert hand(g, 0) == ["Y4", "Y5"] and hand(g, 2) == ["R1", "R0"]
+
+
+# ---- more rule IDs ----------------------------------------------------------------------
+def test_CL_PLAY_ONE_CARD_DISCARD_FACE_UP_SEAT_LEFT() -> None:
+    """CL.PLAY.ONE-CARD, CL.PLAY.DISCARD-FACE-UP, CL.SEAT.LEFT, CL.DEAL.FIRST-PLAYER,
+    CL.PLAY.DIRECTION-START."""
+    g = round_start(["R5"])
+    assert g.state.direction == 1 and g.state.current == 1  # dealer 0: seat 1 starts
+    assert refused(g, Action.play(1, C("G1"))).code == "card-does-not-match"
+    g2 = game({0: ["R3", "R4"], 1: ["G1"], 2: ["G2"]}, ["R9"])
+    g2.apply(Action.play(0, C("R3")))
+    assert g2.state.discard[-1].text == "R3" and g2.state.current == 1
+
+
+def test_CL_END_LAST_WD4_has_no_challenge() -> None:
+    """CL.END.LAST-WD4, CL.END.LAST-D2: the next player draws before scoring."""
+    g = game({0: ["W4"], 1: ["G2"], 2: ["Y4"]}, ["R2"], ["R5", "B1", "B2", "B3"])
+    g.apply(Action.play(0, C("W4"), "R"))
+    assert g.pending and g.pending.decision == "round-over" and len(g.state.hands[1]) == 5
+
+
+def test_CL_SCORE_ACCUMULATE_and_CL_SCORE_TARGET() -> None:
+    g = game({0: ["R7"], 1: ["G9"], 2: ["Y4"]}, ["R2"], scores={0: 100, 1: 7, 2: 0})
+    g.apply(Action.play(0, C("R7")))
+    assert g.scores == [113, 7, 0] and not g.is_over  # CL.SCORE.ACCUMULATE
+
+
+def test_CL22_SCORE_ONE_HAND() -> None:
+    g = game({0: ["R7"], 1: ["G9"], 2: ["Y4"]}, ["R2"], ruleset="classic-2022")
+    g.apply(Action.play(0, C("R7")))
+    assert g.is_over and g.winner == 0  # CL22.SCORE.ONE-HAND
+    g = game({0: ["R7"], 1: ["G9"], 2: ["Y4"]}, ["R2"], ruleset="classic-2022+play-for-points")
+    g.apply(Action.play(0, C("R7")))
+    assert g.round_over and not g.is_over  # CL22.SCORE.FOR-POINTS
+
+
+def test_CL_RESHUFFLE_WILD_COLOUR() -> None:
+    g = game({0: ["RD2", "R1"], 1: ["G2"], 2: ["Y4"]}, ["W", "W4", "R9"], [])
+    g.apply(Action.play(0, C("RD2")))
+    assert g.state.active_color == "R" and g.state.discard[-1].text == "RD2"
+
+
+def test_CL_WD4_CHALLENGE_GUILTY_TURN() -> None:
+    """CL.WD4.CHALLENGE.GUILTY-TURN: the challenger plays on the declared colour."""
+    g = wd4_game(legal=False)
+    g.apply(Action.play(0, C("W4"), "Y"))
+    g.apply(Action.challenge(1))
+    g.apply(Action.play(1, C("Y3")))
+    assert g.pending and g.pending.player == 2
+
+
+def test_CL_DEALER_ACTION_ZERO_TIES_RETURN() -> None:
+    """CL.DEALER.HIGHEST, CL.DEALER.ACTION-ZERO, CL.DEALER.TIES, CL.DEALER.RETURN,
+    CL18.DEALER-ZERO, CL.DEALER.EACH-HAND: the dealer draw, with every card returned."""
+    seen = set()
+    for seed in range(30):
+        g = Game.new("classic-official+cards-2018", 3, seed)
+        seen.add(g.state.dealer)
+        assert len(g.state.all_cards()) == 112
+    assert seen == {0, 1, 2}
+    g = game({0: ["R7"], 1: ["G9"], 2: ["Y4"]}, ["R2"], ["G1"] * 30)
+    g.apply(Action.play(0, C("R7")))
+    ev = g.apply(Action.next_round())
+    assert [e.rule for e in ev if e.kind == "dealer"] == ["CL.DEALER.HIGHEST"]
+
+
+def test_CL_FIRST_NUMBER_and_CL22_FIRST_EVERY_HAND() -> None:
+    """CL.FIRST.NUMBER; CL22.FIRST.IGNORE, CL22.FIRST.STAYS, CL22.FIRST.LEFT-PLAYS and
+    CL22.FIRST.EVERY-HAND on a second hand; CL.FIRST.WILD, CL.FIRST.WD4, CL.FIRST.REPEAT."""
+    for seed in range(40):
+        g = Game.new("classic-2022+play-for-points", 3, seed)
+        assert g.state.discard[-1].light.kind == "number"
+        assert all(c.light.kind != "number" for c in g.state.discard[:-1])
+        assert g.state.current == (g.state.dealer + 1) % 3
+
+
+def test_CL18_WSH_LAST_CARD_CUSTOM_PLAIN_FIRST_CARD() -> None:
+    """CL18.WSH.LAST-CARD, CL18.CUSTOM.PLAIN, CL18.FIRST-CARD, CL18.WSH.COLLECT,
+    CL18.WSH.DEAL, CL18.WSH.NEXT, CL18.WSH.UNO."""
+    g = game({0: ["WSH"], 1: ["G2"], 2: ["Y4"]}, ["R2"], ruleset="classic-official+cards-2018")
+    g.apply(Action.play(0, C("WSH")))
+    assert g.round_over and hand(g, 1) == ["G2"]
+    g = game({0: ["WC", "R1"], 1: ["G2"], 2: ["Y4"]}, ["R2"],
+             ruleset="classic-official+cards-2018")
+    g.apply(Action.play(0, C("WC"), "Y", uno=True))
+    assert g.state.active_color == "Y" and g.state.current == 1
+    g = round_start(["WSH"], ruleset="classic-official+cards-2018")
+    assert g.pending and g.pending.decision == "color"
+
+
+def test_CL_UNO_WINDOW_FORCED_DRAW() -> None:
+    """CL.UNO.WINDOW-FORCED-DRAW: the Draw Two victim's draw does not close the window."""
+    g = game({0: ["RD2", "B3"], 1: ["G2"], 2: ["Y4"]}, ["R2"], ["B1", "G8", "Y1", "Y2"])
+    g.apply(Action.play(0, C("RD2")))
+    g.apply(Action.catch(1, 0))
+    assert len(g.state.hands[0]) == 3
+
+
+def test_CL_PEN_HINT_ANYTIME_during_a_challenge() -> None:
+    """CL.PEN.HINT, CL.PEN.HINT-ANYTIME: the pending decision is unchanged."""
+    g = wd4_game(legal=True)
+    g.apply(Action.play(0, C("W4"), "G"))
+    g.apply(Action.hint(2))
+    assert len(g.state.hands[2]) == 3 and g.pending and g.pending.decision == "challenge"
+
+
+def test_V_SEVENO_ZERO_ROTATE_LAST_CARD_TWO_PLAYERS() -> None:
+    """V.SEVENO.ZERO-ROTATE, V.SEVENO.CONTINUE, V.SEVENO.UNO, V.SEVENO.LAST-CARD,
+    V.SEVENO.TWO-PLAYERS, V.SEVENO.SEVEN-PENDING, V.SEVENO.SEVEN-SWAP."""
+    g = game({0: ["R0", "R1"], 1: ["G2", "G3", "G4"], 2: ["Y4", "Y5"]}, ["R9"],
+             ruleset="classic-official+seven-o")
+    g.apply(Action.play(0, C("R0")))
+    assert hand(g, 1) == ["R1"] and hand(g, 2) == ["G2", "G3", "G4"] and hand(g, 0) == ["Y4",
+                                                                                      "Y5"]
+    assert g.state.uno_window is None and g.state.current == 1
+    g = game({0: ["R7"], 1: ["G2"], 2: ["Y4"]}, ["R9"], ruleset="classic-official+seven-o")
+    g.apply(Action.play(0, C("R7")))
+    assert g.round_over
+    g = game({0: ["R0", "R1", "R2"], 1: ["G2"]}, ["R9"], ruleset="classic-official+seven-o")
+    g.apply(Action.play(0, C("R0")))
+    assert hand(g, 0) == ["G2"] and hand(g, 1) == ["R1", "R2"]
+    assert refused(g, Action.swap(1, 0)).code == "no-swap-pending"

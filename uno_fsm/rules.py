@@ -6,6 +6,8 @@ once, next to a comment naming its rule ID (spec/rules/*.yaml). Validation (`val
 before any effect and raises an `IllegalAction` without touching the state.
 
 Guards and effects take `(self, action)`; eventless transitions pass `action=None`.
+CL.PLAY.NO-TRADE: no effect of the base rules moves a card from one hand to another (only the
+variant swaps, V.SEVENO.*, and the 2018 Wild Shuffle Hands, CL18.WSH.*, do).
 """
 
 from __future__ import annotations
@@ -69,7 +71,8 @@ class Rules:
 
     def matches(self, f: Face) -> bool:
         """Whether a face may be played on the discard pile now."""
-        if f.is_wild:  # CL.PLAY.WILD-ANYTIME (a WD4 too: CL.WD4.BLUFF-ACCEPTED)
+        # CL.PLAY.WILD-ANYTIME (a WD4 too: CL.WD4.BLUFF-ACCEPTED); CL18.ANYTIME
+        if f.is_wild:
             return True
         st = self.st
         if f.color == st.active_color:  # CL.PLAY.MATCH-COLOUR
@@ -77,7 +80,8 @@ class Rules:
         top = self.top()
         if top is None or top.is_wild:  # CL.PLAY.MATCH-ON-WILD
             return False
-        return f.rank == top.rank  # CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL
+        # CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL (CL.D2.MATCH: a Draw Two on a Draw Two)
+        return f.rank == top.rank
 
     def reshuffle(self) -> bool:
         """CL.RESHUFFLE.KEEP-TOP: the top discard stays, the rest becomes the draw pile."""
@@ -91,6 +95,7 @@ class Rules:
         rest.extend(st.draw)
         st.draw = rest
         # CL.RESHUFFLE.WILD-COLOUR: the active colour is unchanged (it belongs to the kept top)
+        # CL.RESHUFFLE.CONTINUE: the hand goes on
         self.events.append(Event("reshuffled", count=len(rest), rule="CL.RESHUFFLE.KEEP-TOP"))
         return True
 
@@ -216,7 +221,7 @@ class Rules:
         if st.phase == "play_drawn" and card is not st.drawn:
             raise E.OnlyDrawnCard(f"only the drawn {st.drawn} may be played", "CL.DRAW.ONLY-DRAWN")
         f = self.face(card)
-        if not self.matches(f):
+        if not self.matches(f):  # CL.PLAY.ILLEGAL-REJECTED
             top = self.top()
             rule = "CL.PLAY.MATCH-ON-WILD" if top is not None and top.is_wild else "CL.PLAY.MATCH"
             raise E.CardDoesNotMatch(f"{card} does not match {top} / {st.active_color}", rule)
@@ -234,18 +239,21 @@ class Rules:
 
     def begin(self, event: str) -> None:
         """Before any effect: CL.UNO.WINDOW closes at the next action that is neither an UNO
-        call nor a catch (CL.UNO.LATE-CATCH)."""
+        call nor a catch (CL.UNO.LATE-CATCH). CL.UNO.WINDOW-FORCED-DRAW: the cards a Draw Two
+        makes the next player draw are the card's effect, not an action: they do not close it."""
         if event not in WINDOW_EVENTS:
             self.st.uno_window = None
 
     # ---- guards ----------------------------------------------------------------------
     def goes_out(self, action: Action | None = None) -> bool:
-        """CL.END.OUT: the card played is the player's last."""
+        """CL.END.OUT: the card played is the player's last (CL.UNO.GO-OUT-UNCALLED: whether or
+        not UNO was called)."""
         return len(self.st.hands[self.st.current]) == 1
 
     def needs_swap(self, action: Action | None = None) -> bool:
         """V.SEVENO.SEVEN-SWAP, V.SEVENO.SEVEN-PENDING (variant seven-o): a 7 makes its player
-        choose a hand to swap with (V.SEVENO.LAST-CARD: not when it is the last card)."""
+        choose a hand to swap with (V.SEVENO.LAST-CARD: not when it is the last card).
+        V.SEVENO.BASES: Params.seven_o is only set by classic compositions."""
         return (self.p.seven_o and action is not None and action.card is not None
                 and self.face(action.card).rank == "7")
 
@@ -283,7 +291,7 @@ class Rules:
         st.discard.append(card)
         st.drawn = None
         f = self.face(card)
-        # CL.WILD.COLOUR, CL.WILD.SAME-COLOUR; a coloured card sets its own colour
+        # CL.WILD.COLOUR, CL.WILD.SAME-COLOUR, CL18.COLOUR; a coloured card sets its own colour
         st.active_color = a.color if f.is_wild else f.color
         self.events.append(Event("played", actor, card, color=st.active_color,
                                  rule="CL.PLAY.MATCH"))
@@ -312,7 +320,8 @@ class Rules:
             elif f.kind == "wd4":  # CL.END.LAST-WD4 (no challenge)
                 self.give(victim, p.wd4, "CL.END.LAST-WD4")
         # CL.END.LAST-OTHER: no other effect; CL18.WSH.LAST-CARD: no redistribution
-        # CL.SCORE.WINNER, CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS, CL18.SCORE
+        # CL.SCORE.WINNER, CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS, CL18.SCORE,
+        # CL22.SCORE.WILDS-50: the points table is the ruleset's
         points = 0
         for seat, hand in enumerate(st.hands):
             if seat != winner:
@@ -344,11 +353,12 @@ class Rules:
             # CL.REVERSE.EFFECT; CL.TWO.REVERSE-DIRECTION: the direction turns with 2 players too
             st.direction = COUNTERCLOCKWISE if st.direction == CLOCKWISE else CLOCKWISE
             self.events.append(Event("reversed", actor, rule="CL.REVERSE.EFFECT"))
-            if st.players == 2 and p.reverse_as_skip_two:
+            if st.players == 2 and p.reverse_as_skip_two:  # CL.TWO.SCOPE: exactly two players
                 st.current = actor  # CL.TWO.REVERSE-SKIP
             else:
                 st.current = self.seat(actor)  # CL.REVERSE.NEXT
-        elif kind == "draw2":  # CL.D2.EFFECT, CL.D2.NO-STACK; CL.TWO.D2-AGAIN
+        # CL.D2.EFFECT, CL.D2.NO-STACK (V.STACK.NOT-OFFICIAL); CL.TWO.D2-AGAIN
+        elif kind == "draw2":
             self.give(self.seat(actor), p.draw2, "CL.D2.EFFECT")
             st.current = self.seat(actor, 2)
         elif kind == "wd4":  # CL.WD4.EFFECT without a challenge (ruleset disables it)
@@ -398,6 +408,7 @@ class Rules:
         st = self.st
         actor = st.current
         before = st.active_color
+        # CL.DRAW.DRAWN-WD4: a drawn WD4 comes here too, judged on the hand held now.
         # CL.WD4.LEGAL, CL.WD4.LEGAL-OTHER-MATCHES, CL.WD4.LEGALITY-TIME: judged on the hand at
         # the moment of the play against the colour active before it (Wilds have no colour)
         face = self.face
@@ -417,7 +428,8 @@ class Rules:
         self._after_play(a, actor)
 
     def swap_hands(self, action: Action | None = None) -> None:
-        """V.SEVENO.SEVEN-SWAP, V.SEVENO.CONTINUE; V.SEVENO.UNO: the swap closed the window."""
+        """V.SEVENO.SEVEN-SWAP, V.SEVENO.TRADE-ALLOWED (the one exchange the rules allow),
+        V.SEVENO.CONTINUE; V.SEVENO.UNO: the swap action closed the window."""
         a = action
         assert a is not None and a.target is not None
         st = self.st
@@ -557,7 +569,7 @@ class Rules:
                     st.hands[(dealer + i) % n].append(st.draw.pop())
         # CL.DEAL.DRAW-PILE: the rest is the draw pile
         self.events.append(Event("dealt", dealer, count=p.hand_size, rule="CL.DEAL.SEVEN"))
-        self.turn_first_card()
+        self.turn_first_card()  # CL22.FIRST.EVERY-HAND: every hand, not only the first
 
     def choose_dealer(self, cards: list[Card]) -> int:
         st, p = self.st, self.p
