@@ -23,9 +23,19 @@ def _get(params: Mapping[str, Any], path: str, default: Any = None) -> Any:
     return node
 
 
-def _int(params: Mapping[str, Any], path: str, default: int = 0) -> int:
+_REQUIRED = object()
+
+
+class ParamsError(KeyError):
+    """A ruleset lacks a parameter the engine needs."""
+
+
+def _int(params: Mapping[str, Any], path: str, default: Any = _REQUIRED) -> int:
+    """An integer parameter; without a default it is required (no number lives in the code)."""
     value = _get(params, path, default)
-    return default if value is None else int(value)
+    if value is _REQUIRED:
+        raise ParamsError(f"ruleset parameter {path!r} is missing")
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -90,24 +100,25 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         ruleset=name,
         raw=p,
         game=str(_get(p, "game", "classic")),
-        min_players=_int(p, "players.min", 2),
-        max_players=_int(p, "players.max", 10),
-        hand_size=_int(p, "hand_size", 7),
+        min_players=_int(p, "players.min"),
+        max_players=_int(p, "players.max"),
+        hand_size=_int(p, "hand_size"),
         dealer=str(_get(p, "dealer", "random")),
         first_card=dict(_get(p, "first_card", {}) or {}),
-        draw_count=_int(p, "draw.count", 1),
-        draw2=_int(p, "draw2.draw", 2),
-        wd4=_int(p, "wd4.draw", 4),
+        draw_count=_int(p, "draw.count"),
+        draw2=_int(p, "draw2.draw", 0),
+        wd4=_int(p, "wd4.draw", 0),
         wd4_challenge=bool(_get(p, "wd4.challenge.allowed", True)),
-        wd4_guilty_draw=_int(p, "wd4.challenge.guilty_draw", _int(p, "wd4.draw", 4)),
-        wd4_innocent_draw=_int(p, "wd4.challenge.innocent_draw", _int(p, "wd4.draw", 4)),
-        uno_penalty=_int(p, "uno.penalty", 2),
+        wd4_guilty_draw=_int(p, "wd4.challenge.guilty_draw", 0),
+        wd4_innocent_draw=_int(p, "wd4.challenge.innocent_draw", 0),
+        uno_penalty=_int(p, "uno.penalty"),
         uno_call_with_play=bool(_get(p, "uno.call_with_play", True)),
-        hint_penalty=_int(p, "penalties.hint", 2),
-        wrong_card_penalty=_int(p, "penalties.wrong_card", 2),
+        hint_penalty=_int(p, "penalties.hint"),
+        wrong_card_penalty=_int(p, "penalties.wrong_card"),
         last_card_draw=_get(p, "last_card_draw", "draw-and-count") == "draw-and-count",
         reverse_as_skip_two=bool(_get(p, "two_player.reverse_acts_as_skip", True)),
         target=None if _get(p, "scoring.target") is None else _int(p, "scoring.target"),
+        # (draw2 / wd4 amounts default to 0 only for decks without those cards, e.g. Flip)
         points=dict(_get(p, "scoring.points", {}) or {}),
         colors=tuple(COLOR_LETTERS[str(c)] for c in colors),
         seven_o=bool(_get(p, "seven_o.enabled", False)),
