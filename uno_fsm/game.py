@@ -44,6 +44,17 @@ _EVENTLESS: dict[str, tuple[_Compiled, ...]] = {
     for phase, edges in EVENTLESS.items()
 }
 _ALLOWED: dict[str, dict[str, object]] = {p: dict(evs) for p, evs in TABLE.items()}
+_ACTIONS: dict[tuple[Any, ...], Action] = {}
+
+
+def _act(kind: str, player: int | None, card: Card | None = None, color: str | None = None,
+         uno: bool = False, target: int | None = None) -> Action:
+    """An interned Action (legal_actions builds the same few thousand again and again)."""
+    key = (kind, player, card, color, uno, target)
+    got = _ACTIONS.get(key)
+    if got is None:
+        got = _ACTIONS[key] = Action(kind, player, card, color, uno, target)
+    return got
 
 
 def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
@@ -189,32 +200,30 @@ class Game:
                 cands = [st.drawn] if st.drawn is not None else []
             calls = (False, True) if len(hand) == 2 and self.params.uno_call_with_play else (
                 False,)
-            for card in cands:
-                f = r.face(card)
-                if not r.matches(f):
-                    continue
-                if f.is_wild and len(hand) == 1 and phase == "play":
-                    out.append(Action("play", cur, card))  # CL.END.LAST-OTHER: no colour needed
-                for uno in calls:
-                    if f.is_wild:
+            for card in r.playable(cands):
+                if r.face(card).is_wild:
+                    if len(hand) == 1 and phase == "play":
+                        out.append(_act("play", cur, card))  # CL.END.LAST-OTHER: no colour
+                    for uno in calls:
                         for c in colors:
-                            out.append(Action("play", cur, card, c, uno))
-                    else:
-                        out.append(Action("play", cur, card, None, uno))
-            out.append(Action("draw", cur) if phase == "play" else Action("pass", cur))
+                            out.append(_act("play", cur, card, c, uno))
+                else:
+                    for uno in calls:
+                        out.append(_act("play", cur, card, None, uno))
+            out.append(_act("draw", cur) if phase == "play" else _act("pass", cur))
         elif phase == "choose_color":
-            out.extend(Action("color", cur, color=c) for c in colors)
+            out.extend(_act("color", cur, color=c) for c in colors)
         elif phase == "challenge":
-            out.append(Action("challenge", cur))
-            out.append(Action("accept", cur))
+            out.append(_act("challenge", cur))
+            out.append(_act("accept", cur))
         elif phase == "swap":
-            out.extend(Action("swap", cur, target=t) for t in range(st.players) if t != cur)
+            out.extend(_act("swap", cur, target=t) for t in range(st.players) if t != cur)
         elif phase == "round_over":
-            out.append(Action("next-round"))
+            out.append(_act("next-round", None))
         w = st.uno_window
         if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
-            out.append(Action("uno", w))
-            out.extend(Action("catch", s, target=w) for s in range(st.players) if s != w)
+            out.append(_act("uno", w))
+            out.extend(_act("catch", s, target=w) for s in range(st.players) if s != w)
         if player is not None:
             out = [a for a in out if a.player == player]
         return out

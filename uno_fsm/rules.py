@@ -12,7 +12,7 @@ variant swaps, V.SEVENO.*, and the 2018 Wild Shuffle Hands, CL18.WSH.*, do).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, Action, Event
@@ -69,19 +69,31 @@ class Rules:
         st = self.st
         return (seat + st.direction * steps) % st.players
 
-    def matches(self, f: Face) -> bool:
-        """Whether a face may be played on the discard pile now."""
-        # CL.PLAY.WILD-ANYTIME (a WD4 too: CL.WD4.BLUFF-ACCEPTED); CL18.ANYTIME
-        if f.is_wild:
-            return True
+    def playable(self, cards: Iterable[Card]) -> list[Card]:
+        """The cards among `cards` that may be played on the discard pile now (the one copy of
+        the matching rule; `matches` and `legal_actions` use it)."""
         st = self.st
-        if f.color == st.active_color:  # CL.PLAY.MATCH-COLOUR
-            return True
-        top = self.top()
-        if top is None or top.is_wild:  # CL.PLAY.MATCH-ON-WILD
-            return False
-        # CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL (CL.D2.MATCH: a Draw Two on a Draw Two)
-        return f.rank == top.rank
+        color = st.active_color
+        discard = st.discard
+        top = self.face(discard[-1]) if discard else None
+        # CL.PLAY.MATCH-ON-WILD: on a Wild only the declared colour matches
+        rank = None if top is None or top.is_wild else top.rank
+        dark = st.side == "dark"
+        out: list[Card] = []
+        for card in cards:
+            f = card.dark if dark and card.dark is not None else card.light
+            if (
+                f.is_wild  # CL.PLAY.WILD-ANYTIME (a WD4 too: CL.WD4.BLUFF-ACCEPTED); CL18.ANYTIME
+                or f.color == color  # CL.PLAY.MATCH-COLOUR
+                # CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL (CL.D2.MATCH: Draw Two on Draw Two)
+                or f.rank == rank
+            ):
+                out.append(card)
+        return out
+
+    def matches(self, card: Card) -> bool:
+        """Whether `card` may be played now (CL.PLAY.MATCH)."""
+        return bool(self.playable((card,)))
 
     def reshuffle(self) -> bool:
         """CL.RESHUFFLE.KEEP-TOP: the top discard stays, the rest becomes the draw pile."""
@@ -202,7 +214,7 @@ class Rules:
             if a.card is not None:
                 if a.card not in st.hands[t]:  # type: ignore[index]
                     raise E.CardNotInHand(f"P{t} holds no {a.card}", "CL.PEN.WRONG-CARD-TURN-OWNER")
-                legal = self.matches(self.face(a.card)) and (
+                legal = self.matches(a.card) and (
                     phase != "play_drawn" or a.card is st.drawn
                 )
                 if legal:
@@ -221,7 +233,7 @@ class Rules:
         if st.phase == "play_drawn" and card is not st.drawn:
             raise E.OnlyDrawnCard(f"only the drawn {st.drawn} may be played", "CL.DRAW.ONLY-DRAWN")
         f = self.face(card)
-        if not self.matches(f):  # CL.PLAY.ILLEGAL-REJECTED
+        if not self.matches(card):  # CL.PLAY.ILLEGAL-REJECTED
             top = self.top()
             rule = "CL.PLAY.MATCH-ON-WILD" if top is not None and top.is_wild else "CL.PLAY.MATCH"
             raise E.CardDoesNotMatch(f"{card} does not match {top} / {st.active_color}", rule)
@@ -265,7 +277,7 @@ class Rules:
     def drawn_unplayable(self, action: Action | None = None) -> bool:
         """CL.DRAW.UNPLAYABLE-PASSES."""
         d = self.st.drawn
-        return d is None or not self.matches(self.face(d))
+        return d is None or not self.matches(d)
 
     def guilty(self, action: Action | None = None) -> bool:
         """CL.WD4.CHALLENGE.GUILTY: the challenged Wild Draw Four was illegal."""
