@@ -76,7 +76,13 @@ CLASSIC_RULESETS = (
     "classic-official", "classic-2022", "classic-official+cards-2018", "classic-2022+cards-2018",
 )
 FLIP_RULESET = "flip"
-ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET)
+VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o")
+ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET, *VARIANT_RULESETS)
+
+
+def seven_o(ruleset: str) -> bool:
+    """The Seven-O variant (V.SEVENO.*): a 7 swaps hands with a chosen player, a 0 rotates."""
+    return "seven-o" in ruleset.split("+")
 
 
 @functools.lru_cache(maxsize=8)
@@ -330,6 +336,17 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
               "CL.FIRST.WILD", f"after naming the colour: pending {pend}")
     elif kind in ("accept", "challenge"):
         _post_challenge(before, action, game, wd4_record)
+    elif kind == "swap":  # V.SEVENO.SEVEN-SWAP, V.SEVENO.CONTINUE, V.SEVENO.UNO
+        p, t = before.current, action.target
+        assert p is not None and t is not None
+        check(Counter(after.hands[p]) == Counter(before.hands[t])
+              and Counter(after.hands[t]) == Counter(before.hands[p]), "V.SEVENO.SEVEN-SWAP",
+              f"P{p} and P{t} did not exchange hands")
+        nxt = step_seat(p, d, 1, n)
+        check(pend is not None and pend.player == nxt and pend.decision == "play",
+              "V.SEVENO.CONTINUE", f"after the swap: pending {pend}, expected P{nxt}")
+        check(not any(a.kind == "catch" for a in game.legal_actions()), "V.SEVENO.UNO",
+              "a catch is possible after a swap")
     elif kind in ("catch", "hint"):
         t = action.target
         assert t is not None
@@ -401,7 +418,16 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
     # CL.PLAY.DISCARD-FACE-UP: the card leaves the hand and becomes the top
     check(bool(after.discard) and after.discard[-1] is card, "CL.PLAY.DISCARD-FACE-UP",
           f"top is {after.discard[-1] if after.discard else None}, played {card}")
-    if kind != "wild_shuffle_hands":
+    rotated = seven_o(ruleset) and f.rank == "0" and len(before.hands[p]) > 1
+    if rotated:  # V.SEVENO.ZERO-ROTATE: each hand passes on in the direction of play
+        for seat in range(n):
+            held = Counter(before.hands[seat])
+            if seat == p:
+                held[card] -= 1
+            check(Counter(after.hands[step_seat(seat, d, 1, n)]) == +held,
+                  "V.SEVENO.ZERO-ROTATE" if n > 2 else "V.SEVENO.TWO-PLAYERS",
+                  f"P{seat}'s hand did not pass to P{step_seat(seat, d, 1, n)} after a 0")
+    elif kind != "wild_shuffle_hands":
         check(Counter(after.hands[p])[card] == Counter(before.hands[p])[card] - 1,
               "CL.PLAY.DISCARD-FACE-UP", f"{card} did not leave P{p}'s hand")
     if kind == "flip":
@@ -484,6 +510,9 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
         check(pend.player == victim and pend.decision == "challenge", rid,
               f"after a {card}: pending {pend}")
         check(_gain(before, after, victim) == 0, rid, "the victim drew before deciding")
+    elif seven_o(ruleset) and f.rank == "7":  # V.SEVENO.SEVEN-PENDING
+        check(pend.player == p and pend.decision == "swap", "V.SEVENO.SEVEN-PENDING",
+              f"after P{p}'s 7: pending {pend}, expected P{p} to choose a swap")
     elif kind == "wild_shuffle_hands":  # CL18.WSH.COLLECT, CL18.WSH.DEAL
         total_before = sum(len(h) for h in before.hands) - 1
         sizes = [len(h) for h in after.hands]
@@ -494,6 +523,10 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
         check(pend.player == victim and pend.decision == "play",
               "FL.FLIP.NEXT-PLAYER" if kind == "flip" else "CL.PLAY.ONE-CARD",
               f"after P{p}'s {card}: pending {pend}, expected P{victim}")
+    if rotated:  # V.SEVENO.UNO: nobody can be caught after a rotation
+        check(not any(a.kind == "catch" for a in game.legal_actions()), "V.SEVENO.UNO",
+              "a catch is possible after a rotation")
+        return
     # CL.UNO.MUST-CALL / CL.UNO.CALL-WITH-PLAY
     if len(after.hands[p]) == 1 and kind != "wild_shuffle_hands":
         can_catch = any(a.kind == "catch" and a.target == p for a in game.legal_actions())
