@@ -100,7 +100,7 @@ class ReferenceAdapter:
 
     def _to_engine(self, a: dict[str, Any]) -> Any:
         from uno_fsm import Action
-        from uno_fsm.cards import COLOR_LETTERS, parse
+        from uno_fsm.cards import COLOR_LETTERS, COLOR_NAMES, parse
 
         if not isinstance(a, dict) or set(a) - ACTION_KEYS:
             raise _Malformed("malformed-action", f"unknown keys in {a!r}")
@@ -113,7 +113,9 @@ class ReferenceAdapter:
         def color(value: Any) -> str | None:
             if value is None:
                 return None
-            letter = COLOR_LETTERS.get(str(value))
+            letter = COLOR_LETTERS.get(str(value).lower())
+            if letter is None and str(value) in COLOR_NAMES:
+                letter = str(value)  # a colour letter
             if letter is None:
                 raise _Malformed("invalid-color", f"unknown colour {value!r}",
                                  "CL.WILD.FOUR-COLOURS")
