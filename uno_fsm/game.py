@@ -191,7 +191,7 @@ class Game:
         phase = st.phase
         out: list[Action] = []
         cur = st.current
-        colors = self.params.colors
+        colors = self.params.colors_of(st.side)
         if phase == "play" or phase == "play_drawn":
             hand = st.hands[cur]
             if phase == "play":

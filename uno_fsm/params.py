@@ -65,6 +65,7 @@ class Params:
     target: int | None  # None: one round, first out wins
     points: Mapping[str, Any]
     colors: tuple[str, ...]  # letters of the (light side) colours
+    dark_colors: tuple[str, ...]  # letters of the dark side's colours (Flip), else ()
     seven_o: bool
 
     @staticmethod
@@ -78,12 +79,19 @@ class Params:
             return from_mapping("custom", ruleset)
         return from_mapping(str(ruleset.id), ruleset.params)
 
-    def points_of(self, kind: str, number: int | None) -> int:
-        """Points of a face of `kind` (CL.SCORE.POINTS)."""
+    def colors_of(self, side: str) -> tuple[str, ...]:
+        """The colours a Wild may name on `side` (CL.WILD.FOUR-COLOURS)."""
+        return self.dark_colors if side == "dark" and self.dark_colors else self.colors
+
+    def points_of(self, kind: str, number: int | None, side: str = "light") -> int:
+        """Points of a face of `kind` (CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS);
+        a Flip ruleset has one table per side (`scoring.points.light` / `.dark`)."""
+        table = self.points.get(side) if isinstance(self.points.get(side), Mapping) else None
+        points = table if table is not None else self.points
         if kind == "number":
-            value = self.points.get("number", "face")
+            value = points.get("number", "face")
             return int(number or 0) if value == "face" else int(value)
-        return int(self.points.get(kind, 0))
+        return int(points.get(kind, 0))
 
 
 @functools.lru_cache(maxsize=64)
@@ -122,4 +130,5 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         points=dict(_get(p, "scoring.points", {}) or {}),
         colors=tuple(COLOR_LETTERS[str(c)] for c in colors),
         seven_o=bool(_get(p, "seven_o.enabled", False)),
+        dark_colors=tuple(COLOR_LETTERS[str(c)] for c in (_get(p, "deck.dark.colors") or ())),
     )

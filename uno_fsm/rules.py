@@ -130,7 +130,7 @@ class Rules:
         return out
 
     def color_ok(self, color: str | None) -> bool:
-        return color in self.p.colors  # CL.WILD.FOUR-COLOURS
+        return color in self.p.colors_of(self.st.side)  # CL.WILD.FOUR-COLOURS
 
     # ---- validation ------------------------------------------------------------------
     def validate(self, a: Action) -> str:
@@ -339,7 +339,7 @@ class Rules:
             if seat != winner:
                 for card in hand:
                     g = self.face(card)
-                    points += p.points_of(g.kind, g.number)
+                    points += p.points_of(g.kind, g.number, st.side)
         st.scores[winner] += points  # CL.SCORE.ACCUMULATE
         st.round_winner = winner
         st.uno_window = None
