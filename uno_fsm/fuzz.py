@@ -27,6 +27,7 @@ import argparse
 import functools
 import json
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -163,11 +164,16 @@ def error_codes() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def rule_ids() -> frozenset[str]:
-    """IDs of spec/rules/*.yaml."""
+def rule_cites() -> dict[str, tuple[str, ...]]:
+    """Rule ID -> the clause IDs it cites (spec/rules/*.yaml)."""
     from uno_spec.loader import load_rules
 
-    return frozenset(r.id for r in load_rules())
+    return {r.id: tuple(r.cites) for r in load_rules()}
+
+
+def rule_ids() -> frozenset[str]:
+    """IDs of spec/rules/*.yaml."""
+    return frozenset(rule_cites())
 
 
 # ---- independent rule logic (from the rule texts, not from uno_fsm.rules) ----------------
@@ -779,6 +785,9 @@ def scenario_yaml(ruleset: str, players: int, seed: int, mark: Snap | None,
     """A conformance scenario for a human to finish: the position before the failing action
     (`start: turn` from the last position that allows it), the actions since, the failing
     action and, as a TODO comment, what the fuzzer expected (never as an `expect`)."""
+    found = re.match(r"\[([A-Z0-9.-]+)\]", message)
+    rid = found.group(1) if found else ""
+    cites = rule_cites().get(rid, ())
     lines = [
         "# Found by `uno-fsm fuzz`. Reproduce with:",
         f"#   Game.replay({ruleset!r}, players={players}, seed={seed}, log=[...])",
@@ -787,9 +796,9 @@ def scenario_yaml(ruleset: str, players: int, seed: int, mark: Snap | None,
         f"id: fuzz.{ruleset.replace('+', '.')}.seed{seed}.step{len(log)}  # TODO: a stable id",
         "title: TODO describe the rule at stake",
         f"ruleset: {ruleset}",
-        "cites: []  # TODO",
-        "rules: []  # TODO",
-        "features: []  # TODO",
+        f"cites: {_flow(list(cites))}  # TODO: check" if cites else "cites: []  # TODO",
+        f"rules: [{rid}]  # the rule the fuzzer checked" if cites else "rules: []  # TODO",
+        "features: []  # TODO: from spec/features.yaml",
     ]
     if mark is None:
         lines += [
