@@ -711,13 +711,14 @@ def illegal_candidate(game: Game, pick: Pick, deck_cards: Sequence[Card],
     pend = game.pending
     cur = pend.player if pend is not None and pend.player is not None else 0
     kind = pick(kinds)
-    who = pick(("current", "other", "any"))
+    who = pick(("current", "current", "other", "other", "any", "no-seat"))
     player = cur if who == "current" else (
-        (cur + pick(range(1, n))) % n if who == "other" else pick(range(n)))
+        (cur + pick(range(1, n))) % n if who == "other" else
+        pick(range(n)) if who == "any" else pick((n, n + 3, -1)))  # no such seat: malformed
     colours = CLASSIC_COLORS if s.side == "light" else DARK_COLORS
     wrong_colours = DARK_COLORS if s.side == "light" else CLASSIC_COLORS
     if kind == "play":
-        own = list(s.hands[player])
+        own = list(s.hands[player]) if 0 <= player < n else []
         others = [c for i, h in enumerate(s.hands) if i != player for c in h]
         top = face_on(s.discard[-1], s.side) if s.discard else None
         nonmatching = [c for c in own if not playable(face_on(c, s.side), s.active_color, top)]
@@ -728,10 +729,8 @@ def illegal_candidate(game: Game, pick: Pick, deck_cards: Sequence[Card],
         return Action("play", player, card, color, bool(pick((False, False, True))))
     if kind == "color":
         return Action("color", player, color=pick((*colours, *wrong_colours[:1])))
-    if kind == "catch":
-        return Action("catch", player, target=pick(range(n)))
-    if kind == "swap":
-        return Action("swap", player, target=pick(range(n)))
+    if kind in ("catch", "swap"):
+        return Action(kind, player, target=pick((*range(n), None, n)))
     if kind == "next-round":
         return Action("next-round")
     return Action(kind, player)
