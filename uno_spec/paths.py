@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 
 
@@ -19,4 +18,6 @@ def spec_root() -> Path:
     checkout = Path(__file__).resolve().parent.parent / "spec"
     if (checkout / "sources").is_dir():
         return checkout
-    return Path(str(resources.files("uno_spec.data")))
+    # Installed from a wheel: spec/ is shipped as uno_spec/data (a data directory without an
+    # __init__.py, so importlib.resources would hand back a MultiplexedPath, not a directory).
+    return Path(__file__).resolve().parent / "data"

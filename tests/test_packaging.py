@@ -1,0 +1,79 @@
+"""The built wheel carries spec/ and the corpus, and the installed CLI finds them anywhere.
+
+Builds the wheel the way `pip install .` does (not editable), unpacks it into a temporary
+directory and runs `uno-fsm` from that copy, in another working directory.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def unpacked_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+        capture_output=True, text=True, timeout=300,
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"building the wheel failed:\n{proc.stdout}\n{proc.stderr}")
+    wheels = list(out.glob("uno_fsm-*.whl"))
+    assert len(wheels) == 1, wheels
+    target = out / "site"
+    with zipfile.ZipFile(wheels[0]) as zf:
+        zf.extractall(target)
+    return target
+
+
+def _run(site: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(site))
+    env.pop("UNO_FSM_SPEC", None)
+    return subprocess.run([sys.executable, "-m", "uno_cli", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_wheel_ships_spec_and_corpus(unpacked_wheel: Path) -> None:
+    data = unpacked_wheel / "uno_spec" / "data"
+    for sub in ("sources", "rules", "rulings", "rulesets", "schema", "seeds"):
+        assert any((data / sub).iterdir()), f"wheel lacks spec/{sub}"
+    assert len(list((data / "seeds").glob("*.txt"))) == 5
+    assert (data / "schema" / "scenario.schema.json").is_file()
+    corpus = unpacked_wheel / "conformance" / "corpus"
+    assert len(list(corpus.rglob("*.yaml"))) >= 20
+
+
+def test_installed_cli_finds_its_data_from_another_directory(
+    unpacked_wheel: Path, tmp_path: Path
+) -> None:
+    where = _run(unpacked_wheel, tmp_path, "--help")
+    assert where.returncode == 0, where.stderr
+    probe = subprocess.run(
+        [sys.executable, "-c", "import uno_spec, conformance; print(uno_spec.__file__); "
+         "print(conformance.__file__)"],
+        cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(unpacked_wheel)),
+        capture_output=True, text=True, timeout=60,
+    )
+    # the copy under test is the unpacked wheel, not the checkout
+    assert all(line.startswith(str(unpacked_wheel)) for line in probe.stdout.split()), probe.stdout
+
+    lint = _run(unpacked_wheel, tmp_path, "spec", "lint")
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert "spec lint OK" in lint.stdout
+
+    show = _run(unpacked_wheel, tmp_path, "rules", "show", "CL.PLAY.MATCH")
+    assert show.returncode == 0, show.stderr
+    assert "classic-br" in show.stdout
+
+    run = _run(unpacked_wheel, tmp_path, "conformance", "run", "--no-progress", "--id",
+               "classic.skip.*", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    assert '"passed"' in run.stdout
