@@ -15,7 +15,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("uno_spec.cli", "uno_fsm.cli", "conformance.cli", "uno_fsm.fuzz")
+COMMAND_MODULES = ("uno_spec.cli", "uno_fsm.cli", "conformance.cli", "uno_fsm.fuzz", "uno_cli.bench")  # noqa: E501
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,439 @@
+"""`uno-fsm bench`: engine, conformance runner and fuzzer speed (docs/performance.md).
+
+    uno-fsm bench [--format text|json] [--repeat N] [--quick]
+
+One run measures, after a warm-up, `--repeat` repetitions of each workload and reports medians:
+
+- random legal full games, 2 and 4 players, on the reference engine (`classic-official`, every
+  official rule on: the Wild Draw Four challenge, UNO calls and catches, scoring to the target)
+  and on RLCard's `UnoGame` (one hand, its rules), both driven by the same loop: list the legal
+  actions, pick one with `random.Random.choice`, apply it; one action = one pass of that loop;
+- the conformance corpus through the reference adapter in process and over stdio
+  (`conformance serve` in a subprocess), with the runner of `conformance run`;
+- stateful fuzzing (`uno_fsm.fuzz`) for a fixed budget of examples and steps;
+- the peak memory (tracemalloc) of one full game.
+
+The workloads are fixed (seeds, game counts), so two runs measure the same work. A benchmark is
+a benchmark: nothing here is timed by the test suite (tests/test_bench.py checks the output).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.metadata
+import importlib.util
+import json
+import os
+import platform
+import random
+import shlex
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+RULESET = "classic-official"
+PLAYER_COUNTS = (2, 4)
+FUZZ_RULESET = "classic-official"
+FUZZ_PLAYERS = 4
+FUZZ_STEPS_PER_EXAMPLE = 300  # the `long` profile's stateful_step_count
+PACKAGES = ("uno-fsm", "python-statemachine", "PyYAML", "jsonschema", "hypothesis", "rich",
+            "rlcard", "numpy")
+RLCARD_MISSING = ("RLCard is not installed: the comparison with RLCard needs the `rlcard` "
+                  "extra (pip install 'uno-fsm[rlcard]'); everything else was measured")
+
+# Target figures of the "Benchmarks" issue (docs/performance.md).
+TARGET_RATIO = 1.0  # our actions/s over RLCard's, 4 players
+TARGET_CORPUS_S = 2.0  # the whole corpus in process
+TARGET_STDIO_FACTOR = 3.0  # stdio time over in-process time
+
+
+@dataclass(frozen=True)
+class Sizes:
+    repeat: int
+    games: int  # full games on the engine per repetition and player count
+    rlcard_games: int  # RLCard games per repetition and player count
+    fuzz_examples: int  # Hypothesis examples per fuzzing repetition
+
+
+DEFAULT = Sizes(repeat=5, games=3, rlcard_games=600, fuzz_examples=6)
+QUICK = Sizes(repeat=3, games=1, rlcard_games=150, fuzz_examples=2)
+
+
+# ---- machine -----------------------------------------------------------------------------
+def machine_info() -> dict[str, Any]:
+    versions: dict[str, str | None] = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    return {
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "processor": _cpu_model() or platform.processor(),
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "python_implementation": platform.python_implementation(),
+        "packages": versions,
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
+def rlcard_available() -> bool:
+    try:
+        return importlib.util.find_spec("rlcard") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+# ---- timing helpers ----------------------------------------------------------------------
+def _median(values: Sequence[float]) -> float:
+    return float(statistics.median(values)) if values else 0.0
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    gc.collect()
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+# ---- random legal games ------------------------------------------------------------------
+def engine_games(players: int, games: int, seed: int) -> tuple[int, int, int]:
+    """Play `games` full games of the reference engine with random legal actions.
+    Returns (games, actions, rounds)."""
+    from uno_fsm.game import Game
+
+    rng = random.Random(seed)
+    actions = rounds = 0
+    for i in range(games):
+        game = Game.new(RULESET, players=players, seed=seed + i)
+        legal_actions, apply, choice = game.legal_actions, game.apply, rng.choice
+        while not game.is_over:
+            apply(choice(legal_actions()))
+            actions += 1
+        rounds += game.state.round
+    return games, actions, rounds
+
+
+def rlcard_games(players: int, games: int, seed: int) -> tuple[int, int, int]:
+    """Play `games` games of RLCard's UnoGame (one hand each) through `step` with random
+    legal actions. Returns (games, actions, rounds)."""
+    import numpy as np
+    from rlcard.games.uno.game import UnoGame
+
+    rng = random.Random(seed)
+    actions = 0
+    for i in range(games):
+        game = UnoGame(num_players=players)
+        game.np_random = np.random.RandomState(seed + i)
+        game.init_game()
+        legal_actions, step, choice = game.get_legal_actions, game.step, rng.choice
+        while not game.is_over():
+            step(choice(legal_actions()))
+            actions += 1
+    return games, actions, games
+
+
+def _game_stats(runs: list[tuple[float, tuple[int, int, int]]]) -> dict[str, Any]:
+    seconds = [t for t, _ in runs]
+    games, actions, rounds = runs[0][1]
+    return {
+        "games": games,
+        "actions": actions,
+        "rounds": rounds,
+        "actions_per_game": round(actions / games, 1),
+        "rounds_per_game": round(rounds / games, 2),
+        "actions_per_round": round(actions / rounds, 1),
+        "seconds_median": round(_median(seconds), 4),
+        "games_per_s": round(_median([games / t for t in seconds]), 2),
+        "actions_per_s": round(_median([actions / t for t in seconds]), 0),
+        "repetitions": len(seconds),
+    }
+
+
+def bench_games(sizes: Sizes, with_rlcard: bool, seed: int = 1) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for players in PLAYER_COUNTS:
+        engine_games(players, 1, seed + 10_000)  # warm-up
+        if with_rlcard:
+            rlcard_games(players, 20, seed + 10_000)
+        ours: list[tuple[float, tuple[int, int, int]]] = []
+        theirs: list[tuple[float, tuple[int, int, int]]] = []
+        for _ in range(sizes.repeat):  # interleaved, so a busy moment hits both sides
+            ours.append(_timed(partial(engine_games, players, sizes.games, seed)))
+            if with_rlcard:
+                theirs.append(_timed(partial(rlcard_games, players, sizes.rlcard_games, seed)))
+        entry: dict[str, Any] = {"uno_fsm": _game_stats(ours)}
+        if with_rlcard:
+            entry["rlcard"] = _game_stats(theirs)
+            entry["ratio_actions_per_s"] = round(
+                entry["uno_fsm"]["actions_per_s"] / entry["rlcard"]["actions_per_s"], 3)
+        else:
+            entry["rlcard"] = {"available": False, "reason": RLCARD_MISSING}
+            entry["ratio_actions_per_s"] = None
+        out[str(players)] = entry
+    return out
+
+
+# ---- the conformance corpus --------------------------------------------------------------
+def stdio_command() -> str:
+    return f"{shlex.quote(sys.executable)} -m uno_cli conformance serve --adapter reference"
+
+
+def bench_corpus(sizes: Sizes, paths: Sequence[Path] | None) -> dict[str, Any]:
+    from conformance.adapters import resolve
+    from conformance.runner import Runner
+    from conformance.scenario import load_corpus
+
+    load_s, corpus = _timed(lambda: load_corpus(list(paths) if paths else None))
+    if corpus.errors:
+        raise RuntimeError(f"{len(corpus.errors)} scenario file error(s): {corpus.errors[0]}")
+    scenarios = corpus.scenarios
+    out: dict[str, Any] = {"scenarios": len(scenarios), "load_s": round(load_s, 3)}
+    for label, spec in (("in_process", "reference"), ("stdio", f"stdio:{stdio_command()}")):
+        adapter = resolve(spec)
+
+        def once(factory: Callable[[], Any] = adapter.factory, name: str = spec) -> Any:
+            return Runner(factory, adapter_name=name).run(scenarios)
+
+        once()  # warm-up (for stdio: also the first start of the server)
+        runs = [_timed(once) for _ in range(sizes.repeat)]
+        seconds = [t for t, _ in runs]
+        summary = runs[-1][1].summary()
+        out[label] = {
+            "adapter": spec,
+            "seconds_median": round(_median(seconds), 4),
+            "scenarios_per_s": round(_median([len(scenarios) / t for t in seconds]), 1),
+            "summary": summary,
+            "repetitions": len(seconds),
+        }
+        if label == "stdio":  # of which: starting the server and its first answer
+            def start(factory: Callable[[], Any] = adapter.factory) -> None:
+                server = factory()
+                try:
+                    server.hello()
+                finally:
+                    server.close()
+
+            out[label]["startup_s_median"] = round(
+                _median([_timed(start)[0] for _ in range(sizes.repeat)]), 4)
+    inp, std = out["in_process"]["seconds_median"], out["stdio"]["seconds_median"]
+    out["stdio_over_in_process"] = round(std / inp, 2) if inp else None
+    return out
+
+
+# ---- stateful fuzzing --------------------------------------------------------------------
+def bench_fuzz(sizes: Sizes, seed: int = 12345) -> dict[str, Any]:
+    from hypothesis import settings
+
+    from uno_fsm import fuzz
+
+    machine = fuzz.make_machine(FUZZ_RULESET, FUZZ_PLAYERS)
+    budget = settings(settings.get_profile(fuzz.LONG_PROFILE), database=None,
+                      max_examples=sizes.fuzz_examples,
+                      stateful_step_count=FUZZ_STEPS_PER_EXAMPLE)
+
+    def once() -> int:
+        fuzz.STATS.reset()
+        fuzz.run(machine, budget, seed=seed)
+        return fuzz.STATS.steps
+
+    once()  # warm-up
+    runs = [_timed(once) for _ in range(sizes.repeat)]
+    seconds = [t for t, _ in runs]
+    return {
+        "ruleset": FUZZ_RULESET,
+        "players": FUZZ_PLAYERS,
+        "examples": sizes.fuzz_examples,
+        "stateful_step_count": FUZZ_STEPS_PER_EXAMPLE,
+        "steps": runs[-1][1],
+        "seconds_median": round(_median(seconds), 4),
+        "steps_per_s": round(_median([n / t for t, n in runs]), 0),
+        "repetitions": len(seconds),
+    }
+
+
+# ---- memory ------------------------------------------------------------------------------
+def _peak(fn: Callable[[], tuple[int, int, int]]) -> tuple[int, int]:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        _, actions, _ = fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak, actions
+
+
+def bench_memory(with_rlcard: bool, players: int = 4, seed: int = 1) -> dict[str, Any]:
+    engine_games(players, 1, seed)  # imports and caches (interned cards, actions) first
+    peak, actions = _peak(lambda: engine_games(players, 1, seed))
+    out: dict[str, Any] = {"players": players,
+                           "uno_fsm": {"peak_bytes": peak, "actions": actions}}
+    if with_rlcard:
+        rlcard_games(players, 1, seed)
+        peak, actions = _peak(lambda: rlcard_games(players, 1, seed))
+        out["rlcard"] = {"peak_bytes": peak, "actions": actions}
+    return out
+
+
+# ---- the whole run -----------------------------------------------------------------------
+def run_all(sizes: Sizes, corpus_paths: Sequence[Path] | None = None,
+            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    say = progress or (lambda _m: None)
+    with_rlcard = rlcard_available()
+    result: dict[str, Any] = {"machine": machine_info(), "argv": sys.argv[1:],
+                              "sizes": sizes.__dict__, "notes": []}
+    if not with_rlcard:
+        result["notes"].append(RLCARD_MISSING)
+    say("random games")
+    result["games"] = bench_games(sizes, with_rlcard)
+    result["ratio_actions_per_s_vs_rlcard"] = result["games"]["4"]["ratio_actions_per_s"]
+    say("conformance corpus")
+    result["corpus"] = bench_corpus(sizes, corpus_paths)
+    say("fuzzing")
+    result["fuzz"] = bench_fuzz(sizes)
+    say("memory")
+    result["memory"] = bench_memory(with_rlcard)
+    result["targets"] = targets(result)
+    return result
+
+
+def targets(r: dict[str, Any]) -> dict[str, Any]:
+    ratio = r["ratio_actions_per_s_vs_rlcard"]
+    corpus = r["corpus"]
+    inp = corpus["in_process"]["seconds_median"]
+    factor = corpus["stdio_over_in_process"]
+    return {
+        "ratio_actions_per_s_vs_rlcard": {
+            "target": f">= {TARGET_RATIO}", "value": ratio,
+            "met": None if ratio is None else ratio >= TARGET_RATIO},
+        "corpus_in_process_s": {
+            "target": f"< {TARGET_CORPUS_S} s for 400+ scenarios (run, loading aside)",
+            "value": inp, "load_s": corpus["load_s"], "scenarios": corpus["scenarios"],
+            "met": inp < TARGET_CORPUS_S and corpus["scenarios"] >= 400},
+        "stdio_over_in_process": {
+            "target": f"<= {TARGET_STDIO_FACTOR}", "value": factor,
+            "met": factor is not None and factor <= TARGET_STDIO_FACTOR},
+    }
+
+
+def render_text(r: dict[str, Any]) -> str:
+    m = r["machine"]
+    lines = [
+        f"machine: {m['platform']}, {m['processor']}, {m['cpu_count']} CPUs, "
+        f"Python {m['python']}",
+        "packages: " + ", ".join(f"{k} {v}" for k, v in m["packages"].items() if v),
+        f"medians of {r['sizes']['repeat']} repetitions after a warm-up",
+        *[f"note: {n}" for n in r["notes"]],
+        "",
+        "random legal full games (actions = legal_actions + random choice + apply/step)",
+        f"  {'players':>7} {'impl':8} {'games':>6} {'actions/game':>12} {'rounds/game':>11} "
+        f"{'games/s':>9} {'actions/s':>10}",
+    ]
+    for players, entry in r["games"].items():
+        for impl in ("uno_fsm", "rlcard"):
+            s = entry[impl]
+            if s.get("available") is False:
+                lines.append(f"  {players:>7} {impl:8} (not installed)")
+                continue
+            lines.append(f"  {players:>7} {impl:8} {s['games']:>6} {s['actions_per_game']:>12} "
+                         f"{s['rounds_per_game']:>11} {s['games_per_s']:>9} "
+                         f"{s['actions_per_s']:>10.0f}")
+        if entry["ratio_actions_per_s"] is not None:
+            lines.append(f"  {players:>7} ratio of actions/s (uno_fsm / rlcard): "
+                         f"{entry['ratio_actions_per_s']}")
+    c = r["corpus"]
+    lines += ["", f"conformance corpus: {c['scenarios']} scenarios (loading {c['load_s']} s)"]
+    for label in ("in_process", "stdio"):
+        s = c[label]
+        summ = s["summary"]
+        lines.append(f"  {label:10} {s['seconds_median']:8.3f} s  {s['scenarios_per_s']:9.1f} "
+                     f"scenarios/s  ({summ['passed']} passed, {summ['unsupported']} unsupported,"
+                     f" {summ['failed'] + summ['errored']} failed or errored)")
+    lines.append(f"  stdio / in process: {c['stdio_over_in_process']}x "
+                 f"(starting the server and its hello: {c['stdio']['startup_s_median']:.3f} s)")
+    f = r["fuzz"]
+    lines += ["", f"stateful fuzzing ({f['ruleset']}, {f['players']} players, {f['examples']} "
+              f"examples x {f['stateful_step_count']} steps): {f['steps']} steps, "
+              f"{f['seconds_median']:.2f} s, {f['steps_per_s']:.0f} steps/s"]
+    mem = r["memory"]
+    lines += ["", f"peak memory of one full game ({mem['players']} players, tracemalloc): "
+              f"uno_fsm {mem['uno_fsm']['peak_bytes'] / 1024:.0f} KiB "
+              f"({mem['uno_fsm']['actions']} actions)"
+              + (f", rlcard {mem['rlcard']['peak_bytes'] / 1024:.0f} KiB "
+                 f"({mem['rlcard']['actions']} actions)" if "rlcard" in mem else "")]
+    lines += ["", "targets"]
+    for name, t in r["targets"].items():
+        met = {True: "met", False: "MISSED", None: "not measured"}[t["met"]]
+        lines.append(f"  {name}: {t['value']} (target {t['target']}): {met}")
+    return "\n".join(lines) + "\n"
+
+
+# ---- CLI ---------------------------------------------------------------------------------
+def register(sub: Any) -> None:
+    """Add `uno-fsm bench`."""
+    p = sub.add_parser("bench", help="benchmark the engine, the conformance runner, the fuzzer",
+                       description="Measure random legal games (against RLCard when the "
+                       "`rlcard` extra is installed), the conformance corpus in process and "
+                       "over stdio, stateful fuzzing and the memory of one game; medians of "
+                       "several repetitions after a warm-up (docs/performance.md).")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--repeat", type=int, metavar="N",
+                   help=f"repetitions per workload (default {DEFAULT.repeat}; "
+                   f"--quick {QUICK.repeat})")
+    p.add_argument("--quick", action="store_true", help="smaller workloads (a rough figure)")
+    p.add_argument("--games", type=int, metavar="N",
+                   help="full engine games per repetition and player count "
+                   f"(default {DEFAULT.games})")
+    p.add_argument("--rlcard-games", type=int, metavar="N",
+                   help=f"RLCard games per repetition (default {DEFAULT.rlcard_games})")
+    p.add_argument("--fuzz-examples", type=int, metavar="N",
+                   help=f"Hypothesis examples per fuzzing repetition "
+                   f"(default {DEFAULT.fuzz_examples})")
+    p.add_argument("--corpus", action="append", type=Path, metavar="PATH",
+                   help="scenario files or directories (default: the bundled corpus)")
+    p.set_defaults(handler=_cmd_bench)
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    base = QUICK if args.quick else DEFAULT
+    sizes = Sizes(
+        repeat=args.repeat if args.repeat is not None else base.repeat,
+        games=args.games if args.games is not None else base.games,
+        rlcard_games=args.rlcard_games if args.rlcard_games is not None else base.rlcard_games,
+        fuzz_examples=args.fuzz_examples if args.fuzz_examples is not None
+        else base.fuzz_examples,
+    )
+    if min(sizes.__dict__.values()) < 1:
+        print("uno-fsm bench: sizes must be at least 1", file=sys.stderr)
+        return 2
+    if not rlcard_available():
+        print(f"uno-fsm bench: {RLCARD_MISSING}", file=sys.stderr)
+
+    def progress(what: str) -> None:
+        print(f"bench: {what}...", file=sys.stderr, flush=True)
+
+    result = run_all(sizes, args.corpus, progress)
+    if args.format == "json":
+        print(json.dumps(result, indent=2))
+    else:
+        sys.stdout.write(render_text(result))
+    return 0
