@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from uno_fsm.actions import Action
-from uno_fsm.cards import color_name, sort_key
+from uno_fsm.cards import color_name
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
@@ -60,11 +60,13 @@ def cmd_diagram(args: argparse.Namespace) -> int:
 
 
 # ---- play -----------------------------------------------------------------------------
-def describe(action: Action) -> str:
-    """A move in words, for the terminal."""
+def describe(action: Action, side: str | None = None) -> str:
+    """A move in words, for the terminal; with `side` (UNO Flip) a card is named by the face
+    its holder sees (FL.INFO.NO-PEEK)."""
     k = action.kind
     if k == "play":
-        s = f"play {action.card}"
+        card = action.card
+        s = f"play {card if side is None or card is None else card.face(side).text}"
         if action.color:
             s += f" as {color_name(action.color)}"
         return s + (" and call UNO" if action.uno else "")
@@ -72,8 +74,8 @@ def describe(action: Action) -> str:
         "draw": "draw a card",
         "pass": "keep the drawn card (pass)",
         "color": f"name the colour {color_name(action.color)}",
-        "challenge": "challenge the Wild Draw Four",
-        "accept": "accept the Wild Draw Four (draw 4)",
+        "challenge": "challenge the Wild Draw card",
+        "accept": "accept the Wild Draw card (draw)",
         "swap": f"swap hands with P{action.target}",
         "uno": "call UNO",
         "catch": f"catch P{action.target} (did not call UNO)",
@@ -105,8 +107,13 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
         if my_turn or (mine and any(a.kind in ("uno", "catch") for a in mine)):
             _show(game, me, out)
             options = mine
+            side = game.state.side if game.params.game == "flip" else None
+            if side is not None:  # cards alike on the active side are one move to their holder
+                seen: set[str] = set()
+                options = [a for a in mine
+                           if not ((key := describe(a, side)) in seen or seen.add(key))]
             for i, a in enumerate(options, 1):
-                print(f"  {i:2}. {describe(a)}", file=out)
+                print(f"  {i:2}. {describe(a, side)}", file=out)
             if not my_turn:
                 print("   0. let it go", file=out)
             print("> ", end="", file=out, flush=True)
@@ -118,7 +125,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
             if text == "0" and not my_turn:
                 _bot_step(game, me, bots, out)
                 continue
-            action = _parse_choice(text, options) or _parse_move(text, me)
+            action = _parse_choice(text, options) or _parse_move(text, me, game)
             if action is None:
                 print("  ? type a number shown, or a card (e.g. R5, W4 green, R7 uno)",
                       file=out)
@@ -140,7 +147,7 @@ def _parse_choice(text: str, options: list[Action]) -> Action | None:
     return None
 
 
-def _parse_move(text: str, me: int) -> Action | None:
+def _parse_move(text: str, me: int, game: Any = None) -> Action | None:
     """A move typed as a card: `R5`, `W4 green`, `R7 uno`, or `draw` (any move may be tried;
     the engine refuses an illegal one and names the rule)."""
     from uno_fsm.cards import color_letter, parse
@@ -159,6 +166,12 @@ def _parse_move(text: str, me: int) -> Action | None:
                 color = color_letter(w.lower())
     except CardNotationError:
         return None
+    if game is not None and game.params.game == "flip" and card.dark is None:
+        # UNO Flip: the player names the face they see; take a held card showing it
+        side = game.state.side
+        held = [c for c in game.state.hands[me] if c.face(side) is card.light]
+        if held:
+            card = held[0]
     return Action.play(me, card, color, "uno" in (w.lower() for w in words[1:]))
 
 
@@ -178,25 +191,32 @@ def _bot_step(game: Any, me: int, bots: random.Random, out: TextIO) -> None:
 
 
 def _show(game: Any, me: int, out: TextIO) -> None:
+    """The table as `me` sees it (the player's view: FL.INFO.* for UNO Flip)."""
     st = game.state
-    top = st.discard[-1].text if st.discard else "-"
+    view = game.view(me)
+    top = view["top"] or "-"
     sizes = " ".join(f"P{s}:{len(h)}" for s, h in enumerate(st.hands))
     pending = game.pending
     who = "-" if pending is None else f"P{pending.player} ({pending.decision})"
     print(f"\n[round {st.round}] turn: {who}  top: {top}  colour: "
           f"{color_name(st.active_color) or '-'}  cards: {sizes}  draw pile: {len(st.draw)}",
           file=out)
-    hand = " ".join(c.text for c in sorted(st.hands[me], key=sort_key))
-    print(f"your hand: {hand}", file=out)
+    side = f" ({st.side} side)" if "backs" in view else ""
+    print(f"your hand{side}: {' '.join(view['hand'])}", file=out)
+    if "backs" in view:  # FL.INFO.OPPONENT-BACKS: the other hands' inactive faces
+        backs = "  ".join(f"P{s}: {' '.join(b)}" for s, b in view["backs"].items())
+        print(f"backs: {backs}  draw pile top back: {view['draw_back'] or '-'}", file=out)
 
 
 def _say(ev: Any, me: int, out: TextIO) -> None:
     if ev.kind == "shown" and ev.count != me:  # CL.WD4.CHALLENGE.SHOW: to the challenger only
         return
     if ev.kind in ("played", "drew", "skipped", "reversed", "passed", "uno", "caught",
-                   "went-out", "game-over", "color", "hands-shuffled", "reshuffled", "shown"):
+                   "went-out", "game-over", "color", "hands-shuffled", "reshuffled", "shown",
+                   "flipped", "skipped-everyone"):
         text = str(ev)
-        if ev.kind == "drew":  # do not show other players' drawn cards
+        if ev.kind == "drew" and (ev.player != me or any(c.dark for c in ev.cards)):
+            # do not show other players' drawn cards, nor the backs of one's own (Flip)
             text = f"drew P{ev.player} {ev.count} ({ev.rule})"
         print(f"  . {text}", file=out)
 

@@ -183,6 +183,12 @@ class Game:
         st = self.state
         return st.winner if st.phase == "game_over" else st.round_winner
 
+    @property
+    def winners(self) -> list[int]:
+        """The game's winners once it is over (FLALT.TIE: the tied lowest share the win)."""
+        st = self.state
+        return list(st.winners) if st.phase == "game_over" else []
+
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every action the rules allow now (turn owner and open windows); table penalties
         (referee actions) are not listed. With `player`, only that player's."""
@@ -202,7 +208,7 @@ class Game:
                 False,)
             for card in r.playable(cands):
                 if r.face(card).is_wild:
-                    if len(hand) == 1 and phase == "play":
+                    if len(hand) == 1 and phase == "play" and r.face(card).kind != "wdc":
                         out.append(_act("play", cur, card))  # CL.END.LAST-OTHER: no colour
                     for uno in calls:
                         for c in colors:

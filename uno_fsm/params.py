@@ -38,6 +38,21 @@ def _int(params: Mapping[str, Any], path: str, default: Any = _REQUIRED) -> int:
     return int(value)
 
 
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A challengeable Wild Draw card: `draw` cards when accepted (-1: until the named colour),
+    `guilty` for its player when caught bluffing, `innocent` (+ `extra`) for a wrong challenger."""
+
+    allowed: bool
+    draw: int  # -1: draw until a card of the named colour (Wild Draw Colour)
+    guilty: int
+    innocent: int
+    extra: int  # cards drawn after the colour is found (Wild Draw Colour, innocent)
+
+
+UNTIL_COLOUR = -1
+
+
 @dataclass(frozen=True)
 class Params:
     """Parameters of one composed ruleset, as the engine needs them."""
@@ -67,6 +82,10 @@ class Params:
     colors: tuple[str, ...]  # letters of the (light side) colours
     dark_colors: tuple[str, ...]  # letters of the dark side's colours (Flip), else ()
     seven_o: bool
+    # Flip: penalty draws of the coloured draw cards and the challenge of each Wild Draw card
+    draws: Mapping[str, int]  # draw-card kind -> cards the next player draws (draw2/draw1/draw5)
+    challenges: Mapping[str, Challenge]  # wd4 / wd2 / wdc -> its challenge parameters
+    alt_scoring: bool  # FLALT.OWN-HAND: each player scores their own hand; lowest total wins
 
     @staticmethod
     def of(ruleset: str | Any) -> Params:
@@ -131,4 +150,28 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         colors=tuple(COLOR_LETTERS[str(c)] for c in colors),
         seven_o=bool(_get(p, "seven_o.enabled", False)),
         dark_colors=tuple(COLOR_LETTERS[str(c)] for c in (_get(p, "deck.dark.colors") or ())),
+        draws={kind: _int(p, f"{kind}.draw", 0) for kind in ("draw2", "draw1", "draw5")},
+        challenges=_challenges(p),
+        alt_scoring=_get(p, "scoring.method") == "own-hand-lowest-wins",
     )
+
+
+def _challenges(p: Mapping[str, Any]) -> dict[str, Challenge]:
+    """CL.WD4.CHALLENGE.*, FL.LIGHT.W2.* and FL.DARK.WDC.*: each Wild Draw card's own params."""
+    out: dict[str, Challenge] = {}
+    for kind in ("wd4", "wd2"):
+        if _get(p, kind) is not None:
+            out[kind] = Challenge(
+                allowed=bool(_get(p, f"{kind}.challenge.allowed", True)),
+                draw=_int(p, f"{kind}.draw", 0),
+                guilty=_int(p, f"{kind}.challenge.guilty_draw", 0),
+                innocent=_int(p, f"{kind}.challenge.innocent_draw", 0),
+                extra=0,
+            )
+    if _get(p, "wdc") is not None:  # FL.DARK.WDC.*: every draw is "until the named colour"
+        out["wdc"] = Challenge(
+            allowed=bool(_get(p, "wdc.challenge.allowed", True)),
+            draw=UNTIL_COLOUR, guilty=UNTIL_COLOUR, innocent=UNTIL_COLOUR,
+            extra=_int(p, "wdc.challenge.innocent_extra", 0),
+        )
+    return out

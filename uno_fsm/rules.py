@@ -18,10 +18,26 @@ from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, Action, Event
 from uno_fsm.cards import Card, Face
 from uno_fsm.deck import build_deck
-from uno_fsm.params import Params
+from uno_fsm.params import UNTIL_COLOUR, Params
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
 
 SPECIAL_WILDS = frozenset({"wild_shuffle_hands", "custom_wild"})
+DRAW_KINDS = frozenset({"draw2", "draw1", "draw5"})
+# rule IDs of the draw cards: kind -> (effect, going out on it)
+DRAW_RULES: dict[str, tuple[str, str]] = {
+    "draw2": ("CL.D2.EFFECT", "CL.END.LAST-D2"),
+    "draw1": ("FL.LIGHT.D1.EFFECT", "FL.END.GO-OUT-DRAW"),
+    "draw5": ("FL.DARK.D5.EFFECT", "FL.END.GO-OUT-DRAW"),
+}
+# rule IDs of the challengeable Wild Draw cards: kind -> (accept, guilty, innocent, going out)
+CHALLENGE_RULES: dict[str, tuple[str, str, str, str]] = {
+    "wd4": ("CL.WD4.ACCEPT", "CL.WD4.CHALLENGE.GUILTY", "CL.WD4.CHALLENGE.INNOCENT",
+            "CL.END.LAST-WD4"),
+    "wd2": ("FL.LIGHT.W2.ACCEPT", "FL.LIGHT.W2.GUILTY", "FL.LIGHT.W2.INNOCENT",
+            "FL.END.GO-OUT-DRAW"),
+    "wdc": ("FL.DARK.WDC.ACCEPT", "FL.DARK.WDC.GUILTY", "FL.DARK.WDC.INNOCENT",
+            "FL.END.GO-OUT-DRAW"),
+}
 TURN_KINDS = frozenset({"play", "draw", "pass", "color"})
 WINDOW_EVENTS = frozenset({"call_uno", "catch"})  # CL.UNO.WINDOW: these keep the window open
 DECISIONS = {
@@ -78,6 +94,10 @@ class Rules:
         top = self.face(discard[-1]) if discard else None
         # CL.PLAY.MATCH-ON-WILD: on a Wild only the declared colour matches
         rank = None if top is None or top.is_wild else top.rank
+        if color is None and rank is None and top is not None:
+            # FL.FLIP.NEW-TOP-WILD: a Wild face turned up by a flip leaves no colour active;
+            # any card may be played (and sets the colour)
+            return list(cards)
         dark = st.side == "dark"
         out: list[Card] = []
         for card in cards:
@@ -128,6 +148,53 @@ class Rules:
         out = tuple(got)
         self.events.append(Event("drew", seat, cards=out, count=len(out), rule=rule))
         return out
+
+    def give_until(self, seat: int, color: str | None, rule: str, extra: int = 0) -> None:
+        """FL.DARK.WDC.DRAW-UNTIL (RUL.FLIP.WDC.UNTIL-DRAWN): `seat` draws until a drawn card's
+        active face has `color` (at least one card; Wild faces do not stop it), then `extra`
+        more (FL.DARK.WDC.INNOCENT, RUL.FLIP.WDC.INNOCENT-EXTRA). FL.DARK.WDC.EXHAUSTED: an empty
+        draw pile is refilled by the usual reshuffle; with nothing left to draw it stops."""
+        st = self.st
+        hand = st.hands[seat]
+        got: list[Card] = []
+        face = self.face
+        while True:
+            if not st.draw and not self.reshuffle():
+                break  # FL.DARK.WDC.EXHAUSTED, CL.RESHUFFLE.BOTH-EMPTY
+            card = st.draw.pop()
+            hand.append(card)
+            got.append(card)
+            if color is not None and face(card).color == color:
+                break
+        out = tuple(got)
+        self.events.append(Event("drew", seat, cards=out, count=len(out), rule=rule))
+        if extra:
+            self.give(seat, extra, rule)
+
+    def penalty(self, seat: int, n: int, color: str | None, rule: str) -> None:
+        """Draw `n` cards, or until `color` when `n` is UNTIL_COLOUR (Wild Draw Colour)."""
+        if n == UNTIL_COLOUR:
+            self.give_until(seat, color, rule)
+        else:
+            self.give(seat, n, rule)
+
+    def flip(self) -> None:
+        """FL.FLIP.SIDE-CHANGE: the other side is in play. FL.FLIP.HANDS-TURNED: every card is
+        held by its face of `State.side`, so turning the hands is the side switch itself;
+        FL.PLAY.DRAW-FACING, FL.RESHUFFLE.ORIENT follow from it too. FL.FLIP.DRAW-TURNED: the
+        draw pile is turned over (its order reverses). FL.FLIP.DISCARD-TURNED
+        (RUL.FLIP.DISCARD-TURN): the whole discard pile is turned over; the Flip card goes to
+        the bottom and the old bottom card shows its other face on top.
+        FL.FLIP.NEW-TOP-NO-EFFECT, FL.FLIP.NEW-TOP-WILD (RUL.FLIP.NEW-TOP): the new top does
+        not act; its colour is the active colour, none for a Wild face."""
+        st = self.st
+        st.side = "dark" if st.side == "light" else "light"
+        st.draw.reverse()
+        st.discard.reverse()
+        top = self.face(st.discard[-1])
+        st.active_color = top.color
+        self.events.append(Event("flipped", st.current, st.discard[-1], color=top.color,
+                                 rule="FL.FLIP.SIDE-CHANGE"))
 
     def color_ok(self, color: str | None) -> bool:
         return color in self.p.colors_of(self.st.side)  # CL.WILD.FOUR-COLOURS
@@ -239,7 +306,9 @@ class Rules:
             raise E.CardDoesNotMatch(f"{card} does not match {top} / {st.active_color}", rule)
         if f.is_wild:
             if a.color is None:
-                if len(hand) != 1:  # CL.END.LAST-OTHER: a last Wild needs no colour
+                # CL.END.LAST-OTHER: a last Wild needs no colour, except a Wild Draw Colour,
+                # whose colour the next player draws to (FL.END.GO-OUT-DRAW)
+                if len(hand) != 1 or f.kind == "wdc":
                     raise E.ColorRequired("name a colour for the Wild", "CL.WILD.COLOUR")
             elif not self.color_ok(a.color):
                 raise E.InvalidColor(f"{a.color!r} is not a colour in play", "CL.WILD.FOUR-COLOURS")
@@ -270,9 +339,13 @@ class Rules:
                 and self.face(action.card).rank == "7")
 
     def challengeable(self, action: Action | None = None) -> bool:
-        """CL.WD4.CHALLENGE.DECISION: a Wild Draw Four (not ending the hand) may be challenged."""
-        return (self.p.wd4_challenge and action is not None and action.card is not None
-                and self.face(action.card).kind == "wd4")
+        """CL.WD4.CHALLENGE.DECISION: a Wild Draw Four (not ending the hand) may be challenged;
+        FL.LIGHT.W2.CHALLENGER, FL.DARK.WDC.CHALLENGER: so may a Wild Draw Two or Wild Draw
+        Colour (FL.END.GO-OUT-NO-CHALLENGE: not a last card, `goes_out` is tried first)."""
+        if action is None or action.card is None:
+            return False
+        ch = self.p.challenges.get(self.face(action.card).kind)
+        return ch is not None and ch.allowed
 
     def drawn_unplayable(self, action: Action | None = None) -> bool:
         """CL.DRAW.UNPLAYABLE-PASSES."""
@@ -288,7 +361,9 @@ class Rules:
         return self.st.first_color
 
     def target_reached(self, action: Action | None = None) -> bool:
-        """CL.SCORE.TARGET; CL22.SCORE.ONE-HAND (no target: one hand decides the game)."""
+        """CL.SCORE.TARGET, FL.GAME.TARGET-500, FLALT.END-500 (RUL.FLALT.REACH: 500 or more,
+        checked when the round is scored); CL22.SCORE.ONE-HAND (no target: one hand decides
+        the game)."""
         target = self.p.target
         return target is None or max(self.st.scores) >= target
 
@@ -325,22 +400,35 @@ class Rules:
         st, p = self.st, self.p
         winner = st.current
         f = self._place(a)
+        kind = f.kind
         if p.last_card_draw:
             victim = self.seat(winner)
-            if f.kind == "draw2":  # CL.END.LAST-D2
-                self.give(victim, p.draw2, "CL.END.LAST-D2")
-            elif f.kind == "wd4":  # CL.END.LAST-WD4 (no challenge)
-                self.give(victim, p.wd4, "CL.END.LAST-WD4")
+            if kind in DRAW_KINDS:  # CL.END.LAST-D2, FL.END.GO-OUT-DRAW, FL.END.GO-OUT-COUNT
+                self.give(victim, p.draws[kind], DRAW_RULES[kind][1])
+            elif kind in p.challenges:
+                # CL.END.LAST-WD4, FL.END.GO-OUT-DRAW, FL.END.GO-OUT-NO-CHALLENGE (no challenge;
+                # RUL.FLIP.GO-OUT-DRAW-CHALLENGE)
+                self.penalty(victim, p.challenges[kind].draw, a.color,
+                             CHALLENGE_RULES[kind][3])
+        if kind == "flip":  # FL.END.GO-OUT-FLIP (RUL.FLIP.GO-OUT-ON-FLIP): flip, then score
+            self.flip()
         # CL.END.LAST-OTHER: no other effect; CL18.WSH.LAST-CARD: no redistribution
         # CL.SCORE.WINNER, CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS, CL18.SCORE,
-        # CL22.SCORE.WILDS-50: the points table is the ruleset's
-        points = 0
-        for seat, hand in enumerate(st.hands):
-            if seat != winner:
-                for card in hand:
-                    g = self.face(card)
-                    points += p.points_of(g.kind, g.number, st.side)
-        st.scores[winner] += points  # CL.SCORE.ACCUMULATE
+        # CL22.SCORE.WILDS-50, FL.SCORE.* (FL.SCORE.SIDE, RUL.FLIP.SCORING-SIDE: the faces of
+        # the side in play now): the points table is the ruleset's
+        side = st.side
+        held = [sum(p.points_of(g.kind, g.number, side) for g in map(self.face, hand))
+                for hand in st.hands]
+        if p.alt_scoring:
+            # FLALT.OWN-HAND, FLALT.NO-COLLECT (the winner holds nothing), FLALT.VALUES,
+            # FLALT.GO-OUT-DRAWS (RUL.FLALT.WHAT-COUNTS)
+            for seat, value in enumerate(held):
+                st.scores[seat] += value
+            points = held[winner]
+        else:
+            # CL.SCORE.WINNER, FL.SCORE.WINNER; CL.SCORE.ACCUMULATE, FL.GAME.ACCUMULATE
+            points = sum(held) - held[winner]
+            st.scores[winner] += points
         st.round_winner = winner
         st.uno_window = None
         self.events.append(Event("went-out", winner, count=points, rule="CL.SCORE.WINNER"))
@@ -358,29 +446,44 @@ class Rules:
             if p.seven_o and f.rank == "0":
                 self._rotate_hands()
                 return  # V.SEVENO.UNO: a rotated one-card hand owes no call
-        elif kind == "skip":  # CL.SKIP.EFFECT; CL.TWO.SKIP-AGAIN (2 players: seat + 2 = self)
+        # CL.SKIP.EFFECT, FL.LIGHT.SKIP.EFFECT; CL.TWO.SKIP-AGAIN (2 players: seat + 2 = self)
+        elif kind == "skip":
             self.events.append(Event("skipped", self.seat(actor), rule="CL.SKIP.EFFECT"))
             st.current = self.seat(actor, 2)
         elif kind == "reverse":
-            # CL.REVERSE.EFFECT; CL.TWO.REVERSE-DIRECTION: the direction turns with 2 players too
+            # CL.REVERSE.EFFECT, FL.LIGHT.REVERSE.EFFECT, FL.DARK.REVERSE.EFFECT;
+            # CL.TWO.REVERSE-DIRECTION: the direction turns with 2 players too; FL.TWO.REVERSE
             st.direction = COUNTERCLOCKWISE if st.direction == CLOCKWISE else CLOCKWISE
             self.events.append(Event("reversed", actor, rule="CL.REVERSE.EFFECT"))
             if st.players == 2 and p.reverse_as_skip_two:  # CL.TWO.SCOPE: exactly two players
                 st.current = actor  # CL.TWO.REVERSE-SKIP
             else:
                 st.current = self.seat(actor)  # CL.REVERSE.NEXT
-        # CL.D2.EFFECT, CL.D2.NO-STACK (V.STACK.NOT-OFFICIAL); CL.TWO.D2-AGAIN
-        elif kind == "draw2":
-            self.give(self.seat(actor), p.draw2, "CL.D2.EFFECT")
+        # CL.D2.EFFECT, CL.D2.NO-STACK (V.STACK.NOT-OFFICIAL); CL.TWO.D2-AGAIN;
+        # FL.LIGHT.D1.EFFECT, FL.DARK.D5.EFFECT; FL.TWO.PLAY-AGAIN
+        elif kind in DRAW_KINDS:
+            self.give(self.seat(actor), p.draws[kind], DRAW_RULES[kind][0])
             st.current = self.seat(actor, 2)
-        elif kind == "wd4":  # CL.WD4.EFFECT without a challenge (ruleset disables it)
-            self.give(self.seat(actor), p.wd4, "CL.WD4.EFFECT")
+        elif kind == "flip":  # FL.FLIP.NEXT-PLAYER: a Flip card skips nobody
+            self.flip()
+            st.current = self.seat(actor)
+        elif kind == "skip_everyone":
+            # FL.DARK.SE.EFFECT (RUL.FLIP.SKIP-EVERYONE.WORDING): every other player is
+            # skipped, the player plays again; FL.TWO.PLAY-AGAIN
+            self.events.append(Event("skipped-everyone", actor, rule="FL.DARK.SE.EFFECT"))
+            st.current = actor
+        elif kind in p.challenges:
+            # CL.WD4.EFFECT, FL.LIGHT.W2.EFFECT, FL.DARK.WDC.EFFECT without a challenge (the
+            # ruleset disables it)
+            self.penalty(self.seat(actor), p.challenges[kind].draw, a.color,
+                         CHALLENGE_RULES[kind][0])
             st.current = self.seat(actor, 2)
         elif kind == "wild_shuffle_hands":
             self._shuffle_hands(actor)
             st.current = self.seat(actor)  # CL18.WSH.NEXT
             return  # CL18.WSH.UNO: nobody can be caught after a redistribution
-        elif kind in ("wild", "custom_wild"):  # CL.WILD.NO-EFFECT, CL18.CUSTOM.PLAIN
+        # CL.WILD.NO-EFFECT, CL18.CUSTOM.PLAIN; FL.LIGHT.WILD.COLOUR, FL.DARK.WILD.COLOUR
+        elif kind in ("wild", "custom_wild"):
             st.current = self.seat(actor)
         else:
             raise NotImplementedError(f"card kind {kind!r} (not a classic card)")
@@ -423,8 +526,12 @@ class Rules:
         # CL.DRAW.DRAWN-WD4: a drawn WD4 comes here too, judged on the hand held now.
         # CL.WD4.LEGAL, CL.WD4.LEGAL-OTHER-MATCHES, CL.WD4.LEGALITY-TIME: judged on the hand at
         # the moment of the play against the colour active before it (Wilds have no colour)
+        # FL.LIGHT.W2.LEGAL, FL.DARK.WDC.LEGAL, FL.PLAY.ACTIVE-FACES-ONLY (RUL.FLIP.WILD-DRAW-
+        # LEGALITY); FL.LIGHT.W2.BLUFF, FL.DARK.WDC.BLUFF. With no colour active (a Wild face
+        # turned up by a flip) no card can be of it: the card is legal.
         face = self.face
-        legal = not any(face(c).color == before for c in st.hands[actor] if c is not a.card)
+        legal = before is None or not any(
+            face(c).color == before for c in st.hands[actor] if c is not a.card)
         self._place(a)
         st.challenge_by = actor
         st.challenge_legal = legal  # CL.WD4.BLUFF-ACCEPTED: an illegal one is played all the same
@@ -476,37 +583,56 @@ class Rules:
         self.events.append(Event("color", st.current, color=a.color, rule="CL.FIRST.WILD"))
 
     # ---- challenge -------------------------------------------------------------------
+    def _challenged(self) -> str:
+        """The kind of the Wild Draw card waiting for its challenge (the top discard)."""
+        return self.face(self.st.discard[-1]).kind
+
     def challenge_guilty(self, action: Action | None = None) -> None:
-        """CL.WD4.CHALLENGE.GUILTY, CL.WD4.CHALLENGE.GUILTY-TURN, CL.WD4.CHALLENGE.COLOUR."""
+        """CL.WD4.CHALLENGE.GUILTY, CL.WD4.CHALLENGE.GUILTY-TURN, CL.WD4.CHALLENGE.COLOUR;
+        FL.LIGHT.W2.GUILTY, FL.DARK.WDC.GUILTY (RUL.FLIP.CHALLENGE.AFTER-GUILTY: the challenger
+        plays), FL.LIGHT.W2.COLOUR-STANDS, FL.DARK.WDC.COLOUR-STANDS."""
         st = self.st
         by = st.challenge_by
         assert by is not None
         self._show(by)
-        self.give(by, self.p.wd4_guilty_draw, "CL.WD4.CHALLENGE.GUILTY")
+        kind = self._challenged()
+        self.penalty(by, self.p.challenges[kind].guilty, st.active_color,
+                     CHALLENGE_RULES[kind][1])
         st.challenge_by = None
         # the challenger (st.current) takes the turn
 
     def challenge_innocent(self, action: Action | None = None) -> None:
-        """CL.WD4.CHALLENGE.INNOCENT; CL.TWO.WD4-AGAIN."""
+        """CL.WD4.CHALLENGE.INNOCENT; CL.TWO.WD4-AGAIN; FL.LIGHT.W2.INNOCENT (2 + 2),
+        FL.DARK.WDC.INNOCENT (until the colour, then 2: RUL.FLIP.WDC.INNOCENT-EXTRA)."""
         st = self.st
         by = st.challenge_by
         assert by is not None
         self._show(by)
         victim = st.current
-        self.give(victim, self.p.wd4_innocent_draw, "CL.WD4.CHALLENGE.INNOCENT")
+        kind = self._challenged()
+        ch = self.p.challenges[kind]
+        rule = CHALLENGE_RULES[kind][2]
+        if ch.innocent == UNTIL_COLOUR:
+            self.give_until(victim, st.active_color, rule, ch.extra)
+        else:
+            self.give(victim, ch.innocent, rule)
         st.challenge_by = None
         st.current = self.seat(victim)
 
     def accept_penalty(self, action: Action | None = None) -> None:
-        """CL.WD4.ACCEPT; CL.TWO.WD4-AGAIN."""
+        """CL.WD4.ACCEPT; CL.TWO.WD4-AGAIN; FL.LIGHT.W2.ACCEPT, FL.DARK.WDC.ACCEPT;
+        FL.TWO.PLAY-AGAIN."""
         st = self.st
         victim = st.current
-        self.give(victim, self.p.wd4, "CL.WD4.ACCEPT")
+        kind = self._challenged()
+        self.penalty(victim, self.p.challenges[kind].draw, st.active_color,
+                     CHALLENGE_RULES[kind][0])
         st.challenge_by = None
         st.current = self.seat(victim)
 
     def _show(self, by: int) -> None:
-        """CL.WD4.CHALLENGE.SHOW: the hand is shown to the challenger only."""
+        """CL.WD4.CHALLENGE.SHOW, FL.LIGHT.W2.SHOW-HAND: the hand is shown to the challenger
+        only."""
         st = self.st
         self.events.append(Event("shown", by, cards=tuple(st.hands[by]), count=st.current,
                                  rule="CL.WD4.CHALLENGE.SHOW"))
@@ -552,7 +678,16 @@ class Rules:
     def end_game(self, action: Action | None = None) -> None:
         """CL.SCORE.TARGET / CL22.SCORE.ONE-HAND: the winner of the last hand wins the game."""
         st = self.st
+        if self.p.alt_scoring:
+            # FLALT.LOWEST-WINS; FLALT.TIE (RUL.FLALT.TIE): the tied lowest share the win
+            low = min(st.scores)
+            st.winners = [s for s, v in enumerate(st.scores) if v == low]
+            st.winner = st.winners[0]
+            self.events.append(Event("game-over", st.winner, count=len(st.winners),
+                                     rule="FLALT.LOWEST-WINS"))
+            return
         st.winner = st.round_winner
+        st.winners = [] if st.winner is None else [st.winner]
         self.events.append(Event("game-over", st.winner, rule="CL.SCORE.TARGET"))
 
     def start_round(self, dealer: int | None) -> None:
@@ -564,6 +699,10 @@ class Rules:
         st.discard = []
         st.draw = cards
         st.direction = CLOCKWISE  # CL.PLAY.DIRECTION-START
+        # FL.SETUP.START-LIGHT, FL.SETUP.ORIENT (RUL.FLIP.NEXT-ROUND): every hand starts light;
+        # faces follow the side, so the gathered cards are all turned the same way
+        st.side = "light"
+        st.winners = []
         st.drawn = None
         st.uno_window = None
         st.challenge_by = None
@@ -626,23 +765,30 @@ class Rules:
                 policy = p.first_card.get("special_wild")  # CL18.FIRST-CARD
             policy = policy or "none"
             self.events.append(Event("first-card", None, card, rule="CL.DEAL.FIRST-DISCARD"))
-            if policy == "none":  # CL.FIRST.NUMBER, CL22.FIRST.LEFT-PLAYS
+            # FL.SETUP.FIRST-DISCARD: turned light face up (the side is light); FL.FIRST.*
+            # per the ruleset's first_card (FL.FIRST.ACTION-SEE-CARD)
+            # CL.FIRST.NUMBER, CL22.FIRST.LEFT-PLAYS; FL.FIRST.NUMBER, FL.FIRST.FLIP
+            # (RUL.FLIP.FIRST-CARD.FLIP: a Flip card turned first has no effect)
+            if policy == "none":
                 return
-            if policy == "skip-first-player":  # CL.FIRST.SKIP
+            if policy == "skip-first-player":  # CL.FIRST.SKIP, FL.FIRST.SKIP
                 st.current = (left + 1) % n
                 return
-            if policy == "dealer-starts-reversed":  # CL.FIRST.REVERSE
+            if policy == "dealer-starts-reversed":  # CL.FIRST.REVERSE, FL.FIRST.REVERSE
                 st.direction = COUNTERCLOCKWISE
                 st.current = st.dealer
                 return
-            if policy == "first-player-draws-and-is-skipped":  # CL.FIRST.D2
-                self.give(left, p.draw2, "CL.FIRST.D2")
+            if policy == "first-player-draws-and-is-skipped":  # CL.FIRST.D2, FL.FIRST.DRAW-ONE
+                self.give(left, p.draws.get(f.kind, 0),
+                          "FL.FIRST.DRAW-ONE" if f.kind == "draw1" else "CL.FIRST.D2")
                 st.current = (left + 1) % n
                 return
-            if policy == "first-player-chooses-color":  # CL.FIRST.WILD, CL18.FIRST-CARD
+            # CL.FIRST.WILD, CL18.FIRST-CARD, FL.FIRST.WILD (RUL.FLIP.FIRST-CARD.WILD)
+            if policy == "first-player-chooses-color":
                 st.first_color = True
                 return
-            if policy == "return-shuffle-and-turn-again":  # CL.FIRST.WD4, CL.FIRST.REPEAT
+            # CL.FIRST.WD4, CL.FIRST.REPEAT; FL.FIRST.WILD-DRAW-TWO (RUL.FLIP.FIRST-CARD.W2)
+            if policy == "return-shuffle-and-turn-again":
                 st.discard.pop()
                 st.draw.append(card)
                 st.rng.shuffle(st.draw)

@@ -43,6 +43,7 @@ class State:
     round: int = 1
     round_winner: int | None = None
     winner: int | None = None
+    winners: list[int] = field(default_factory=list)  # FLALT.TIE: the game's shared winners
     rng: random.Random = field(default_factory=random.Random)
 
     # ---- snapshot, equality, JSON ------------------------------------------------------
@@ -71,6 +72,7 @@ class State:
             "round": self.round,
             "round_winner": self.round_winner,
             "winner": self.winner,
+            "winners": list(self.winners),
             "rng": [version, list(internal), gauss],
         }
 
@@ -104,6 +106,7 @@ class State:
             round=d["round"],
             round_winner=d["round_winner"],
             winner=d["winner"],
+            winners=list(d.get("winners", [] if d["winner"] is None else [d["winner"]])),
             rng=rng,
         )
 

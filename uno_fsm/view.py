@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from uno_fsm.cards import color_name, sort_key
+from uno_fsm.cards import Card, Face, color_name
 
 if TYPE_CHECKING:
     from uno_fsm.game import Game
@@ -16,13 +16,33 @@ def player_view(game: Game, player: int) -> dict[str, Any]:
     Hidden: other hands, the draw pile order, the RNG. Shown to a challenger only, for the
     challenge just resolved, is nothing extra here: the `shown` event carries the hand
     (CL.WD4.CHALLENGE.SHOW) and callers route it to the challenger.
+
+    UNO Flip (RUL.FLIP.VISIBILITY): the own hand shows only its active faces (FL.INFO.NO-PEEK);
+    `backs` shows the inactive faces of the other hands (FL.INFO.OPPONENT-BACKS, FL.SETUP.HOLD)
+    and `draw_back` the inactive face of the draw pile's top card (FL.SETUP.DRAW-PILE). The
+    legal actions name cards by their active faces only.
     """
     st = game.state
     pending = game.pending
+    side = st.side
+    other = "light" if side == "dark" else "dark"
     own = st.hands[player]
-    return {
+    flip = any(c.dark is not None for c in st.all_cards())
+
+    def shown(c: Card, s: str) -> str:
+        return c.face(s).text if flip else c.text
+
+    legal: list[dict[str, object]] = []
+    for a in game.legal_actions(player):
+        d = a.to_dict()
+        if flip and a.card is not None:
+            d["card"] = a.card.face(side).text
+            if d in legal:  # cards alike on the active side are one move to their holder
+                continue
+        legal.append(d)
+    out: dict[str, Any] = {
         "player": player,
-        "hand": [c.text for c in sorted(own, key=sort_key)],
+        "hand": sorted((shown(c, side) for c in own), key=_face_key),
         "hand_sizes": {seat: len(h) for seat, h in enumerate(st.hands)},
         "top": st.discard[-1].face(st.side).text if st.discard else None,
         "active_color": color_name(st.active_color),
@@ -32,7 +52,7 @@ def player_view(game: Game, player: int) -> dict[str, Any]:
         "current": None if pending is None else pending.player,
         "pending": None if pending is None else {"player": pending.player,
                                                  "decision": pending.decision},
-        "drawn": st.drawn.text if st.drawn is not None and st.current == player
+        "drawn": shown(st.drawn, side) if st.drawn is not None and st.current == player
         and st.phase == "play_drawn" else None,
         "uno_window": st.uno_window,
         "draw_size": len(st.draw),
@@ -42,5 +62,19 @@ def player_view(game: Game, player: int) -> dict[str, Any]:
         "round_over": game.round_over,
         "game_over": game.is_over,
         "winner": game.winner,
-        "legal_actions": [a.to_dict() for a in game.legal_actions(player)],
+        "legal_actions": legal,
     }
+    if flip:
+        out["backs"] = {seat: sorted((c.face(other).text for c in h), key=_face_key)
+                        for seat, h in enumerate(st.hands) if seat != player}
+        out["draw_back"] = st.draw[-1].face(other).text if st.draw else None
+    return out
+
+
+def _face_key(text: str) -> tuple[int, str]:
+    """Display order of faces: by colour (Wilds last), then rank."""
+    from uno_fsm.cards import parse_face
+
+    f: Face = parse_face(text)
+    order = "RYGBPTOV".find(f.color) if f.color else 9
+    return (order, f.rank.zfill(3) if f.number is not None else "~" + f.rank)
