@@ -56,7 +56,18 @@ def test_errors_come_back_as_codes(action: dict[str, object], code: str) -> None
     assert err is not None and err["code"] == code
 
 
-def test_flip_is_unsupported_for_now() -> None:
+def test_flip_is_supported() -> None:
+    a = ReferenceAdapter()
+    assert "flip" in a.hello()["rulesets"]
+    a.setup({"ruleset": "flip", "seed": 0, "setup": {
+        "players": 2, "current": 0, "side": "light", "hands": {0: ["RF/O4"], 1: ["Y3/T7"]},
+        "discard": ["B2/T6", "R5/P3"], "draw": ["Y6/P6"]}})
+    assert a.act({"player": 0, "play": "RF/O4"}) is None
+    assert a.observe(["side", "top", "active_color"]) == {
+        "side": "dark", "top": "B2/T6", "active_color": "teal"}
+
+
+def test_unknown_ruleset_is_unsupported() -> None:
     a = ReferenceAdapter()
     with pytest.raises(Unsupported):
-        a.setup({"ruleset": "flip", "setup": {"players": 2}, "seed": 0})
+        a.setup({"ruleset": "no-such-ruleset", "setup": {"players": 2}, "seed": 0})

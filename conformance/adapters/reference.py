@@ -13,11 +13,12 @@ from conformance.protocol import PROTOCOL, AdapterError, Unsupported
 
 # bases and the variants that compose with them (the runner accepts base+variant+... when each
 # part is declared)
-RULESETS = ["classic-official", "classic-2022", "cards-2018", "play-for-points", "seven-o"]
+RULESETS = ["classic-official", "classic-2022", "cards-2018", "play-for-points", "seven-o",
+            "flip", "flip-alt-scoring"]
 FEATURES = [
     "basic-play", "draw-then-play", "action-cards", "wild", "wd4", "wd4-challenge", "uno-call",
     "uno-catch", "first-card", "deal", "reshuffle", "scoring", "two-player", "referee-penalties",
-    "cards-2018", "seven-o",
+    "cards-2018", "seven-o", "flip", "flip-challenge", "alt-scoring",
 ]
 OBSERVATIONS = [
     "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
@@ -69,7 +70,7 @@ class ReferenceAdapter:
             p = Params.of(ruleset)
         except Exception as exc:  # unknown ruleset or composition error
             raise Unsupported(f"ruleset {ruleset!r}: {exc}") from exc
-        if p.game != "classic":
+        if p.game not in ("classic", "flip"):
             raise Unsupported(f"ruleset {ruleset!r}: game {p.game!r} is not implemented yet")
         try:
             self.game = Game.from_setup(p, setup, seed=int(params.get("seed") or 0))
@@ -192,7 +193,8 @@ class ReferenceAdapter:
             elif key == "game_over":
                 out[key] = g.is_over
             elif key == "winner":
-                out[key] = g.winner
+                # FLALT.TIE: a shared win is reported as the list of the tied seats
+                out[key] = g.winners if len(g.winners) > 1 else g.winner
             else:
                 raise Unsupported(f"observation {key!r}")
         return out
