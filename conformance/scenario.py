@@ -11,7 +11,7 @@ string keys (`{"0": [...]}`) in-process exactly as on the wire, so both paths se
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 
 from conformance import specdata
+from conformance.schemacheck import UnsupportedSchema, compile_schema
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
 
@@ -123,11 +124,74 @@ def _line_at(doc: Any, path: Sequence[Any]) -> int:
     return line
 
 
+_ANNOTATIONS = frozenset(("description", "title", "default", "examples", "$comment", "$schema"))
+
+
+def _inline_refs(node: Any, defs: dict[str, Any], stack: tuple[str, ...] = ()) -> Any:
+    """`node` with every local `{"$ref": "#/$defs/NAME"}` replaced by a copy of that definition.
+
+    Validation then never resolves a reference (with `referencing`, that lookup was a third of
+    the time of loading the corpus). Keywords beside a `$ref` may only be annotations
+    (description, title, ...), which do not validate; a recursive definition, a remote `$ref`,
+    or a validating keyword beside one raise ValueError, and the caller keeps the `$ref`s.
+    """
+    if isinstance(node, list):
+        return [_inline_refs(v, defs, stack) for v in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if ref is None:
+        return {k: _inline_refs(v, defs, stack) for k, v in node.items()}
+    if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
+        raise ValueError(f"cannot inline $ref {ref!r}")
+    name = ref[len("#/$defs/"):]
+    if name not in defs or name in stack:
+        raise ValueError(f"cannot inline $ref {ref!r}")
+    siblings = {k: v for k, v in node.items() if k != "$ref"}
+    if set(siblings) - _ANNOTATIONS:
+        raise ValueError(f"validating keywords beside $ref {ref!r}")
+    target = _inline_refs(defs[name], defs, (*stack, name))
+    return {**target, **siblings} if isinstance(target, dict) else target
+
+
+@dataclass(frozen=True)
+class _Validators:
+    source: dict[str, Any]  # the schema as read (identity: rebuilt after clear_caches)
+    full: jsonschema.Draft202012Validator  # the errors users see
+    fast: Callable[[Any], bool] | None  # yes/no in front of it (conformance.schemacheck)
+
+
+_VALIDATORS: _Validators | None = None
+
+
+def _validators() -> _Validators:
+    """The scenario validators, built once per schema (`specdata.clear_caches` rereads it)."""
+    global _VALIDATORS
+    source = specdata.scenario_schema()
+    if _VALIDATORS is None or _VALIDATORS.source is not source:
+        _VALIDATORS = _build_validators(source)
+    return _VALIDATORS
+
+
 def _validator() -> jsonschema.Draft202012Validator:
-    schema = dict(specdata.scenario_schema())
+    """The jsonschema validator of one scenario: the `scenario` definition, $refs inlined."""
+    return _validators().full
+
+
+def _build_validators(source: dict[str, Any]) -> _Validators:
+    schema = dict(source)
     schema.pop("oneOf", None)
     schema["$ref"] = "#/$defs/scenario"
-    return jsonschema.Draft202012Validator(schema)
+    defs = schema.get("$defs", {})
+    try:
+        flat = _inline_refs({k: v for k, v in schema.items() if k not in ("$defs", "$id")}, defs)
+    except ValueError:
+        return _Validators(source, jsonschema.Draft202012Validator(schema), None)
+    try:
+        fast: Callable[[Any], bool] | None = compile_schema(flat)
+    except UnsupportedSchema:
+        fast = None
+    return _Validators(source, jsonschema.Draft202012Validator(flat), fast)
 
 
 def _describe(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
@@ -158,7 +222,10 @@ def _path(parts: Iterable[Any]) -> str:
 
 
 def _validate(doc: Any, data: Any, file: str) -> None:
-    errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.path)))
+    validators = _validators()
+    if validators.fast is not None and validators.fast(data):
+        return
+    errors = sorted(validators.full.iter_errors(data), key=lambda e: list(map(str, e.path)))
     if not errors:
         return
     err = _describe(errors[0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,3 +63,65 @@ def test_real_spec_loads() -> None:
     sources = load_sources()
     assert {s.id for s in sources} >= {"classic-br", "flip-pt", "flip-it", "guide-br", "wiki-br"}
     assert load_rules() and load_rulings()
+
+
+LOADER_CASES = [
+    "a: 1\nb: 2\na: 3\n",
+    "x: !!python/object/new:os.system [ls]\n",
+    "x: !custom 3\n",
+    "a: [1, 2\nb: 3\n",
+    "a: 1\n  b: 2\n",
+    "a: 'open\n",
+    "- a\nb: 1\n",
+    "a: 1\nitems:\n  - id: x\n    v: 2\n  - id: y\n    w: {p: [1, {q: 2}]}\n",
+]
+
+
+@pytest.mark.parametrize("text", LOADER_CASES)
+def test_libyaml_and_pure_python_loaders_agree(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same data, same lines, same error (file, line, message) with and without libyaml."""
+    from uno_spec import loader
+
+    def outcome() -> Any:
+        try:
+            doc = parse_yaml(text, "f.yaml")
+        except SpecError as exc:
+            return ("error", exc.file, exc.line, exc.message)
+        return ("ok", doc, _lines(doc))
+
+    fast = outcome()
+    monkeypatch.setattr(loader, "FAST_LOADER", None)
+    assert outcome() == fast
+
+
+def _lines(node: Any) -> Any:
+    if isinstance(node, dict):
+        return (getattr(node, "line", None), dict(getattr(node, "key_lines", {})),
+                {k: _lines(v) for k, v in node.items()})
+    if isinstance(node, list):
+        return [_lines(v) for v in node]
+    return None
+
+
+def test_libyaml_is_used_when_available() -> None:
+    import yaml
+
+    from uno_spec import loader
+
+    if not hasattr(yaml, "CSafeLoader"):
+        pytest.skip("PyYAML without libyaml")
+    assert loader.FAST_LOADER is not None and issubclass(loader.FAST_LOADER, yaml.CSafeLoader)
+
+
+def test_bundled_scenarios_load_the_same_without_libyaml(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance.scenario import load_corpus
+    from uno_spec import loader
+
+    fast = load_corpus()
+    monkeypatch.setattr(loader, "FAST_LOADER", None)
+    pure = load_corpus()
+    assert not fast.errors and not pure.errors
+    assert fast.scenarios == pure.scenarios
+    assert [(s.line, s.raw_lines, [st.line for st in s.steps]) for s in fast.scenarios] == \
+        [(s.line, s.raw_lines, [st.line for st in s.steps]) for s in pure.scenarios]
