@@ -1,11 +1,19 @@
 """`uno-fsm`: one CLI for every user-facing job.
 
-Each package owns its sub-commands and registers them here through a `register(subparsers)`
-function, so that this module is the only place that knows all of them:
+Each package owns its sub-commands and registers them through a `register(subparsers)`
+function; `COMMANDS` below is the only place that knows all of them:
 
 - `uno_spec.cli`: `spec lint`, `spec stats`, `spec docs`, `rules show`, `rules search`
-- `uno_fsm.cli`: `play`, `simulate`, `diagram`, `fuzz`, `bench`
-- `conformance.cli`: `conformance run`, `conformance lint`, `conformance report`
+- `uno_fsm.cli`: `play`, `simulate`, `diagram`
+- `uno_fsm.fuzz`: `fuzz`; `uno_cli.bench`: `bench`
+- `conformance.cli`: `conformance run`, `conformance lint`, `conformance report`,
+  `conformance serve`, `conformance compliance`
+
+Start-up is lazy: only the module of the command being run is imported (serving the reference
+engine over stdio must not pay for Hypothesis, rich or jsonschema). The other commands appear
+in the parser as light stand-ins carrying the help line of `COMMANDS`, so `uno-fsm --help` lists
+every command without importing any module. tests/test_conformance_cli_startup.py checks that
+each help line here is the one its module registers.
 """
 
 from __future__ import annotations
@@ -14,25 +22,72 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NamedTuple
 
-COMMAND_MODULES = ("uno_spec.cli", "uno_fsm.cli", "conformance.cli", "uno_fsm.fuzz", "uno_cli.bench")  # noqa: E501
+
+class Command(NamedTuple):
+    name: str
+    module: str  # its `register(sub)` adds this command (and maybe others of the same module)
+    help: str  # the help line the module registers (shown by `uno-fsm --help`)
 
 
-def build_parser() -> argparse.ArgumentParser:
+COMMANDS: tuple[Command, ...] = (
+    Command("spec", "uno_spec.cli", "check and document the specification (spec/)"),
+    Command("rules", "uno_spec.cli", "look up rules and the clauses they cite"),
+    Command("diagram", "uno_fsm.cli", "print the turn-phase machine as a Mermaid diagram"),
+    Command("play", "uno_fsm.cli", "play a game in the terminal against random bots"),
+    Command("simulate", "uno_fsm.cli", "play random games and report statistics"),
+    Command("conformance", "conformance.cli", "run, lint and report the conformance suite"),
+    Command("fuzz", "uno_fsm.fuzz", "stateful fuzzing of the engine (Hypothesis)"),
+    Command("bench", "uno_cli.bench", "benchmark the engine, the conformance runner, the fuzzer"),
+)
+COMMAND_MODULES = tuple(dict.fromkeys(c.module for c in COMMANDS))
+
+_STUB = "_uno_fsm_stub"
+
+
+def _chosen(argv: Sequence[str]) -> str | None:
+    """The command named on the command line (the first word that is not an option)."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with `argv`, only the module of the command named in it is imported (the
+    others are stand-ins with their help line); without, every command module is imported."""
     parser = argparse.ArgumentParser(
         prog="uno-fsm",
         description="A formally specified UNO rules engine and a cited conformance suite.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(name)
-        module.register(sub)
+    chosen = _chosen(argv) if argv is not None else None
+    wanted = {c.module for c in COMMANDS if argv is None or c.name == chosen}
+    registered: set[str] = set()
+    for command in COMMANDS:
+        if command.module in wanted:
+            if command.module not in registered:
+                registered.add(command.module)
+                importlib.import_module(command.module).register(sub)
+            continue
+        if command.name in sub.choices:
+            continue
+        stub = sub.add_parser(command.name, help=command.help, add_help=False)
+        stub.add_argument("rest", nargs=argparse.REMAINDER)
+        stub.set_defaults(**{_STUB: command.name})
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
+    args = parser.parse_args(words)
+    if getattr(args, _STUB, None) is not None:  # a stand-in was chosen: parse for real
+        parser = build_parser()
+        args = parser.parse_args(words)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
