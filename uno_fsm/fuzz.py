@@ -191,8 +191,9 @@ def face_on(card: Card, side: str) -> Face:
 
 
 def playable(f: Face, active: str | None, top: Face | None) -> bool:
-    """CL.PLAY.MATCH (colour, number or symbol), CL.PLAY.WILD-ANYTIME."""
-    if f.is_wild or f.color == active:
+    """CL.PLAY.MATCH (colour, number or symbol), CL.PLAY.WILD-ANYTIME; FL.FLIP.NEW-TOP-WILD:
+    with no colour active (a Wild face turned up by a flip) any card may be played."""
+    if f.is_wild or f.color == active or active is None:
         return True
     return top is not None and not top.is_wild and f.rank == top.rank
 
@@ -300,6 +301,9 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
     # a reshuffle keeps the top discard (CL.RESHUFFLE.KEEP-TOP)
     played = kind == "play"
     expected_top = action.card if played else (before.discard[-1] if before.discard else None)
+    if played and action.card is not None and before.discard \
+            and face_on(action.card, before.side).kind == "flip":
+        expected_top = before.discard[0]  # FL.FLIP.DISCARD-TURNED
     if len(after.discard) < len(before.discard) + (1 if played else 0):
         check(len(after.discard) == 1 and after.discard[0] is expected_top,
               "CL.RESHUFFLE.KEEP-TOP",
@@ -421,9 +425,15 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
     f = face_on(card, before.side)
     flip = ruleset.split("+")[0] == FLIP_RULESET
     kind = f.kind
-    # CL.PLAY.DISCARD-FACE-UP: the card leaves the hand and becomes the top
-    check(bool(after.discard) and after.discard[-1] is card, "CL.PLAY.DISCARD-FACE-UP",
-          f"top is {after.discard[-1] if after.discard else None}, played {card}")
+    if kind == "flip":
+        # FL.FLIP.DISCARD-TURNED: the whole pile is turned over, the Flip card at the bottom
+        want_pile = [*before.discard, card][::-1]
+        check(after.discard == want_pile, "FL.FLIP.DISCARD-TURNED",
+              f"discard pile after a Flip: {[c.text for c in after.discard]}, expected "
+              f"{[c.text for c in want_pile]}")
+    else:  # CL.PLAY.DISCARD-FACE-UP: the card leaves the hand and becomes the top
+        check(bool(after.discard) and after.discard[-1] is card, "CL.PLAY.DISCARD-FACE-UP",
+              f"top is {after.discard[-1] if after.discard else None}, played {card}")
     rotated = seven_o(ruleset) and f.rank == "0" and len(before.hands[p]) > 1
     if rotated:  # V.SEVENO.ZERO-ROTATE: each hand passes on in the direction of play
         for seat in range(n):
@@ -474,7 +484,7 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
                   "CL.END.OUT", f"the round should be over: pending {pend}")
         return
     if kind == "flip":  # FL.FLIP.NEW-TOP-NO-EFFECT, FL.FLIP.NEW-TOP-WILD
-        new_top = face_on(card, after.side)
+        new_top = face_on(before.discard[0] if before.discard else card, after.side)
         check(after.active_color == new_top.color, "FL.FLIP.NEW-TOP-WILD" if new_top.is_wild
               else "FL.FLIP.NEW-TOP-NO-EFFECT",
               f"active colour {after.active_color} after flipping to {new_top}")
@@ -956,7 +966,9 @@ class UnoMachine(RuleBasedStateMachine):
                 assert action.card is not None
                 hand = list(before.hands[action.player or 0])
                 hand.remove(action.card)
-                legal = not any(face_on(c, before.side).color == before.active_color
+                # (Wild faces have no colour; with no colour active nothing disqualifies it)
+                legal = not any(not face_on(c, before.side).is_wild
+                                and face_on(c, before.side).color == before.active_color
                                 for c in hand)
                 self.wd4_record = (action.player or 0, legal,
                                    face_on(action.card, before.side).kind, action.color)
@@ -1192,6 +1204,19 @@ class _Progress:
                 f"{STATS.rate():7.0f} steps/s")
 
 
+def _print_failure(exc: BaseException, depth: int = 0) -> None:
+    """The failure with Hypothesis' notes (the minimal program); each one of a group."""
+    if isinstance(exc, BaseExceptionGroup):
+        print(f"{len(exc.exceptions)} distinct failures:")
+        for i, sub in enumerate(exc.exceptions, 1):
+            print(f"\n--- failure {i} of {len(exc.exceptions)} ---")
+            _print_failure(sub, depth + 1)
+        return
+    print(f"{type(exc).__name__}: {exc}")
+    for note in getattr(exc, "__notes__", ()):
+        print(note)
+
+
 def _cmd_fuzz(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.live import Live
@@ -1246,9 +1271,7 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
             err.print(f"  {rid:32} {count}", highlight=False)
     if failure is not None:
         print(f"FAILURE in {current[0]} (seed {seed}, batch {batch}):")
-        print(f"{type(failure).__name__}: {failure}")
-        for note in getattr(failure, "__notes__", ()):
-            print(note)
+        _print_failure(failure)
         return 1
     return 0
 
