@@ -48,7 +48,7 @@ def test_deck_sizes_from_the_rules() -> None:
 
 _games = st.tuples(
     st.sampled_from([r for r in SUPPORTED]), st.integers(2, 10), st.integers(0, 2**32 - 1),
-    st.lists(st.integers(0, 1023), min_size=1, max_size=250),
+    st.lists(st.integers(0, 1023), min_size=20, max_size=250),
 )
 
 
@@ -73,7 +73,7 @@ def test_replay_is_deterministic(game: tuple[str, int, int, list[int]]) -> None:
 
 
 @fuzz.settings(fuzz.settings.get_profile("ci"), max_examples=25)
-@given(_games, st.lists(st.integers(0, 1023), max_size=60))
+@given(_games, st.lists(st.integers(0, 1023), min_size=5, max_size=60))
 def test_json_round_trip_plays_on_identically(game: tuple[str, int, int, list[int]],
                                               more: list[int]) -> None:
     ruleset, players, seed, picks = game
@@ -94,7 +94,8 @@ def test_json_round_trip_plays_on_identically(game: tuple[str, int, int, list[in
 @given(
     st.sampled_from(SUPPORTED), st.one_of(st.integers(2, 4), st.integers(2, 10)),
     st.integers(0, 2**32 - 1),
-    st.lists(st.tuples(st.integers(0, 3).map(bool), st.integers(0, 1023)), max_size=300),
+    st.lists(st.tuples(st.integers(0, 3).map(bool), st.integers(0, 1023)), min_size=60,
+             max_size=300),
     st.randoms(use_true_random=False),
 )
 def test_fast_path_and_machine_agree(ruleset: str, players: int, seed: int,
