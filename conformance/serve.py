@@ -38,6 +38,7 @@ def handle(adapter: Any, msg: Any) -> tuple[dict[str, Any], bool]:
         if method == "hello":
             caps = dict(adapter.hello())
             caps.setdefault("protocol", PROTOCOL)
+            caps.setdefault("pipelining", True)  # `serve` answers in order whatever it gets
             return {"id": mid, "result": caps}, False
         if method == "setup":
             adapter.setup(params)
@@ -61,35 +62,83 @@ def handle(adapter: Any, msg: Any) -> tuple[dict[str, Any], bool]:
                                      "message": f"{type(exc).__name__}: {exc}"}}, False
 
 
-def serve(adapter: Any, instream: IO[bytes], outstream: IO[bytes]) -> int:
-    """Serve requests until `bye` or end of input."""
+def _answer(adapter: Any, raw: bytes) -> tuple[bytes, bool]:
+    """The response line to one request line; returns (line, stop)."""
     try:
-        for raw in instream:
-            if not raw.strip():
-                continue
-            try:
-                msg: Any = json.loads(raw)
-            except ValueError:
-                response: dict[str, Any] = {
-                    "id": None, "error": {"code": BAD_REQUEST, "message": "not JSON"}}
-                stop = False
-            else:
-                response, stop = handle(adapter, msg)
-            try:
-                line = encode(response)
-            except (TypeError, ValueError) as exc:
-                line = encode({"id": response.get("id"), "error": {
-                    "code": INTERNAL_ERROR, "message": f"result is not JSON data: {exc}"}})
-            outstream.write(line)
-            outstream.flush()
-            if stop:
-                break
+        msg: Any = json.loads(raw)
+    except ValueError:
+        response: dict[str, Any] = {
+            "id": None, "error": {"code": BAD_REQUEST, "message": "not JSON"}}
+        stop = False
+    else:
+        response, stop = handle(adapter, msg)
+    try:
+        line = encode(response)
+    except (TypeError, ValueError) as exc:
+        line = encode({"id": response.get("id"), "error": {
+            "code": INTERNAL_ERROR, "message": f"result is not JSON data: {exc}"}})
+    return line, stop
+
+
+def _fileno(stream: IO[bytes]) -> int | None:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def serve(adapter: Any, instream: IO[bytes], outstream: IO[bytes]) -> int:
+    """Serve requests until `bye` or end of input.
+
+    Requests are answered one by one, in order. On a real file descriptor, every request that
+    has already arrived is answered before the answers are flushed, in one write: a runner that
+    pipelines (docs/adapter-protocol.md) then wakes once per batch, not once per answer.
+    """
+    fd = _fileno(instream)
+    try:
+        if fd is None:
+            for raw in instream:
+                if not raw.strip():
+                    continue
+                line, stop = _answer(adapter, raw)
+                outstream.write(line)
+                outstream.flush()
+                if stop:
+                    break
+        else:
+            _serve_fd(adapter, fd, outstream)
     finally:
         try:
             adapter.close()
         except Exception:  # noqa: BLE001
             pass
     return 0
+
+
+def _serve_fd(adapter: Any, fd: int, outstream: IO[bytes]) -> None:
+    pending = bytearray()
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if chunk:
+            pending += chunk
+            cut = pending.rfind(b"\n") + 1
+            lines, pending = bytes(pending[:cut]).split(b"\n")[:-1], pending[cut:]
+        else:  # end of input: a last line without its newline still gets its answer
+            lines, pending = [bytes(pending)], bytearray()
+        out: list[bytes] = []
+        stop = False
+        for raw in lines:
+            if not raw.strip():
+                continue
+            line, stop = _answer(adapter, raw)
+            out.append(line)
+            if stop:
+                break
+        if out:
+            outstream.write(b"".join(out))
+            outstream.flush()
+        if stop or not chunk:
+            return
 
 
 def serve_stdio(adapter: Any) -> int:

@@ -5,18 +5,28 @@ answer within the request timeout, it answered garbage, a wrong `id`, or a line 
 `max_line` bytes. Each of these raises `AdapterError` (the runner reports the scenario as
 `errored` and carries on); the process is killed first so that no stale output can leak into
 the next scenario. Its stderr goes to a temporary file whose tail is quoted in the error.
+
+Everything happens on the calling thread: requests are written to a non-blocking pipe and
+answers read with `select` and `os.read` into a buffer, so a wait honours the timeout without a
+reader thread (one thread hand-over per round trip cost more than the round trip itself).
+
+Pipelining (docs/adapter-protocol.md): `send` writes a request and returns its id, `receive`
+reads the answer to the oldest request still unanswered. A program that declares
+`"pipelining": true` in its `hello` gets a scenario's requests in one go (the runner then
+reads the answers in order); `call` is `send` + `receive`. While writing, answers already
+arriving are read into the buffer, so neither side can block the other on a full pipe.
 """
 
 from __future__ import annotations
 
 import os
-import queue
+import select
 import shlex
 import signal
 import subprocess
 import tempfile
-import threading
 import time
+from collections import deque
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -33,8 +43,7 @@ from conformance.protocol import (
     request,
 )
 
-_EOF = object()
-_TOO_LONG = object()
+_CHUNK = 1 << 16
 
 
 class StdioAdapter:
@@ -52,9 +61,12 @@ class StdioAdapter:
         self.cwd = cwd
         self.deadline: float | None = None
         self._proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[object] = queue.Queue()
         self._stderr: IO[bytes] | None = None
         self._next_id = 0
+        self._buf = bytearray()  # bytes read from the program, not yet returned as lines
+        self._eof = False
+        # (id, method, params) of the requests sent and not yet answered, oldest first
+        self._pending: deque[tuple[int, str, dict[str, Any] | None]] = deque()
         self.restarts = -1  # number of (re)starts after the first
 
     # --- process management --------------------------------------------------------------
@@ -68,31 +80,18 @@ class StdioAdapter:
         try:
             proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                env=self.env, cwd=self.cwd, start_new_session=True)
+                env=self.env, cwd=self.cwd, start_new_session=True, bufsize=0)
         except OSError as exc:
             raise AdapterError("spawn-failed", f"cannot start {shlex.join(self.argv)}: {exc}") \
                 from None
+        assert proc.stdin is not None and proc.stdout is not None
+        os.set_blocking(proc.stdin.fileno(), False)
         self._proc = proc
-        self._lines = queue.Queue()
+        self._buf = bytearray()
+        self._eof = False
+        self._pending.clear()
         self.restarts += 1
-        threading.Thread(target=self._reader, args=(proc, self._lines), daemon=True).start()
         return proc
-
-    def _reader(self, proc: subprocess.Popen[bytes], out: queue.Queue[object]) -> None:
-        stream = proc.stdout
-        assert stream is not None
-        try:
-            while True:
-                line = stream.readline(self.max_line + 1)
-                if not line:
-                    out.put(_EOF)
-                    return
-                if len(line) > self.max_line and not line.endswith(b"\n"):
-                    out.put(_TOO_LONG)
-                    return
-                out.put(line)
-        except (OSError, ValueError):
-            out.put(_EOF)
 
     def _stderr_tail(self, limit: int = 2000) -> str:
         if self._stderr is None:
@@ -132,6 +131,7 @@ class StdioAdapter:
         elif tail:
             exc.detail += "\nstderr: " + tail
         self._kill()
+        self._pending.clear()
         if self._stderr is not None:
             self._stderr.close()
             self._stderr = None
@@ -145,49 +145,155 @@ class StdioAdapter:
             budget = min(budget, self.deadline - time.monotonic())
         return max(budget, 0.01)
 
-    def call(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Send one request and return the decoded response message."""
-        proc = self._proc if self._proc is not None and self._proc.poll() is None else None
+    def _running(self) -> subprocess.Popen[bytes]:
+        proc = self._proc
         if proc is None:
-            if self._proc is not None:
-                code = self._proc.returncode
-                raise self._fail(AdapterError("crashed", f"adapter exited with status {code}"))
-            proc = self._start()
-        self._next_id += 1
+            return self._start()
+        if proc.poll() is not None and not self._pending:
+            raise self._fail(AdapterError("crashed",
+                                          f"adapter exited with status {proc.returncode}"))
+        # Exited with answers due: `receive` reports it, at the first answer it never gave.
+        return proc
+
+    def _fill(self, proc: subprocess.Popen[bytes]) -> None:
+        """Read what the program has written so far (at most one chunk; sets `_eof`)."""
+        assert proc.stdout is not None
+        try:
+            chunk = os.read(proc.stdout.fileno(), _CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            self._buf += chunk
+        else:
+            self._eof = True
+
+    def send(self, method: str, params: dict[str, Any] | None = None) -> int:
+        """Write one request (without waiting for its answer); returns its id."""
+        return self.send_many([(method, params)])
+
+    def send_many(self, calls: Sequence[tuple[str, dict[str, Any] | None]]) -> int:
+        """Write several requests at once (one write); returns the id of the last one."""
+        proc = self._running()
+        parts = []
+        for method, params in calls:
+            self._next_id += 1
+            parts.append(encode(request(self._next_id, method, params)))
+            self._pending.append((self._next_id, method, params))
         msg_id = self._next_id
-        assert proc.stdin is not None
-        try:
-            proc.stdin.write(encode(request(msg_id, method, params)))
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            code = proc.poll()
-            raise self._fail(AdapterError("crashed", f"{method}: adapter closed its input "
-                                          f"(exit status {code})")) from None
-        budget = self._wait_budget()
-        try:
-            item = self._lines.get(timeout=budget)
-        except queue.Empty:
-            raise self._fail(AdapterError(
-                "timeout", f"{method}: no answer within {budget:.2f}s")) from None
-        if item is _EOF:
+        method = calls[-1][0] if calls else ""
+        data = memoryview(b"".join(parts))
+        assert proc.stdin is not None and proc.stdout is not None
+        fd_in, fd_out = proc.stdin.fileno(), proc.stdout.fileno()
+        end = time.monotonic() + self._wait_budget()
+        while data:
             try:
-                code = proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                code = None
-            raise self._fail(AdapterError("crashed", f"{method}: adapter exited with status "
-                                          f"{code} before answering"))
-        if item is _TOO_LONG:
-            raise self._fail(ProtocolError(f"{method}: response line longer than "
-                                           f"{self.max_line} bytes"))
-        assert isinstance(item, bytes)
+                data = data[os.write(fd_in, data):]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, OSError, ValueError):
+                # The program is gone: the answers it never gave are reported by `receive`
+                # (with its exit status), in the order the requests were sent.
+                return msg_id
+            left = end - time.monotonic()
+            if left <= 0:
+                raise self._fail(AdapterError(
+                    "timeout", f"{method}: the adapter did not read its input for "
+                    f"{self._wait_budget():.2f}s"))
+            # The input pipe is full: read answers meanwhile (the program may be blocked
+            # writing them), but never buffer more than one line can hold.
+            reading = [fd_out] if not self._eof and len(self._buf) <= self.max_line else []
+            readable, _, _ = select.select(reading, [fd_in], [], left)
+            if readable:
+                self._fill(proc)
+        return msg_id
+
+    def _line(self, proc: subprocess.Popen[bytes], method: str) -> bytes:
+        """The next line the program writes, within the wait budget."""
+        assert proc.stdout is not None
+        fd_out = proc.stdout.fileno()
+        budget = self._wait_budget()
+        end = time.monotonic() + budget
+        scanned = 0
+        while True:
+            nl = self._buf.find(b"\n", scanned)
+            if nl >= 0:
+                if nl > self.max_line:
+                    break
+                line = bytes(self._buf[:nl + 1])
+                del self._buf[:nl + 1]
+                return line
+            if len(self._buf) > self.max_line:
+                break
+            scanned = len(self._buf)
+            if self._eof:
+                try:
+                    code = proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    code = None
+                raise self._fail(AdapterError("crashed", f"{method}: adapter exited with "
+                                              f"status {code} before answering"))
+            left = end - time.monotonic()
+            if left <= 0:
+                raise self._fail(AdapterError(
+                    "timeout", f"{method}: no answer within {budget:.2f}s"))
+            readable, _, _ = select.select([fd_out], [], [], left)
+            if readable:
+                self._fill(proc)
+        raise self._fail(ProtocolError(f"{method}: response line longer than "
+                                       f"{self.max_line} bytes"))
+
+    def receive(self) -> dict[str, Any]:
+        """The decoded answer to the oldest request sent and not yet answered."""
+        if not self._pending:
+            raise AdapterError("protocol-error", "receive: no request is waiting for an answer")
+        msg_id, method, _params = self._pending.popleft()
+        proc = self._proc
+        if proc is None:
+            raise AdapterError("crashed", f"{method}: adapter was stopped")
+        line = self._line(proc, method)
         try:
-            return decode_response(item, msg_id)
+            return decode_response(line, msg_id)
         except ProtocolError as exc:
             exc.message = f"{method}: {exc.message}"
             raise self._fail(exc) from None
 
+    @property
+    def pending(self) -> int:
+        """How many requests sent are still waiting for their answer."""
+        return len(self._pending)
+
+    def drain(self, upto: int | None = None) -> None:
+        """Read and drop the answers still due (the rest of an abandoned pipeline), all of
+        them or those to the requests up to id `upto`."""
+        while self._pending and (upto is None or self._pending[0][0] <= upto):
+            self.receive()
+
+    def call(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Send one request and return the decoded response message."""
+        self.drain()
+        self.send(method, params)
+        return self.receive()
+
+    def pipeline(self, calls: Sequence[tuple[str, dict[str, Any] | None]]) -> int:
+        """Send these requests now, behind any already sent; returns the id of the last one.
+        The adapter methods called next with the same method and params, in the same order,
+        take their answers instead of sending again. Only for a program that declared
+        `"pipelining": true` (the runner checks)."""
+        return self.send_many(calls) if calls else self._next_id
+
+    def _exchange(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        """The answer to this request: already sent by `pipeline`, or sent now."""
+        if self._pending:
+            _mid, due, due_params = self._pending[0]
+            if due == method and due_params == params:
+                return self.receive()
+        return self.call(method, params)
+
     def _result(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        msg = self.call(method, params)
+        msg = self._exchange(method, params)
         if "error" in msg:
             raise_for_error(method, msg["error"])
         return msg["result"]
@@ -201,7 +307,7 @@ class StdioAdapter:
         self._result("setup", params)
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
-        msg = self.call("act", {"action": action})
+        msg = self._exchange("act", {"action": action})
         if "error" in msg:
             err = msg["error"]
             if err["code"] in ("unsupported", "bad-request", "internal-error"):
@@ -216,6 +322,7 @@ class StdioAdapter:
         return result
 
     def close(self) -> None:
+        self._pending.clear()
         proc = self._proc
         if proc is not None and proc.poll() is None and proc.stdin is not None:
             try:
