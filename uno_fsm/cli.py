@@ -109,9 +109,10 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
             options = mine
             side = game.state.side if game.params.game == "flip" else None
             if side is not None:  # cards alike on the active side are one move to their holder
-                seen: set[str] = set()
-                options = [a for a in mine
-                           if not ((key := describe(a, side)) in seen or seen.add(key))]
+                seen: dict[str, Action] = {}
+                for a in mine:
+                    seen.setdefault(describe(a, side), a)
+                options = list(seen.values())
             for i, a in enumerate(options, 1):
                 print(f"  {i:2}. {describe(a, side)}", file=out)
             if not my_turn:

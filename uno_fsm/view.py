@@ -27,7 +27,7 @@ def player_view(game: Game, player: int) -> dict[str, Any]:
     side = st.side
     other = "light" if side == "dark" else "dark"
     own = st.hands[player]
-    flip = any(c.dark is not None for c in st.all_cards())
+    flip = game.params.game == "flip"
 
     def shown(c: Card, s: str) -> str:
         return c.face(s).text if flip else c.text
