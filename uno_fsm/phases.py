@@ -20,7 +20,8 @@ from statemachine import State, StateChart
 
 
 class TurnPhases(StateChart):  # type: ignore[misc]
-    """Turn phases of a round of UNO (classic; Flip adds rules, not phases)."""
+    """Turn phases of a round of UNO (classic; Flip adds rules, not phases: a Flip card is a
+    play effect, FL.FLIP.SIDE-CHANGE)."""
 
     catch_errors_as_events = False  # an exception in a rule must reach the caller
 
@@ -59,7 +60,8 @@ class TurnPhases(StateChart):  # type: ignore[misc]
     # (A Wild played from the hand names its colour in the play itself: CL.WILD.COLOUR.)
     pick_color = choose_color.to(play, on="color_first")
 
-    # CL.WD4.CHALLENGE.DECISION: only the victim answers (CL.WD4.CHALLENGE.WHO)
+    # CL.WD4.CHALLENGE.DECISION: only the victim answers (CL.WD4.CHALLENGE.WHO); the same phase
+    # serves Flip's Wild Draw Two and Wild Draw Colour (FL.LIGHT.W2.*, FL.DARK.WDC.*)
     challenge_card = challenge.to(play, cond="guilty", on="challenge_guilty") | challenge.to(
         play, on="challenge_innocent"
     )

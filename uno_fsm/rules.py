@@ -98,6 +98,8 @@ class Rules:
             # FL.FLIP.NEW-TOP-WILD: a Wild face turned up by a flip leaves no colour active;
             # any card may be played (and sets the colour)
             return list(cards)
+        # FL.PLAY.ACTIVE-SIDE, FL.PLAY.ACTIVE-FACES-ONLY: only the faces of the side in play
+        # count (FL.LIGHT.*.MATCH, FL.DARK.*.MATCH, FL.FLIP.MATCH are the same symbol match)
         dark = st.side == "dark"
         out: list[Card] = []
         for card in cards:
@@ -223,11 +225,16 @@ class Rules:
             raise E.RoundOver("the round is over", "CL.END.NO-PENDING")
         if kind in ("challenge", "accept"):
             if phase != "challenge":
-                raise E.NotChallengeable("no Wild Draw Four to challenge", "CL.WD4.CHALLENGE.WHO")
+                rule = "CL.WD4.CHALLENGE.WHO"
+                if self.p.game == "flip":  # FL.LIGHT.W2.CHALLENGER, FL.DARK.WDC.CHALLENGER
+                    rule = _CHALLENGER_RULE["wdc" if st.side == "dark" else "wd2"]
+                raise E.NotChallengeable("no Wild Draw card to challenge", rule)
             if actor != st.current:
-                # CL.WD4.CHALLENGE.WHO: only the next player may challenge
+                # CL.WD4.CHALLENGE.WHO, FL.LIGHT.W2.CHALLENGER, FL.DARK.WDC.CHALLENGER: only
+                # the next player may challenge
                 raise E.NotChallengeable(f"only P{st.current} may challenge",
-                                         "CL.WD4.CHALLENGE.WHO")
+                                         _CHALLENGER_RULE.get(self._challenged(),
+                                                              "CL.WD4.CHALLENGE.WHO"))
             return event
         if kind == "swap":
             if phase != "swap":
@@ -385,7 +392,8 @@ class Rules:
         return f
 
     def _after_play(self, a: Action, actor: int) -> None:
-        """CL.UNO.MUST-CALL: holding one card without calling opens the catch window."""
+        """CL.UNO.MUST-CALL: holding one card without calling opens the catch window
+        (FL.UNO.ANY-SIDE: on either side, after a Flip card too)."""
         st = self.st
         if len(st.hands[actor]) == 1:
             if a.uno:  # CL.UNO.CALL-WITH-PLAY
@@ -730,7 +738,8 @@ class Rules:
             dealer = st.rng.randrange(n)
             self.events.append(Event("dealer", dealer, rule="CL22.DEALER.RANDOM"))
             return dealer
-        # CL.DEALER.HIGHEST, CL.DEALER.ACTION-ZERO, CL18.DEALER-ZERO, CL.DEALER.TIES
+        # CL.DEALER.HIGHEST, CL.DEALER.ACTION-ZERO, CL18.DEALER-ZERO, CL.DEALER.TIES;
+        # FL.SETUP.DEALER, FL.SETUP.DEALER-TIE: light faces (a round starts on the light side)
         pile = list(cards)
         st.rng.shuffle(pile)
         contenders = list(range(n))
@@ -798,6 +807,7 @@ class Rules:
             raise NotImplementedError(f"first-card policy {policy!r}")
 
 
+_CHALLENGER_RULE = {"wd2": "FL.LIGHT.W2.CHALLENGER", "wdc": "FL.DARK.WDC.CHALLENGER"}
 _WRONG_DECISION_RULE: dict[tuple[str, str], str] = {
     ("play", "pass"): "CL.PLAY.TURN-OPTIONS",
     ("play_drawn", "draw"): "CL.DRAW.ONLY-DRAWN",
