@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,6 +29,7 @@ from conformance.scenario import Scenario, Step
 STATUSES = ("passed", "failed", "errored", "unsupported", "xfailed", "xpassed")
 UNEXPECTED = ("failed", "errored", "xpassed")
 MAX_HELLO_FAILURES = 3
+PIPELINE_WINDOW = 16  # scenarios in flight at most, for an adapter that pipelines
 
 
 @dataclass
@@ -136,8 +138,9 @@ class Runner:
         self.caps: dict[str, Any] = {}
         self.hello_failures = 0
         self.hello_error = ""
-        # (adapter, scenario id, id of its last request) of requests sent ahead
-        self._ahead: tuple[Any, str, int] | None = None
+        # scenarios whose requests were sent to `_sent_to` and not judged yet: (id, last id)
+        self._sent: deque[tuple[str, int]] = deque()
+        self._sent_to: Any = None
 
     # --- adapter lifecycle -----------------------------------------------------------------
 
@@ -178,23 +181,37 @@ class Runner:
 
     # --- one scenario ----------------------------------------------------------------------
 
-    def _pipeline(self, adapter: Any, sc: Scenario, ahead: Scenario | None) -> int:
-        """Send the scenario's requests (unless they went ahead with the previous scenario's),
-        then the next scenario's, so that the program works on them while this one is judged.
-        Returns the id of this scenario's last request."""
-        sent = self._ahead
-        if sent is not None and sent[0] is adapter and sent[1] == sc.id and adapter.pending:
-            last = sent[2]
-        else:
-            adapter.drain()
-            last = adapter.pipeline(self.plan(sc))
-        self._ahead = None
-        if ahead is not None and not missing_capabilities(ahead, self.caps):
-            self._ahead = (adapter, ahead.id, adapter.pipeline(self.plan(ahead)))
-        return int(last)
+    def _pipeline(self, adapter: Any, sc: Scenario, ahead: Sequence[Scenario]) -> int:
+        """Make sure the scenario's requests were sent, and keep the program busy: about
+        PIPELINE_WINDOW scenarios are sent ahead, half a window per write, so that it works on
+        the next ones while this one is judged. Returns the id of this scenario's last request."""
+        sent = self._sent
+        if self._sent_to is not adapter or not sent or sent[0][0] != sc.id or not adapter.pending:
+            adapter.drain()  # nothing usable in flight (a restart, a skipped scenario)
+            sent.clear()
+            self._sent_to = adapter
+        batch: list[Scenario] = [] if sent else [sc]
+        if len(sent) <= PIPELINE_WINDOW // 2:
+            known = {sid for sid, _ in sent}
+            room = PIPELINE_WINDOW - len(sent) - len(batch)
+            for nxt in ahead:
+                if room <= 0:
+                    break
+                if nxt.id not in known and not missing_capabilities(nxt, self.caps):
+                    batch.append(nxt)
+                    room -= 1
+        if batch:
+            plans = [self.plan(b) for b in batch]
+            last = int(adapter.pipeline([call for plan in plans for call in plan]))
+            ends = []
+            for plan in reversed(plans):
+                ends.append(last)
+                last -= len(plan)
+            sent.extend(zip((b.id for b in batch), reversed(ends), strict=True))
+        return sent.popleft()[1]
 
-    def run_one(self, sc: Scenario, ahead: Scenario | None = None) -> Result:
-        """Play one scenario. `ahead`: the scenario played next, whose requests an adapter
+    def run_one(self, sc: Scenario, ahead: Sequence[Scenario] = ()) -> Result:
+        """Play one scenario. `ahead`: the scenarios played next, whose requests an adapter
         that pipelines may receive now."""
         res = Result(id=sc.id, title=sc.title, status="passed", file=sc.file, line=sc.line,
                      ruleset=sc.ruleset, rules=list(sc.rules), cites=list(sc.cites),
@@ -346,7 +363,7 @@ class Runner:
         results = []
         try:
             for i, sc in enumerate(scenarios):
-                r = self.run_one(sc, scenarios[i + 1] if i + 1 < len(scenarios) else None)
+                r = self.run_one(sc, scenarios[i + 1:i + 1 + PIPELINE_WINDOW])
                 results.append(r)
                 if self.on_result:
                     self.on_result(r)
