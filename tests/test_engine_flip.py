@@ -358,3 +358,30 @@ def test_view_shows_backs_of_others_never_own() -> None:
     assert v["hand"] == ["P9"] and v["backs"] == {1: ["Y3"], 2: ["B9"]}
     assert v["draw_back"] == "G9" and v["top"] == "T6"
     assert "G2" not in repr(v)
+
+
+# ---- command line --------------------------------------------------------------------------
+def test_simulate_flip(capsys: pytest.CaptureFixture[str]) -> None:
+    from uno_cli.main import main
+
+    assert main(["simulate", "--games", "3", "--ruleset", "flip", "--players", "3",
+                 "--seed", "1", "--no-progress"]) == 0
+    assert "mean game length" in capsys.readouterr().out
+
+
+def test_play_flip_hides_own_backs() -> None:
+    """FL.INFO.NO-PEEK in `uno-fsm play --ruleset flip`: the human's own cards and moves are
+    written by their active faces only."""
+    import argparse
+    import io
+
+    from uno_fsm.cli import cmd_play
+
+    args = argparse.Namespace(ruleset="flip", players=3, seed=7, seat=0)
+    out = io.StringIO()
+    assert cmd_play(args, io.StringIO("1\n" * 80 + "q\n"), out) == 0
+    text = out.getvalue()
+    assert "your hand (light side):" in text and "backs:" in text
+    for line in text.splitlines():
+        if line.startswith("your hand") or line.lstrip()[:3].rstrip(".").isdigit():
+            assert "/" not in line, line

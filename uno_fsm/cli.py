@@ -132,8 +132,9 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
                       file=out)
                 continue
             try:
+                side = game.state.side
                 for ev in game.apply(action):
-                    _say(ev, me, out)
+                    _say(ev, me, out, side, game.params.game == "flip")
             except IllegalAction as exc:  # cite the rule when a move is refused
                 print(f"  refused: {exc.message} ({exc.code}, rule {exc.rule})", file=out)
             continue
@@ -187,8 +188,9 @@ def _bot_step(game: Any, me: int, bots: random.Random, out: TextIO) -> None:
         action = bots.choice(windows)
     else:
         action = bots.choice(turn)
+    side = game.state.side
     for ev in game.apply(action):
-        _say(ev, me, out)
+        _say(ev, me, out, side, game.params.game == "flip")
 
 
 def _show(game: Any, me: int, out: TextIO) -> None:
@@ -209,7 +211,10 @@ def _show(game: Any, me: int, out: TextIO) -> None:
         print(f"backs: {backs}  draw pile top back: {view['draw_back'] or '-'}", file=out)
 
 
-def _say(ev: Any, me: int, out: TextIO) -> None:
+def _say(ev: Any, me: int, out: TextIO, side: str = "light", flip: bool = False) -> None:
+    """Print an event for `me`; in UNO Flip a played card shows the face it was played by
+    (`side`, before the action) and a flipped-up top its new face, never a hidden back
+    (FL.INFO.NO-PEEK)."""
     if ev.kind == "shown" and ev.count != me:  # CL.WD4.CHALLENGE.SHOW: to the challenger only
         return
     if ev.kind in ("played", "drew", "skipped", "reversed", "passed", "uno", "caught",
@@ -219,6 +224,10 @@ def _say(ev: Any, me: int, out: TextIO) -> None:
         if ev.kind == "drew" and (ev.player != me or any(c.dark for c in ev.cards)):
             # do not show other players' drawn cards, nor the backs of one's own (Flip)
             text = f"drew P{ev.player} {ev.count} ({ev.rule})"
+        elif flip and ev.kind in ("played", "flipped") and ev.card is not None:
+            shown = side if ev.kind == "played" else ("dark" if side == "light" else "light")
+            text = (f"{ev.kind} P{ev.player} {ev.card.face(shown).text} "
+                    f"{color_name(ev.color) or '-'} ({ev.rule})")
         print(f"  . {text}", file=out)
 
 
