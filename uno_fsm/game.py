@@ -121,11 +121,14 @@ class Game:
         if direction not in ("clockwise", "counterclockwise"):
             raise E.MalformedAction(f"setup: direction {direction!r}")
         dealer = int(setup.get("dealer", n - 1))
+        side = str(setup.get("side", "light"))
+        if side not in ("light", "dark") or (side == "dark" and params.game != "flip"):
+            raise E.MalformedAction(f"setup: side {side!r} in a {params.game} game")
         st = State(
             ruleset=params.ruleset, players=n, hands=hands, draw=draw, discard=discard,
             active_color=None, scores=[int(scores_in.get(s, 0)) for s in range(n)],
             direction=CLOCKWISE if direction == "clockwise" else COUNTERCLOCKWISE,
-            dealer=dealer % n, side=str(setup.get("side", "light")), rng=random.Random(seed),
+            dealer=dealer % n, side=side, rng=random.Random(seed),
         )
         game = cls(st, params, {"setup": dict(setup), "seed": seed})
         if start == "round":
@@ -145,6 +148,8 @@ class Game:
                     st.active_color = color_letter(str(color))
                 except E.CardNotationError as exc:
                     raise E.InvalidColor(f"setup: colour {color!r}") from exc
+                if st.active_color not in params.colors_of(side):  # CL.WILD.FOUR-COLOURS
+                    raise E.InvalidColor(f"setup: {color!r} is not a colour of the {side} side")
             elif top is not None and not top.is_wild:
                 st.active_color = top.color
             else:

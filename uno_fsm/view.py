@@ -62,6 +62,7 @@ def player_view(game: Game, player: int) -> dict[str, Any]:
         "round_over": game.round_over,
         "game_over": game.is_over,
         "winner": game.winner,
+        "winners": game.winners,  # FLALT.TIE: a shared win lists every tied seat
         "legal_actions": legal,
     }
     if flip:
