@@ -9,6 +9,10 @@ failing step ends the scenario.
 
 The runner survives adapters that crash, hang, flood or answer garbage: the scenario is
 `errored`, the adapter is thrown away and a fresh one made (and greeted) for the next scenario.
+
+An adapter that pipelines (a stdio program declaring `"pipelining": true`) gets the requests of
+the next scenarios before their answers are read (`Runner.plan`: no request depends on an
+answer); the judging is the same, answers after a deciding step are read and dropped.
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ reader thread (one thread hand-over per round trip cost more than the round trip
 
 Pipelining (docs/adapter-protocol.md): `send` writes a request and returns its id, `receive`
 reads the answer to the oldest request still unanswered. A program that declares
-`"pipelining": true` in its `hello` gets a scenario's requests in one go (the runner then
-reads the answers in order); `call` is `send` + `receive`. While writing, answers already
-arriving are read into the buffer, so neither side can block the other on a full pipe.
+`"pipelining": true` in its `hello` gets the requests of several scenarios in one write (the
+runner then reads the answers in order); `call` is `send` + `receive`. While writing, answers
+already arriving are read into the buffer, so neither side can block the other on a full pipe.
 """
 
 from __future__ import annotations
