@@ -118,3 +118,31 @@ def test_a_pipeline_bigger_than_both_pipes_does_not_deadlock() -> None:
         assert all(m["result"]["current"] == TINY[0].setup["current"] for m in answers)
     finally:
         a.close()
+
+
+def test_a_crash_after_the_deciding_step_keeps_the_verdict(tmp_path: Path) -> None:
+    """The program crashes on a request sent ahead, after the step that failed the scenario:
+    the scenario stays `failed` at that step, and the next one runs on a fresh process."""
+    setup = ("{players: 2, dealer: 1, current: 0, hands: {0: [R7, G3], 1: [Y3, Y7]}, "
+             "discard: [R5], draw: [B2]}")
+    common = ("ruleset: classic-official, cites: [classic-br:play:1], rules: [], "
+              "features: [basic-play]")
+    (tmp_path / "s.yaml").write_text(
+        "scenarios:\n"
+        f"  - {{id: p.1-fails-then-crashes, title: t, seed: 6, {common}, setup: {setup},\n"
+        "     steps: [{expect: {current: 1}}, {act: {player: 0, play: R7}}]}\n"
+        f"  - {{id: p.2-fine, title: t, seed: 0, {common}, setup: {setup},\n"
+        "     steps: [{act: {player: 0, play: R7}}, {expect: {current: 1, top: R7}}]}\n",
+        encoding="utf-8")
+    scenarios = load_corpus([tmp_path / "s.yaml"]).scenarios
+    made: list[StdioAdapter] = []
+
+    def factory() -> StdioAdapter:
+        made.append(StdioAdapter(PIPE, timeout=5))
+        return made[-1]
+
+    results = Runner(factory).run(scenarios).results
+    assert [(r.id, r.status, r.step) for r in results] == [
+        ("p.1-fails-then-crashes", "failed", 1), ("p.2-fine", "passed", None)]
+    assert "current" in results[0].message
+    assert len(made) == 2 and all(a._proc is None for a in made)
