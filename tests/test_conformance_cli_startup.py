@@ -69,3 +69,12 @@ def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
         cli.main(["no-such-command"])
     assert info.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_a_stand_in_chosen_by_argparse_is_parsed_again_for_real(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["spec", "stats"]) == 0
+    direct = capsys.readouterr().out
+    monkeypatch.setattr(cli, "_chosen", lambda _argv: None)  # every command a stand-in
+    assert cli.main(["spec", "stats"]) == 0
+    assert capsys.readouterr().out == direct != ""
