@@ -3,7 +3,8 @@
 While a bug is open its test is marked `xfail(strict=True, reason=...)`: when the engine is
 fixed the test passes, strict xfail turns that into a failure, and the mark (and any workaround
 in uno_fsm/fuzz.py) is removed. The first two were found by `uno-fsm fuzz` and fixed in the
-engine (V.SEVENO.* rule IDs; the colourless last Wild listed); the third is open.
+engine (V.SEVENO.* rule IDs; the colourless last Wild listed); the third (a `next-round` naming
+a seat was accepted but never listed) is fixed: apply() refuses it as malformed-action.
 """
 
 from __future__ import annotations
@@ -42,11 +43,6 @@ def test_legal_actions_list_a_last_wild_without_colour() -> None:
     assert a in g.legal_actions()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine (open): at round over apply() accepts a `next-round` that names a seat, while "
-    "legal_actions() lists only the seatless `next-round`; either refuse the seat "
-    "(malformed-action) or list/normalise it. fuzz.illegal_candidate only makes the seatless "
-    "form until this is settled"))
 def test_next_round_with_a_seat_is_listed_or_refused() -> None:
     g = Game.from_setup("classic-official", {
         "players": 3, "current": 0, "hands": {0: ["R1"], 1: ["R2", "R3"], 2: ["B1"]},
@@ -55,3 +51,12 @@ def test_next_round_with_a_seat_is_listed_or_refused() -> None:
     g.apply(Action.play(0, parse("R1")))
     a = Action("next-round", 1)
     assert (a in g.legal_actions()) == g.is_legal(a)
+    # fixed: a next-round naming a seat is refused (malformed-action), state unchanged
+    before = g.to_json()
+    with pytest.raises(IllegalAction) as exc:
+        g.apply(a)
+    assert exc.value.code == "malformed-action"
+    assert g.to_json() == before
+    assert Action.next_round() in g.legal_actions()
+    g.apply(Action.next_round())
+    assert not g.round_over

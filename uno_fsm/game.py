@@ -131,7 +131,23 @@ class Game:
             dealer=dealer % n, side=side, rng=random.Random(seed),
         )
         game = cls(st, params, {"setup": dict(setup), "seed": seed})
-        if start == "round":
+        if start == "game":
+            # docs/contracts.md, `start: game`: nothing dealt yet; `draw` (optional) is the whole
+            # deck, top first. The dealer is chosen from its top by the ruleset's method, then
+            # every card goes back, is shuffled, dealt, and the first card is turned.
+            for key in ("hands", "discard", "current", "active_color", "dealer", "direction",
+                        "side"):
+                if key in setup:
+                    raise E.MalformedAction(f"setup: start: game takes no {key!r}")
+            if not params.min_players <= n <= params.max_players:  # CL.DECK.PLAYERS
+                raise E.MalformedAction(f"setup: {params.ruleset}: {params.min_players}.."
+                                        f"{params.max_players} players, not {n}")
+            if "seed" in setup:
+                st.rng = random.Random(int(setup["seed"]))
+            game._rules.start_round(None, ordered=bool(draw))
+            game._settle()
+            game._rules.events = []
+        elif start == "round":
             if discard:
                 raise E.MalformedAction("setup: start: round begins with an empty discard pile")
             game._rules.turn_first_card()
@@ -156,7 +172,7 @@ class Game:
                 raise E.MalformedAction("setup: active_color is needed when the top is a Wild")
             st.phase = "play"
         else:
-            raise E.MalformedAction(f"setup: start must be turn or round, not {start!r}")
+            raise E.MalformedAction(f"setup: start must be turn, round or game, not {start!r}")
         return game
 
     # ---- queries ---------------------------------------------------------------------

@@ -220,6 +220,9 @@ class Rules:
         if kind not in ("hint", "wrong-card", "next-round"):
             if actor is None or not 0 <= actor < n:
                 raise E.MalformedAction(f"{kind}: a player seat 0..{n - 1} is required")
+        elif kind == "next-round" and (actor is not None or a.target is not None):
+            # nobody in particular deals the next round: legal_actions lists it seatless
+            raise E.MalformedAction("next-round names no seat")
         allowed = self._allowed[phase]
         if phase == "round_over" and event not in allowed:
             raise E.RoundOver("the round is over", "CL.END.NO-PENDING")
@@ -642,6 +645,8 @@ class Rules:
         """CL.WD4.CHALLENGE.SHOW, FL.LIGHT.W2.SHOW-HAND: the hand is shown to the challenger
         only."""
         st = self.st
+        # the challenger's view: `shown`
+        st.shown[st.current] = (by, [self.face(c).text for c in st.hands[by]])
         self.events.append(Event("shown", by, cards=tuple(st.hands[by]), count=st.current,
                                  rule="CL.WD4.CHALLENGE.SHOW"))
 
@@ -698,11 +703,14 @@ class Rules:
         st.winners = [] if st.winner is None else [st.winner]
         self.events.append(Event("game-over", st.winner, rule="CL.SCORE.TARGET"))
 
-    def start_round(self, dealer: int | None) -> None:
-        """Deal a hand: dealer (unless given), shuffle, deal, first card. Ends in `dealing`."""
+    def start_round(self, dealer: int | None, ordered: bool = False) -> None:
+        """Deal a hand: dealer (unless given), shuffle, deal, first card. Ends in `dealing`.
+
+        `ordered`: the draw pile is the deck in a given order (a scenario's `start: game`), and
+        the dealer draw takes its cards from the top of it, in seat order."""
         st, p = self.st, self.p
         n = st.players
-        cards = st.all_cards() or build_deck(p)
+        cards = (list(st.draw) if ordered else st.all_cards()) or build_deck(p)
         st.hands = [[] for _ in range(n)]
         st.discard = []
         st.draw = cards
@@ -718,8 +726,9 @@ class Rules:
         st.first_color = False
         st.round_winner = None
         st.active_color = None
+        st.shown = {}
         if dealer is None:  # CL.DEALER.EACH-HAND
-            dealer = self.choose_dealer(cards)
+            dealer = self.choose_dealer(cards, ordered)
         st.dealer = dealer
         st.rng.shuffle(st.draw)  # CL.DEALER.RETURN: the whole deck is shuffled before dealing
         for _ in range(p.hand_size):  # CL.DEAL.SEVEN, one at a time from the dealer's left
@@ -730,7 +739,10 @@ class Rules:
         self.events.append(Event("dealt", dealer, count=p.hand_size, rule="CL.DEAL.SEVEN"))
         self.turn_first_card()  # CL22.FIRST.EVERY-HAND: every hand, not only the first
 
-    def choose_dealer(self, cards: list[Card]) -> int:
+    def choose_dealer(self, cards: list[Card], ordered: bool = False) -> int:
+        """The dealer by the ruleset's method. `ordered`: `cards` is the deck top last, and the
+        players draw from its top (docs/contracts.md, `start: game`); otherwise from a
+        shuffled copy. Only the tied players draw again, in seat order, from the next cards."""
         st, p = self.st, self.p
         n = st.players
         if p.dealer != "high-card":
@@ -741,9 +753,10 @@ class Rules:
         # CL.DEALER.HIGHEST, CL.DEALER.ACTION-ZERO, CL18.DEALER-ZERO, CL.DEALER.TIES;
         # FL.SETUP.DEALER, FL.SETUP.DEALER-TIE: light faces (a round starts on the light side)
         pile = list(cards)
-        st.rng.shuffle(pile)
+        if not ordered:
+            st.rng.shuffle(pile)
         contenders = list(range(n))
-        while True:
+        for _ in range(10_000):  # a deck whose cards all count the same never breaks a tie
             if len(pile) < len(contenders):
                 pile = list(cards)
                 st.rng.shuffle(pile)
@@ -756,6 +769,7 @@ class Rules:
             if len(contenders) == 1:
                 self.events.append(Event("dealer", contenders[0], rule="CL.DEALER.HIGHEST"))
                 return contenders[0]
+        raise E.MalformedAction("dealer draw: the deck cannot break the tie (CL.DEALER.TIES)")
 
     def turn_first_card(self) -> None:
         """CL.DEAL.FIRST-DISCARD and the ruleset's first-card policy; ends in `dealing`."""
