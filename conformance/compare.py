@@ -4,6 +4,12 @@ Rules (docs/scenario-format.md):
 - `hands`: each listed seat's hand compared as a multiset (order does not matter);
 - `hand_sizes`, `scores`: only the seats listed are checked;
 - `pending`: only the sub-keys given (`player`, `decision`) are checked;
+- `winner`: a seat, `null`, or a list of seats (a shared win) compared as a set;
+- `dealer`: a seat, or a list of seats of which the dealer must be one (a random dealer);
+- `card_counts`: only the cards listed (classic `{card: n}`, Flip `{light|dark: {face: n}}`);
+- `views`: only the seats listed, and for each only the sub-keys given; `hand` and the hands of
+  `backs` and `shown` as multisets, `hand_sizes`, `backs` and `shown` only the seats listed
+  (`shown: {}` asserts that nothing was shown);
 - cards compared in upper case, colours and words in lower case; seat keys as strings.
 """
 
@@ -60,6 +66,13 @@ def normalize(key: str, value: Any) -> Any:
         return _card(value)
     if key in ("active_color", "direction", "side"):
         return _word(value)
+    if key == "winner" and isinstance(value, list):
+        return sorted(value, key=str) if len(value) != 1 else value[0]
+    if key == "card_counts" and isinstance(value, dict):
+        return _counts(value)
+    if key == "views":
+        v = _seat_map(value)
+        return {k: _view(x) for k, x in v.items()} if isinstance(v, dict) else v
     if key == "pending":
         if isinstance(value, dict):
             out = dict(value)
@@ -68,6 +81,61 @@ def normalize(key: str, value: Any) -> Any:
             return out
         return value
     return value
+
+
+def _counts(value: dict[Any, Any]) -> dict[str, Any]:
+    """card_counts: card keys upper case, Flip side keys lower case."""
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        if isinstance(v, dict):
+            out[_word(k)] = {_card(c): n for c, n in v.items()}
+        else:
+            out[_card(k)] = v
+    return out
+
+
+def _view(value: Any) -> Any:
+    """One player's view: hands as sorted lists, seat keys as strings, cards upper case."""
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        if k == "hand":
+            out[k] = _hand(v)
+        elif k in ("backs", "shown"):
+            m = _seat_map(v)
+            out[k] = {s: _hand(h) for s, h in m.items()} if isinstance(m, dict) else m
+        elif k == "hand_sizes":
+            out[k] = _seat_map(v)
+        elif k in ("top", "draw_back"):
+            out[k] = _card(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _compare_view(seat: str, want: Any, got: Any) -> list[Mismatch]:
+    where = f"views.{seat}"
+    if not isinstance(want, dict):
+        return [] if want == got else [Mismatch(where, want, got)]
+    if not isinstance(got, dict):
+        return [Mismatch(where, want, got)]
+    out: list[Mismatch] = []
+    for sub, val in want.items():
+        obs = got.get(sub, MISSING)
+        if sub in ("backs", "shown", "hand_sizes") and isinstance(val, dict):
+            if not isinstance(obs, dict):
+                out.append(Mismatch(f"{where}.{sub}", val, obs))
+            elif sub == "shown" and not val and obs:
+                out.append(Mismatch(f"{where}.{sub}", val, obs))
+            else:
+                for s, v in val.items():
+                    o = obs.get(s, MISSING)
+                    if o != v:
+                        out.append(Mismatch(f"{where}.{sub}.{s}", v, o))
+        elif obs != val:
+            out.append(Mismatch(f"{where}.{sub}", val, obs))
+    return out
 
 
 def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch]:
@@ -90,6 +158,24 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
                 got = obs.get(seat, MISSING) if isinstance(obs, dict) else MISSING
                 if got != val:
                     out.append(Mismatch(f"{key}.{seat}", val, got))
+        elif key == "dealer" and isinstance(want, list):
+            if obs not in want:
+                out.append(Mismatch(key, exp, observed[key]))
+        elif key == "card_counts" and isinstance(want, dict):
+            got_counts = obs if isinstance(obs, dict) else {}
+            for k, val in want.items():
+                if isinstance(val, dict):
+                    side = got_counts.get(k)
+                    side = side if isinstance(side, dict) else {}
+                    for c, n in val.items():
+                        if side.get(c, 0) != n:  # a card the game lacks counts 0
+                            out.append(Mismatch(f"card_counts.{k}.{c}", n, side.get(c, 0)))
+                elif got_counts.get(k, 0) != val:
+                    out.append(Mismatch(f"card_counts.{k}", val, got_counts.get(k, 0)))
+        elif key == "views" and isinstance(want, dict):
+            for seat, val in want.items():
+                got = obs.get(seat, MISSING) if isinstance(obs, dict) else MISSING
+                out.extend(_compare_view(seat, val, got))
         elif key == "pending" and isinstance(want, dict):
             for sub, val in want.items():
                 got = obs.get(sub, MISSING) if isinstance(obs, dict) else MISSING
@@ -128,10 +214,14 @@ def restrict(expected: dict[str, Any], observed: dict[str, Any]) -> dict[str, An
             out[key] = MISSING
             continue
         value = observed[key]
-        if key in SEAT_MAPS and isinstance(exp, dict):
+        if (key in SEAT_MAPS or key == "views") and isinstance(exp, dict):
             seats = {str(k) for k in exp}
             mapped = _seat_map(value)
             if isinstance(mapped, dict):
                 value = {k: v for k, v in mapped.items() if k in seats}
+        elif key == "card_counts" and isinstance(exp, dict) and isinstance(value, dict):
+            value = {k: ({c: n for c, n in v.items() if c in exp[k]}
+                         if isinstance(v, dict) and isinstance(exp.get(k), dict) else v)
+                     for k, v in value.items() if k in exp}
         out[key] = value
     return out

@@ -257,8 +257,8 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
         for seat in setup.get(key, {}):
             if int(seat) >= n:
                 raise bad(["setup", key, seat], f"seat {seat} does not exist with {n} players")
-    missing = [s for s in range(n) if str(s) not in setup["hands"]]
-    if missing:
+    missing = [s for s in range(n) if str(s) not in setup.get("hands", {})]
+    if missing and setup.get("start") != "game":  # start: game deals the hands itself
         raise bad(["setup", "hands"], f"no hand given for seat(s) {missing} ([] for an empty hand)")
     for i, step in enumerate(data["steps"]):
         act = step.get("act")

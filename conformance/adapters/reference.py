@@ -18,11 +18,12 @@ RULESETS = ["classic-official", "classic-2022", "cards-2018", "play-for-points",
 FEATURES = [
     "basic-play", "draw-then-play", "action-cards", "wild", "wd4", "wd4-challenge", "uno-call",
     "uno-catch", "first-card", "deal", "reshuffle", "scoring", "two-player", "referee-penalties",
-    "cards-2018", "seven-o", "flip", "flip-challenge", "alt-scoring",
+    "cards-2018", "seven-o", "flip", "flip-challenge", "alt-scoring", "game-start", "views",
 ]
 OBSERVATIONS = [
     "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
-    "draw_size", "discard_size", "scores", "round_over", "game_over", "winner",
+    "draw_size", "discard_size", "scores", "round_over", "game_over", "winner", "dealer",
+    "total_cards", "card_counts", "views",
 ]
 DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
             "challenge": "challenge", "swap": "swap", "round-over": "none"}
@@ -192,12 +193,33 @@ class ReferenceAdapter:
                 out[key] = g.round_over
             elif key == "game_over":
                 out[key] = g.is_over
+            elif key == "dealer":
+                out[key] = st.dealer
+            elif key == "total_cards":
+                out[key] = len(st.all_cards())
+            elif key == "card_counts":
+                out[key] = self._card_counts()
+            elif key == "views":
+                from uno_fsm.view import cards_seen
+
+                out[key] = {s: cards_seen(g, s) for s in range(st.players)}
             elif key == "winner":
                 # FLALT.TIE: a shared win is reported as the list of the tied seats
                 out[key] = g.winners if len(g.winners) > 1 else g.winner
             else:
                 raise Unsupported(f"observation {key!r}")
         return out
+
+    def _card_counts(self) -> dict[str, Any]:
+        """Every card in the game counted; in Flip per side, by face."""
+        from collections import Counter
+
+        g = self.game
+        cards = g.state.all_cards()
+        if g.params.game == "flip":
+            return {side: dict(Counter(c.face(side).text for c in cards))
+                    for side in ("light", "dark")}
+        return dict(Counter(c.text for c in cards))
 
     def close(self) -> None:
         self.game = None
