@@ -80,3 +80,16 @@ def test_draw_two_that_draws_one(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(Rules, "give", give)
     run_mutant("classic-official", (2, 10), "CL.D2.EFFECT")
+
+
+def test_alternative_scoring_winner_that_collects(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = Rules.play_out
+
+    def play_out(self: Rules, action: Action | None = None) -> None:
+        winner = self.st.current
+        original(self, action)
+        if self.st.round_winner == winner:  # BUG: FLALT.NO-COLLECT ignored, the winner collects
+            self.st.scores[winner] += 1
+
+    patch_effect(monkeypatch, "play_out", play_out)
+    run_mutant("flip+flip-alt-scoring", (2, 3), "FLALT.NO-COLLECT")

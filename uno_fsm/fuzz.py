@@ -77,7 +77,7 @@ CLASSIC_RULESETS = (
     "classic-official", "classic-2022", "classic-official+cards-2018", "classic-2022+cards-2018",
 )
 FLIP_RULESET = "flip"
-VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o")
+VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+flip-alt-scoring")
 ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET, *VARIANT_RULESETS)
 
 
@@ -467,16 +467,32 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
         elif kind == "wdc":
             _drew_until(before, after, victim, action.color, 0, avail, "FL.END.GO-OUT-DRAW")
         side = after.side  # FL.SCORE.SIDE, FL.END.GO-OUT-FLIP
-        gained = sum(flip_points(face_on(c, side)) if flip else points(face_on(c, side), ruleset)
-                     for s_, h in enumerate(after.hands) if s_ != p for c in h)
-        rid = "FL.SCORE.WINNER" if flip else "CL.SCORE.WINNER"
-        check(after.scores[p] == before.scores[p] + gained, rid,
-              f"P{p} scored {after.scores[p] - before.scores[p]}, the others hold {gained}")
-        check(all(after.scores[s_] == before.scores[s_] for s_ in range(n) if s_ != p),
-              rid, "a loser's score changed")
-        over = one_round_game(ruleset) or after.scores[p] >= TARGET
-        rid = "CL22.SCORE.ONE-HAND" if one_round_game(ruleset) else (
-            "FL.GAME.TARGET-500" if flip else "CL.SCORE.TARGET")
+
+        def hand_points(h: list[Card]) -> int:
+            return sum(flip_points(face_on(c, side)) if flip
+                       else points(face_on(c, side), ruleset) for c in h)
+
+        if alt_scoring(ruleset):
+            # FLALT.OWN-HAND, FLALT.NO-COLLECT: every player scores their own hand (drawn
+            # cards of a last Draw card included: FLALT.GO-OUT-DRAWS); the player who went
+            # out holds nothing and collects nothing
+            for s_, h in enumerate(after.hands):
+                own = hand_points(h)
+                check(after.scores[s_] == before.scores[s_] + own,
+                      "FLALT.NO-COLLECT" if s_ == p else "FLALT.OWN-HAND",
+                      f"P{s_} scored {after.scores[s_] - before.scores[s_]}, holds {own}")
+            over = max(after.scores) >= TARGET
+            rid = "FLALT.END-500"
+        else:
+            gained = sum(hand_points(h) for s_, h in enumerate(after.hands) if s_ != p)
+            rid = "FL.SCORE.WINNER" if flip else "CL.SCORE.WINNER"
+            check(after.scores[p] == before.scores[p] + gained, rid,
+                  f"P{p} scored {after.scores[p] - before.scores[p]}, the others hold {gained}")
+            check(all(after.scores[s_] == before.scores[s_] for s_ in range(n) if s_ != p),
+                  rid, "a loser's score changed")
+            over = one_round_game(ruleset) or after.scores[p] >= TARGET
+            rid = "CL22.SCORE.ONE-HAND" if one_round_game(ruleset) else (
+                "FL.GAME.TARGET-500" if flip else "CL.SCORE.TARGET")
         if over:
             check(pend is None and game.is_over, rid, f"the game should be over: pending {pend}")
         else:
@@ -549,6 +565,11 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
         check(can_catch != action.uno, "CL.UNO.MUST-CALL" if not action.uno
               else "CL.UNO.CALL-WITH-PLAY",
               f"P{p} holds one card, called UNO: {action.uno}, catchable: {can_catch}")
+
+
+def alt_scoring(ruleset: str) -> bool:
+    """FLALT.*: the flip-alt-scoring variant is composed in."""
+    return "flip-alt-scoring" in ruleset.split("+")[1:]
 
 
 def flip_points(f: Face) -> int:
@@ -741,8 +762,8 @@ def illegal_candidate(game: Game, pick: Pick, deck_cards: Sequence[Card],
         return Action("color", player, color=pick((*colours, *wrong_colours[:1])))
     if kind in ("catch", "swap"):
         return Action(kind, player, target=pick((*range(n), None, n)))
-    if kind == "next-round":
-        return Action("next-round")
+    if kind == "next-round":  # seatless is legal at round over; a named seat is malformed
+        return Action("next-round", pick((None, None, player)))
     return Action(kind, player)
 
 
