@@ -44,9 +44,15 @@ def test_help_lists_every_command_without_importing_them() -> None:
 
 
 def test_conformance_serve_answers_without_heavy_imports() -> None:
-    code = ("import sys; from uno_cli.main import main\n"
-            "code = main(['conformance', 'serve', '--adapter', 'reference'])\n"
-            f"print(sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
+    # `serve` leaves through os._exit once it has answered `bye`: report the modules then
+    code = ("import os, sys; from uno_cli.main import main\n"
+            "leave = os._exit\n"
+            "def report(status):\n"
+            f"    print(sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n"
+            "    sys.stderr.flush()\n"
+            "    leave(status)\n"
+            "os._exit = report\n"
+            "main(['conformance', 'serve', '--adapter', 'reference'])\n")
     requests = [{"id": 1, "method": "hello", "params": {"protocol": "uno-conformance/1"}},
                 {"id": 2, "method": "bye"}]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
