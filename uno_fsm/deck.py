@@ -44,8 +44,10 @@ def _faces(side: Mapping[str, Any]) -> list[str]:
         # FL.DECK.LIGHT.NUMBERS, FL.DECK.DARK.NUMBERS, FL.DECK.NO-ZERO
         for number, copies in (side.get("numbers") or {}).items():
             out.extend([f"{color}{number}"] * int(copies))
-        # FL.DECK.LIGHT.DRAW-ONE/REVERSE/SKIP/FLIP, FL.DECK.DARK.DRAW-FIVE/REVERSE/
-        # SKIP-EVERYONE (8, not 81: RUL.FLIP.PASS-ALL-COUNT)/FLIP
+        # FL.DECK.LIGHT.DRAW-ONE, FL.DECK.LIGHT.REVERSE, FL.DECK.LIGHT.SKIP, FL.DECK.LIGHT.FLIP,
+        # FL.DECK.DARK.DRAW-FIVE, FL.DECK.DARK.REVERSE, FL.DECK.DARK.SKIP-EVERYONE (8, not 81:
+        # RUL.FLIP.PASS-ALL-COUNT), FL.DECK.DARK.FLIP; FL.DARK.HARSHER: the dark side's own
+        # action kinds (Draw Five, Skip Everyone, Wild Draw Colour) come from its own list
         for kind, copies in (side.get("actions") or {}).items():
             out.extend([color + KIND_RANKS[str(kind)]] * int(copies))
     # FL.DECK.LIGHT.WILD, FL.DECK.LIGHT.WILD-DRAW-TWO, FL.DECK.DARK.WILD,

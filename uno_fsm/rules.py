@@ -99,7 +99,9 @@ class Rules:
             # any card may be played (and sets the colour)
             return list(cards)
         # FL.PLAY.ACTIVE-SIDE, FL.PLAY.ACTIVE-FACES-ONLY: only the faces of the side in play
-        # count (FL.LIGHT.*.MATCH, FL.DARK.*.MATCH, FL.FLIP.MATCH are the same symbol match)
+        # count (FL.LIGHT.D1.MATCH, FL.LIGHT.REVERSE.MATCH, FL.LIGHT.SKIP.MATCH,
+        # FL.DARK.D5.MATCH, FL.DARK.REVERSE.MATCH, FL.DARK.SE.MATCH and FL.FLIP.MATCH are this
+        # same colour-or-symbol match)
         dark = st.side == "dark"
         out: list[Card] = []
         for card in cards:
@@ -425,8 +427,11 @@ class Rules:
             self.flip()
         # CL.END.LAST-OTHER: no other effect; CL18.WSH.LAST-CARD: no redistribution
         # CL.SCORE.WINNER, CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS, CL18.SCORE,
-        # CL22.SCORE.WILDS-50, FL.SCORE.* (FL.SCORE.SIDE, RUL.FLIP.SCORING-SIDE: the faces of
-        # the side in play now): the points table is the ruleset's
+        # CL22.SCORE.WILDS-50, FL.SCORE.NUMBER, FL.SCORE.DRAW-ONE, FL.SCORE.DRAW-FIVE,
+        # FL.SCORE.REVERSE, FL.SCORE.SKIP, FL.SCORE.SKIP-EVERYONE, FL.SCORE.FLIP,
+        # FL.SCORE.WILD, FL.SCORE.WILD-DRAW-TWO, FL.SCORE.WILD-DRAW-COLOUR (FL.SCORE.SIDE,
+        # RUL.FLIP.SCORING-SIDE: the faces of the side in play now): the points table is the
+        # ruleset's
         side = st.side
         held = [sum(p.points_of(g.kind, g.number, side) for g in map(self.face, hand))
                 for hand in st.hands]
