@@ -99,6 +99,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bad ruleset name or spec file: one line, not a traceback
+        from uno_spec.loader import SpecError
+
+        if not isinstance(exc, SpecError):
+            raise
+        print(f"uno-fsm {args.command}: {exc}", file=sys.stderr)
+        return 2
     return int(code or 0)
 
 
