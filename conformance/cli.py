@@ -90,21 +90,33 @@ def _err(message: str) -> None:
     print(f"uno-fsm conformance: {message}", file=sys.stderr)
 
 
-def _emit(data: dict[str, Any], fmt: str, output: Path | None) -> None:
+def write_file(path: Path, text: str) -> str | None:
+    """Write `text` to `path` (parents created); the problem in one line if it cannot be."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        return f"{path}: cannot write: {exc.strerror or exc}"
+    return None
+
+
+def _emit(data: dict[str, Any], fmt: str, output: Path | None) -> bool:
+    """Render the report; False (after saying why) when the output file cannot be written."""
     from rich.console import Console
 
     from conformance import reports
 
     if fmt == "console" and output is None:
         reports.render_console(data, Console())
-        return
+        return True
     text = reports.render(data, fmt)
     if output is None:
         sys.stdout.write(text)
-    else:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text, encoding="utf-8")
+    elif (problem := write_file(output, text)) is not None:
+        _err(problem)
+        return False
     reports.render_console(data, Console(stderr=True))
+    return True
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -123,6 +135,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     filters = Filters(tuple(args.id), tuple(args.ruleset), tuple(args.feature),
                       tuple(args.rule), tuple(args.clause))
     scenarios = filters.apply(corpus.scenarios)
+    if not args.timeout > 0:
+        _err(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
+        return 2
     try:
         spec = resolve(args.adapter, timeout=args.timeout)
     except AdapterSpecError as exc:
@@ -152,7 +167,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         if bar:
             bar.stop()
     data = reports.to_json(report)
-    _emit(data, args.format, args.output)
+    if not _emit(data, args.format, args.output):
+        return 2
     return reports.exit_code(data)
 
 
@@ -191,9 +207,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     text = reports.render(data, args.format)
     if args.output is None:
         sys.stdout.write(text)
-    else:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text, encoding="utf-8")
+    elif (problem := write_file(args.output, text)) is not None:
+        _err(problem)
+        return 2
     return 0
 
 

@@ -521,17 +521,21 @@ def cmd_compliance(args: argparse.Namespace) -> int:
     except (OSError, reports.ReportError) as exc:
         print(f"uno-fsm conformance compliance: {args.source}: {exc}", file=sys.stderr)
         return 2
+    from conformance.cli import write_file
+
     text = render_markdown(data)
     if args.output is None:
         sys.stdout.write(text)
-    else:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text, encoding="utf-8")
+    elif (problem := write_file(args.output, text)) is not None:
+        print(f"uno-fsm conformance compliance: {problem}", file=sys.stderr)
+        return 2
     if args.write_expectations is not None:
         previous = _previous_reasons(args.write_expectations)
-        args.write_expectations.parent.mkdir(parents=True, exist_ok=True)
-        args.write_expectations.write_text(
-            expectations_text(data, args.implementation, previous), encoding="utf-8")
+        problem = write_file(args.write_expectations,
+                             expectations_text(data, args.implementation, previous))
+        if problem is not None:
+            print(f"uno-fsm conformance compliance: {problem}", file=sys.stderr)
+            return 2
     unexplained = [r["id"] for r in data["results"]
                    if outcome(r) in FAIL and attribute(r) is None]
     if unexplained:

@@ -3,6 +3,8 @@ traceback (docs audit)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from uno_cli.main import main
@@ -45,3 +47,67 @@ def test_other_exceptions_still_propagate(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(main_module, "build_parser", parser)
     with pytest.raises(RuntimeError, match="a bug"):
         main([])
+
+
+def _one_error_line(capsys: pytest.CaptureFixture[str], prefix: str) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.startswith(prefix)]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.fixture
+def report_file(tmp_path: Path) -> Path:
+    """A small JSON run report of the reference engine."""
+    out = tmp_path / "run.json"
+    assert main(["conformance", "run", "--id", "classic.play.match.colour", "--format", "json",
+                 "--output", str(out), "--no-progress"]) == 0
+    return out
+
+
+@pytest.fixture
+def unwritable(tmp_path: Path) -> Path:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    return blocker / "sub" / "out.txt"  # its parent cannot be created
+
+
+def test_run_output_unwritable(unwritable: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["conformance", "run", "--id", "classic.play.match.colour", "--format", "json",
+                 "--output", str(unwritable), "--no-progress"])
+    assert code == 2
+    assert "cannot write" in _one_error_line(capsys, "uno-fsm conformance:")
+
+
+def test_report_output_unwritable(report_file: Path, unwritable: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    code = main(["conformance", "report", "--from", str(report_file), "--format", "markdown",
+                 "--output", str(unwritable)])
+    assert code == 2
+    assert "cannot write" in _one_error_line(capsys, "uno-fsm conformance:")
+
+
+@pytest.mark.parametrize("option", ["--output", "--write-expectations"])
+def test_compliance_output_unwritable(option: str, report_file: Path, unwritable: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    argv = ["conformance", "compliance", "--from", str(report_file), option, str(unwritable)]
+    if option != "--output":
+        argv += ["--output", str(unwritable.parents[2] / "c.md")]
+    assert main(argv) == 2
+    assert "cannot write" in _one_error_line(capsys, "uno-fsm conformance compliance:")
+
+
+@pytest.mark.parametrize("value", ["0", "-1"])
+def test_run_timeout_must_be_positive(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "run", "--timeout", value, "--id", "classic.play.*",
+                 "--no-progress"]) == 2
+    assert "--timeout" in _one_error_line(capsys, "uno-fsm conformance:")
+
+
+def test_bench_bad_corpus_is_a_usage_error(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--corpus", str(tmp_path / "missing.yaml")]) == 2
+    assert "cannot read" in _one_error_line(capsys, "uno-fsm bench:")

@@ -445,6 +445,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if min(sizes.__dict__.values()) < 1:
         print("uno-fsm bench: sizes must be at least 1", file=sys.stderr)
         return 2
+    if args.corpus:  # a bad path or scenario file is a usage error, before any measuring
+        from conformance.scenario import load_corpus
+
+        errors = load_corpus(args.corpus).errors
+        if errors:
+            for e in errors:
+                print(f"uno-fsm bench: {e}", file=sys.stderr)
+            return 2
     if not rlcard_available():
         print(f"uno-fsm bench: {RLCARD_MISSING}", file=sys.stderr)
 
