@@ -111,3 +111,18 @@ def test_bench_bad_corpus_is_a_usage_error(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--quick", "--corpus", str(tmp_path / "missing.yaml")]) == 2
     assert "cannot read" in _one_error_line(capsys, "uno-fsm bench:")
+
+
+@pytest.mark.parametrize("argv", [["rules", "show", "CL.PLAY.MATCH"], ["rules", "search", "uno"]])
+def test_rules_with_a_spec_that_is_not_one(argv: list[str], tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--spec", str(tmp_path / "nope")]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "not a spec directory" in err.splitlines()[0]
+
+
+def test_rules_show_unknown_rule_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "show", "NOPE"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == "unknown rule 'NOPE'"

@@ -20,6 +20,15 @@ def _root(args: argparse.Namespace) -> Path:
     return Path(args.spec) if getattr(args, "spec", None) else spec_root()
 
 
+def _lookup_root(args: argparse.Namespace) -> Path:
+    """The spec directory to look rules up in; a SpecError when it is not one."""
+    root = _root(args)
+    if not (root / "sources").is_dir() or not (root / "rules").is_dir():
+        raise SpecError(display_path(root), 0,
+                        "not a spec directory (no sources/ and rules/ in it)")
+    return root
+
+
 def _safe(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
@@ -83,7 +92,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from uno_spec.lookup import UnknownRule, show_rule
 
     try:
-        print(show_rule(args.rule_id, _root(args)))
+        print(show_rule(args.rule_id, _lookup_root(args)))
     except UnknownRule as err:
         print(str(err), file=sys.stderr)
         return 1
@@ -93,7 +102,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from uno_spec.lookup import format_hits, search
 
-    hits = search(args.words, _root(args))
+    hits = search(args.words, _lookup_root(args))
     print(format_hits(hits, args.words))
     return 0 if hits else 1
 
