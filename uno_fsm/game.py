@@ -243,10 +243,34 @@ class Game:
         elif phase == "challenge":
             out.append(_act("challenge", cur))
             out.append(_act("accept", cur))
+            if self.params.stacking:  # V.STACK.W4-ON-W4: stack instead of answering
+                hand = st.hands[cur]
+                calls = (False, True) if len(hand) == 2 and self.params.uno_call_with_play \
+                    else (False,)
+                for card in r.playable(list(dict.fromkeys(hand))):
+                    wild = r.face(card).is_wild
+                    if wild and len(hand) == 1:
+                        out.append(_act("play", cur, card))  # CL.END.LAST-OTHER: no colour
+                    for uno in calls:
+                        if wild:
+                            out.extend(_act("play", cur, card, c, uno) for c in colors)
+                        else:
+                            out.append(_act("play", cur, card, None, uno))
         elif phase == "swap":
             out.extend(_act("swap", cur, target=t) for t in range(st.players) if t != cur)
         elif phase == "round_over":
             out.append(_act("next-round", None))
+        if phase == "play" and self.params.jump_in and r.jump_open():
+            # V.JUMPIN.IDENTICAL, V.JUMPIN.WHO: the other players' identical cards
+            for seat in range(st.players):
+                if seat == cur:
+                    continue
+                hand = st.hands[seat]
+                calls = (False, True) if len(hand) == 2 and self.params.uno_call_with_play \
+                    else (False,)
+                for card in dict.fromkeys(hand):
+                    if r.jump_card(seat, card):
+                        out.extend(_act("play", seat, card, None, uno) for uno in calls)
         w = st.uno_window
         if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
             out.append(_act("uno", w))

@@ -49,10 +49,28 @@ class TurnPhases(StateChart):  # type: ignore[misc]
         | play_drawn.to(swap, cond="needs_swap", on="play_swap")
         | play_drawn.to(challenge, cond="challengeable", on="play_challengeable")
         | play_drawn.to(play, on="play_effect")
+        # V.STACK.W4-ON-W4 (variant stacking): the victim of a Wild Draw Four stacks one
+        # instead of answering the challenge (V.STACK.W4-CHALLENGE: stacking gives it up);
+        # V.STACK.GO-OUT: going out on it ends the hand
+        | challenge.to(round_over, cond="goes_out", on="play_out")
+        | challenge.to.itself(internal=True, cond="challengeable", on="play_challengeable")
+        | challenge.to(play, on="play_effect")  # a Draw Two, only with stacking.cross
+    )
+    # V.JUMPIN.IDENTICAL, V.JUMPIN.CONTINUES (variant jump-in): another player plays a card
+    # identical to the top discard out of turn and takes the turn as their own
+    # (V.JUMPIN.TIMING: only while the turn owner's play-or-draw decision is pending)
+    jump_in = (
+        play.to(round_over, cond="jumper_goes_out", on=["jump_seat", "play_out"])
+        | play.to(swap, cond="needs_swap", on=["jump_seat", "play_swap"])
+        | play.to.itself(internal=True, on=["jump_seat", "play_effect"])
     )
     # CL.DRAW.UNABLE, CL.DRAW.UNWILLING: draw; CL.DRAW.PLAY-DRAWN, CL.DRAW.KEEP: play it or keep it
     # CL.DRAW.UNPLAYABLE-PASSES: an unplayable drawn card passes the turn at once
-    draw = play.to(play_drawn, on="draw_card")
+    # V.STACK.TAKE-ALL (variant stacking): facing a penalty, drawing takes all of it; the turn
+    # passes and no drawn card may be played
+    draw = play.to.itself(internal=True, cond="stack_pending", on="take_stack") | play.to(
+        play_drawn, on="draw_card"
+    )
     play_drawn.to(play, cond="drawn_unplayable", on="pass_turn")
     keep = play_drawn.to(play, on="pass_turn")
 

@@ -89,6 +89,11 @@ class Rules:
         """The cards among `cards` that may be played on the discard pile now (the one copy of
         the matching rule; `matches` and `legal_actions` use it)."""
         st = self.st
+        if st.stack:
+            # V.STACK.D2-ON-D2, V.STACK.D2-ANY-COLOUR, V.STACK.W4-ON-W4, V.STACK.NO-CROSS
+            # (RUL.STACK.CROSS): facing a penalty, only the same symbol, of any colour
+            kinds = ("draw2", "wd4") if self.p.stack_cross else (self.top().kind,)  # type: ignore[union-attr]
+            return [c for c in cards if self.face(c).kind in kinds]
         color = st.active_color
         discard = st.discard
         top = self.face(discard[-1]) if discard else None
@@ -251,8 +256,14 @@ class Rules:
             return event
         if kind in TURN_KINDS:
             if actor != st.current:
+                if kind == "play" and self.p.jump_in:
+                    return self._validate_jump(a)
                 # CL.PLAY.OUT-OF-TURN (no jump-in in the base rules)
                 raise E.NotYourTurn(f"P{st.current} owes the decision", "CL.PLAY.OUT-OF-TURN")
+            if phase == "challenge" and kind == "play" and not self.p.stacking:
+                # CL.WD4.CHALLENGE.DECISION; V.STACK.NOT-OFFICIAL: nothing is stacked on it
+                raise E.WrongDecision("challenge or accept the Wild Draw card",
+                                      "CL.WD4.CHALLENGE.DECISION")
             if event not in allowed:
                 raise E.WrongDecision(
                     f"{kind} does not answer the pending {DECISIONS[phase]!r} decision",
@@ -312,6 +323,11 @@ class Rules:
         if st.phase == "play_drawn" and card is not st.drawn:
             raise E.OnlyDrawnCard(f"only the drawn {st.drawn} may be played", "CL.DRAW.ONLY-DRAWN")
         f = self.face(card)
+        if st.stack and not self.matches(card):
+            # V.STACK.D2-ON-D2, V.STACK.W4-ON-W4, V.STACK.NO-CROSS: facing a penalty, only a
+            # card of the same symbol may be played (or the penalty drawn: V.STACK.TAKE-ALL)
+            rule = "V.STACK.NO-CROSS" if f.kind in ("draw2", "wd4") else "V.STACK.TAKE-ALL"
+            raise E.CardDoesNotMatch(f"{card} cannot be stacked on {self.top()}", rule)
         if not self.matches(card):  # CL.PLAY.ILLEGAL-REJECTED
             top = self.top()
             rule = "CL.PLAY.MATCH-ON-WILD" if top is not None and top.is_wild else "CL.PLAY.MATCH"
@@ -330,6 +346,45 @@ class Rules:
             # CL.UNO.CALL-INVALID: UNO is called with the second-to-last card only
             raise E.NoUnoWindow("UNO is called with the second-to-last card", "CL.UNO.CALL-INVALID")
 
+    def jump_card(self, seat: int, card: Card) -> bool:
+        """V.JUMPIN.IDENTICAL, V.JUMPIN.NOT-WILD (RUL.JUMPIN.WHICH-CARDS): `card` is a coloured
+        card identical (colour and number or symbol) to the top discard."""
+        top = self.top()
+        f = self.face(card)
+        return (top is not None and not f.is_wild and f.color == top.color
+                and f.kind == top.kind and f.rank == top.rank)
+
+    def jump_open(self) -> bool:
+        """V.JUMPIN.TIMING (RUL.JUMPIN.TIMING): only while the turn owner's play-or-draw
+        decision is pending; RUL.VARIANTS.JUMPIN-STACKING: not while a penalty is pending."""
+        st = self.st
+        return st.phase == "play" and not st.stack
+
+    def _validate_jump(self, a: Action) -> str:
+        """An out-of-turn play under Jump-In: the `jump_in` event, or NotYourTurn."""
+        st = self.st
+        card = a.card
+        actor = a.player
+        assert actor is not None
+        if card is None:
+            raise E.MalformedAction("play: a card is required")
+        if not self.jump_open():
+            raise E.NotYourTurn(f"P{st.current} owes the decision; no jump-in now",
+                                "V.JUMPIN.TIMING")
+        hand = st.hands[actor]
+        if card not in hand:
+            raise E.CardNotInHand(f"P{actor} holds no {card}", "V.JUMPIN.IDENTICAL")
+        if not self.jump_card(actor, card):
+            # V.JUMPIN.NOT-MATCHING, V.JUMPIN.NOT-WILD: only an identical card jumps in
+            raise E.NotYourTurn(f"{card} is not identical to {self.top()}",
+                                "V.JUMPIN.NOT-MATCHING")
+        if a.color is not None:
+            raise E.MalformedAction(f"{card} is not a Wild: no colour is named with it")
+        if a.uno and (len(hand) != 2 or not self.p.uno_call_with_play):
+            # V.JUMPIN.GO-OUT, CL.UNO.CALL-INVALID
+            raise E.NoUnoWindow("UNO is called with the second-to-last card", "CL.UNO.CALL-INVALID")
+        return "jump_in"
+
     def begin(self, event: str) -> None:
         """Before any effect: CL.UNO.WINDOW closes at the next action that is neither an UNO
         call nor a catch (CL.UNO.LATE-CATCH). CL.UNO.WINDOW-FORCED-DRAW: the cards a Draw Two
@@ -342,6 +397,14 @@ class Rules:
         """CL.END.OUT: the card played is the player's last (CL.UNO.GO-OUT-UNCALLED: whether or
         not UNO was called)."""
         return len(self.st.hands[self.st.current]) == 1
+
+    def jumper_goes_out(self, action: Action | None = None) -> bool:
+        """V.JUMPIN.GO-OUT: the jumped-in card is the jumper's last."""
+        return action is not None and len(self.st.hands[action.player or 0]) == 1
+
+    def stack_pending(self, action: Action | None = None) -> bool:
+        """V.STACK.TAKE-ALL: the turn owner faces an accumulated penalty."""
+        return self.st.stack > 0
 
     def needs_swap(self, action: Action | None = None) -> bool:
         """V.SEVENO.SEVEN-SWAP, V.SEVENO.SEVEN-PENDING (variant seven-o): a 7 makes its player
@@ -414,15 +477,23 @@ class Rules:
         winner = st.current
         f = self._place(a)
         kind = f.kind
+        # V.STACK.GO-OUT (RUL.STACK.GO-OUT): going out on a stack, the next player draws the
+        # whole accumulated penalty (the pending one plus the last card's)
+        stacked = st.stack
+        st.stack = 0
         if p.last_card_draw:
             victim = self.seat(winner)
             if kind in DRAW_KINDS:  # CL.END.LAST-D2, FL.END.GO-OUT-DRAW, FL.END.GO-OUT-COUNT
-                self.give(victim, p.draws[kind], DRAW_RULES[kind][1])
+                self.give(victim, p.draws[kind] + stacked,
+                          "V.STACK.GO-OUT" if stacked else DRAW_RULES[kind][1])
             elif kind in p.challenges:
                 # CL.END.LAST-WD4, FL.END.GO-OUT-DRAW, FL.END.GO-OUT-NO-CHALLENGE (no challenge;
                 # RUL.FLIP.GO-OUT-DRAW-CHALLENGE)
-                self.penalty(victim, p.challenges[kind].draw, a.color,
-                             CHALLENGE_RULES[kind][3])
+                if stacked:
+                    self.give(victim, p.challenges[kind].draw + stacked, "V.STACK.GO-OUT")
+                else:
+                    self.penalty(victim, p.challenges[kind].draw, a.color,
+                                 CHALLENGE_RULES[kind][3])
         if kind == "flip":  # FL.END.GO-OUT-FLIP (RUL.FLIP.GO-OUT-ON-FLIP): flip, then score
             self.flip()
         # CL.END.LAST-OTHER: no other effect; CL18.WSH.LAST-CARD: no redistribution
@@ -478,8 +549,11 @@ class Rules:
         # CL.D2.EFFECT, CL.D2.NO-STACK (V.STACK.NOT-OFFICIAL); CL.TWO.D2-AGAIN;
         # FL.LIGHT.D1.EFFECT, FL.DARK.D5.EFFECT; FL.TWO.PLAY-AGAIN
         elif kind in DRAW_KINDS:
-            self.give(self.seat(actor), p.draws[kind], DRAW_RULES[kind][0])
-            st.current = self.seat(actor, 2)
+            if p.stacking and kind == "draw2":
+                self._stack(actor, card=a.card, n=p.draws[kind])
+            else:
+                self.give(self.seat(actor), p.draws[kind], DRAW_RULES[kind][0])
+                st.current = self.seat(actor, 2)
         elif kind == "flip":  # FL.FLIP.NEXT-PLAYER: a Flip card skips nobody
             self.flip()
             st.current = self.seat(actor)
@@ -488,6 +562,8 @@ class Rules:
             # skipped, the player plays again; FL.TWO.PLAY-AGAIN
             self.events.append(Event("skipped-everyone", actor, rule="FL.DARK.SE.EFFECT"))
             st.current = actor
+        elif kind in p.challenges and p.stacking and kind == "wd4":
+            self._stack(actor, card=a.card, n=p.challenges[kind].draw)  # (challenge disabled)
         elif kind in p.challenges:
             # CL.WD4.EFFECT, FL.LIGHT.W2.EFFECT, FL.DARK.WDC.EFFECT without a challenge (the
             # ruleset disables it)
@@ -504,6 +580,40 @@ class Rules:
         else:
             raise NotImplementedError(f"card kind {kind!r} (not a classic card)")
         self._after_play(a, actor)
+
+    def _stack(self, actor: int, card: Card | None, n: int) -> None:
+        """V.STACK.D2-ON-D2, V.STACK.W4-ON-W4, V.STACK.ACCUMULATE (variant stacking): the
+        card's penalty is added to the pending one and passes, undrawn, to the next player,
+        who stacks or takes it all (V.STACK.OPTIONAL, V.STACK.TAKE-ALL; V.STACK.WHO: only
+        they may add to it)."""
+        st = self.st
+        st.stack += n
+        st.challenge_by = None
+        st.current = self.seat(actor)
+        self.events.append(Event("stacked", actor, card, count=st.stack,
+                                 rule="V.STACK.ACCUMULATE"))
+
+    def take_stack(self, action: Action | None = None) -> None:
+        """V.STACK.TAKE-ALL: the player facing the stack draws all of it and loses the turn;
+        no card drawn this way may be played."""
+        st = self.st
+        victim = st.current
+        self.give(victim, st.stack, "V.STACK.TAKE-ALL")
+        st.stack = 0
+        st.drawn = None
+        st.current = self.seat(victim)
+
+    def jump_seat(self, action: Action | None = None) -> None:
+        """V.JUMPIN.IDENTICAL, V.JUMPIN.WHO (RUL.JUMPIN.WHO): the jumper takes the turn;
+        V.JUMPIN.CONTINUES, V.JUMPIN.EFFECTS (RUL.JUMPIN.EFFECTS): the play that follows is an
+        ordinary play from the jumper's seat, the players in between lose their turn."""
+        a = action
+        assert a is not None and a.player is not None
+        st = self.st
+        self.events.append(Event("jumped-in", a.player, a.card, count=st.current,
+                                 rule="V.JUMPIN.IDENTICAL"))
+        st.current = a.player
+        st.drawn = None
 
     def _shuffle_hands(self, actor: int) -> None:
         """CL18.WSH.COLLECT, CL18.WSH.DEAL: collect every hand, shuffle, deal from seat + 1."""
@@ -552,6 +662,12 @@ class Rules:
         st.challenge_by = actor
         st.challenge_legal = legal  # CL.WD4.BLUFF-ACCEPTED: an illegal one is played all the same
         st.current = self.seat(actor)
+        if self.p.stacking and self.face(a.card).kind == "wd4":  # type: ignore[arg-type]
+            # V.STACK.W4-ON-W4, V.STACK.ACCUMULATE; V.STACK.W4-LEGAL (RUL.STACK.WD4-CHALLENGE):
+            # judged like any Wild Draw Four, against the colour named below it
+            st.stack += self.p.challenges["wd4"].draw
+            self.events.append(Event("stacked", actor, a.card, count=st.stack,
+                                     rule="V.STACK.ACCUMULATE"))
         self._after_play(a, actor)
 
     def play_swap(self, action: Action | None = None) -> None:
@@ -612,8 +728,14 @@ class Rules:
         assert by is not None
         self._show(by)
         kind = self._challenged()
-        self.penalty(by, self.p.challenges[kind].guilty, st.active_color,
-                     CHALLENGE_RULES[kind][1])
+        if st.stack:
+            # V.STACK.W4-CHALLENGE (RUL.STACK.WD4-CHALLENGE): only the last card is judged;
+            # its player draws the whole accumulated penalty
+            self.give(by, st.stack, "V.STACK.W4-CHALLENGE")
+            st.stack = 0
+        else:
+            self.penalty(by, self.p.challenges[kind].guilty, st.active_color,
+                         CHALLENGE_RULES[kind][1])
         st.challenge_by = None
         # the challenger (st.current) takes the turn
 
@@ -628,7 +750,12 @@ class Rules:
         kind = self._challenged()
         ch = self.p.challenges[kind]
         rule = CHALLENGE_RULES[kind][2]
-        if ch.innocent == UNTIL_COLOUR:
+        if st.stack:
+            # V.STACK.W4-CHALLENGE (RUL.STACK.WD4-CHALLENGE): the accumulated penalty plus the
+            # challenge's extra cards (innocent - draw: 6 - 4 = 2)
+            self.give(victim, st.stack + ch.innocent - ch.draw, "V.STACK.W4-CHALLENGE")
+            st.stack = 0
+        elif ch.innocent == UNTIL_COLOUR:
             self.give_until(victim, st.active_color, rule, ch.extra)
         else:
             self.give(victim, ch.innocent, rule)
@@ -641,8 +768,12 @@ class Rules:
         st = self.st
         victim = st.current
         kind = self._challenged()
-        self.penalty(victim, self.p.challenges[kind].draw, st.active_color,
-                     CHALLENGE_RULES[kind][0])
+        if st.stack:  # V.STACK.TAKE-ALL: the whole accumulated penalty
+            self.give(victim, st.stack, "V.STACK.TAKE-ALL")
+            st.stack = 0
+        else:
+            self.penalty(victim, self.p.challenges[kind].draw, st.active_color,
+                         CHALLENGE_RULES[kind][0])
         st.challenge_by = None
         st.current = self.seat(victim)
 
@@ -683,6 +814,9 @@ class Rules:
         assert a is not None and a.target is not None
         st = self.st
         self.give(a.target, self.p.wrong_card_penalty, "CL.PEN.WRONG-CARD")
+        if st.stack:  # V.STACK.TAKE-ALL: a player who does not stack takes the penalty too
+            self.give(a.target, st.stack, "V.STACK.TAKE-ALL")
+            st.stack = 0
         st.drawn = None
         st.current = self.seat(a.target)
 
@@ -728,6 +862,7 @@ class Rules:
         st.uno_window = None
         st.challenge_by = None
         st.challenge_legal = True
+        st.stack = 0
         st.first_color = False
         st.round_winner = None
         st.active_color = None

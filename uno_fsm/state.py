@@ -39,6 +39,8 @@ class State:
     uno_window: int | None = None  # a seat holding one card that has not called UNO: catchable
     challenge_by: int | None = None  # who played the challengeable card (WD4)
     challenge_legal: bool = True  # whether that card was played legally
+    # V.STACK.ACCUMULATE: the accumulated draw penalty the turn owner faces (0: none pending)
+    stack: int = 0
     first_color: bool = False  # the pending colour choice is for the first card turned
     round: int = 1
     round_winner: int | None = None
@@ -72,6 +74,7 @@ class State:
             "challenge_by": self.challenge_by,
             "challenge_legal": self.challenge_legal,
             "first_color": self.first_color,
+            "stack": self.stack,
             "round": self.round,
             "round_winner": self.round_winner,
             "winner": self.winner,
@@ -108,6 +111,7 @@ class State:
             challenge_by=d["challenge_by"],
             challenge_legal=d["challenge_legal"],
             first_color=d["first_color"],
+            stack=int(d.get("stack", 0)),
             round=d["round"],
             round_winner=d["round_winner"],
             winner=d["winner"],
