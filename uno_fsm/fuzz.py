@@ -32,7 +32,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import yaml
@@ -77,8 +77,20 @@ CLASSIC_RULESETS = (
     "classic-official", "classic-2022", "classic-official+cards-2018", "classic-2022+cards-2018",
 )
 FLIP_RULESET = "flip"
-VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+flip-alt-scoring")
+VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+flip-alt-scoring",
+                    "classic-official+stacking", "classic-2022+stacking",
+                    "classic-official+jump-in", "classic-2022+jump-in")
 ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET, *VARIANT_RULESETS)
+
+
+def stacking(ruleset: str) -> bool:
+    """The stacking variant (V.STACK.*): a Draw Two / Wild Draw Four penalty may be passed on."""
+    return "stacking" in ruleset.split("+")
+
+
+def jump_in(ruleset: str) -> bool:
+    """The Jump-In variant (V.JUMPIN.*): an identical card may be played out of turn."""
+    return "jump-in" in ruleset.split("+")
 
 
 def seven_o(ruleset: str) -> bool:
@@ -237,6 +249,7 @@ class Snap:
     dealer: int
     catchable: frozenset[int]
     log_len: int
+    stack: int = 0  # V.STACK.ACCUMULATE: the penalty the turn owner faces
 
     @staticmethod
     def of(game: Game) -> Snap:
@@ -247,14 +260,15 @@ class Snap:
         return Snap(s.players, None if p is None else p.decision, None if p is None else p.player,
                     s.direction, s.side, [list(h) for h in s.hands], list(s.draw),
                     list(s.discard), s.active_color, list(s.scores), s.dealer, catchable,
-                    len(game.log))
+                    len(game.log), s.stack)
 
     def top(self) -> Face | None:
         return face_on(self.discard[-1], self.side) if self.discard else None
 
     def turn_position(self) -> bool:
         """Whether `start: turn` (docs/contracts.md) can express this position."""
-        return self.decision == "play" and not self.catchable and bool(self.discard)
+        return (self.decision == "play" and not self.catchable and bool(self.discard)
+                and not self.stack)
 
 
 class FuzzFailure(AssertionError):
@@ -309,8 +323,21 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
               "CL.RESHUFFLE.KEEP-TOP",
               f"after a reshuffle the discard pile is {[c.text for c in after.discard]}, "
               f"expected only {expected_top}")
-    if kind == "play":
+    if kind == "play" and action.player != before.current:
+        _post_jump(ruleset, before, action, game)
+    elif kind == "play":
         _post_play(ruleset, before, action, game)
+    elif kind == "draw" and before.stack:
+        # V.STACK.TAKE-ALL: the whole accumulated penalty, the turn passes, nothing to play
+        p = before.current
+        assert p is not None
+        want = min(before.stack, _available(before, False))
+        check(_gain(before, after, p) == want, "V.STACK.TAKE-ALL",
+              f"P{p} drew {_gain(before, after, p)} cards facing {before.stack}, expected {want}")
+        nxt = step_seat(p, d, 1, n)
+        check(pend is not None and pend.player == nxt and pend.decision == "play"
+              and after.stack == 0, "V.STACK.TAKE-ALL",
+              f"after taking the stack: pending {pend}, stack {after.stack}, expected P{nxt}")
     elif kind == "draw":
         p = before.current
         assert p is not None
@@ -375,7 +402,8 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
     elif kind == "wrong-card":
         t = action.target
         assert t is not None
-        want = min(2, _available(before, False))
+        # V.STACK.TAKE-ALL: a pending penalty is taken too
+        want = min(2 + before.stack, _available(before, False))
         check(_gain(before, after, t) == want, "CL.PEN.WRONG-CARD",
               f"P{t} grew by {_gain(before, after, t)}, expected {want}")
         nxt = step_seat(t, d, 1, n)
@@ -457,11 +485,17 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
         check(after.side == before.side, "FL.FLIP.PERSISTS", "the side changed without a Flip")
     victim = step_seat(p, d, 1, n)
     avail = _available(before, True)
+    if before.stack:  # V.STACK.D2-ON-D2, V.STACK.W4-ON-W4, V.STACK.NO-CROSS
+        top = before.top()
+        check(top is not None and kind == top.kind, "V.STACK.NO-CROSS",
+              f"{card} played on a pending {top} penalty")
     if len(before.hands[p]) == 1:  # CL.END.OUT
         check(not after.hands[p], "CL.END.OUT", f"P{p} went out but holds {after.hands[p]}")
         if kind in DRAW_CARDS or kind == "wd4" or kind == "wd2":
             k, _, rid = DRAW_CARDS.get(kind, (4 if kind == "wd4" else 2, "", ""))
             rid = rid or ("CL.END.LAST-WD4" if kind == "wd4" else "FL.END.GO-OUT-DRAW")
+            if before.stack:  # V.STACK.GO-OUT: the whole accumulated penalty
+                k, rid = k + before.stack, "V.STACK.GO-OUT"
             check(_gain(before, after, victim) == min(k, avail), rid,
                   f"P{victim} grew by {_gain(before, after, victim)} on a last {card}")
         elif kind == "wdc":
@@ -528,6 +562,12 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
         want = step_seat(p, d, -1, n) if n > 2 else p
         check(pend.player == want, "CL.REVERSE.NEXT" if n > 2 else "CL.TWO.REVERSE-SKIP",
               f"after P{p}'s Reverse with {n} players: pending {pend}, expected P{want}")
+    elif kind == "draw2" and stacking(ruleset):
+        # V.STACK.ACCUMULATE, V.STACK.OPTIONAL: nobody draws yet; the victim stacks or draws
+        check(_gain(before, after, victim) == 0 and after.stack == before.stack + 2
+              and pend.player == victim and pend.decision == "play", "V.STACK.ACCUMULATE",
+              f"after P{p}'s {card} on a stack of {before.stack}: stack {after.stack}, "
+              f"P{victim} grew by {_gain(before, after, victim)}, pending {pend}")
     elif kind in DRAW_CARDS:  # CL.D2.EFFECT, FL.LIGHT.D1.EFFECT, FL.DARK.D5.EFFECT
         k, rid, _ = DRAW_CARDS[kind]
         check(_gain(before, after, victim) == min(k, avail), rid,
@@ -542,6 +582,9 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
         check(pend.player == victim and pend.decision == "challenge", rid,
               f"after a {card}: pending {pend}")
         check(_gain(before, after, victim) == 0, rid, "the victim drew before deciding")
+        if stacking(ruleset) and kind == "wd4":  # V.STACK.ACCUMULATE
+            check(after.stack == before.stack + 4, "V.STACK.ACCUMULATE",
+                  f"stack {after.stack} after a Wild Draw Four on {before.stack}")
     elif seven_o(ruleset) and f.rank == "7":  # V.SEVENO.SEVEN-PENDING
         check(pend.player == p and pend.decision == "swap", "V.SEVENO.SEVEN-PENDING",
               f"after P{p}'s 7: pending {pend}, expected P{p} to choose a swap")
@@ -565,6 +608,23 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
         check(can_catch != action.uno, "CL.UNO.MUST-CALL" if not action.uno
               else "CL.UNO.CALL-WITH-PLAY",
               f"P{p} holds one card, called UNO: {action.uno}, catchable: {can_catch}")
+
+
+def _post_jump(ruleset: str, before: Snap, action: Action, game: Game) -> None:
+    """V.JUMPIN.*: an out-of-turn play was accepted; it must have been an identical coloured
+    card while the turn owner's play decision was pending, and it acts as if the jumper had
+    played in turn (V.JUMPIN.CONTINUES, V.JUMPIN.EFFECTS): the in-turn postconditions hold
+    from the jumper's seat."""
+    card = action.card
+    assert card is not None and action.player is not None
+    check(jump_in(ruleset), "CL.PLAY.OUT-OF-TURN", f"out-of-turn {action} accepted")
+    top = before.top()
+    f = face_on(card, before.side)
+    check(top is not None and not f.is_wild and f.color == top.color and f.kind == top.kind
+          and f.rank == top.rank, "V.JUMPIN.IDENTICAL", f"{card} jumped in on {top}")
+    check(before.decision == "play" and not before.stack, "V.JUMPIN.TIMING",
+          f"jump-in while {before.decision} pending (stack {before.stack})")
+    _post_play(ruleset, replace(before, current=action.player), action, game)
 
 
 def alt_scoring(ruleset: str) -> bool:
@@ -603,6 +663,11 @@ def _post_challenge(before: Snap, action: Action, game: Game,
     else:
         seat, k, extra, rid, want = victim, innocent_n, 2, \
             "CL.WD4.CHALLENGE.INNOCENT" if wd4 else prefix + "INNOCENT", nxt
+    if before.stack:
+        # V.STACK.W4-CHALLENGE (RUL.STACK.WD4-CHALLENGE), V.STACK.TAKE-ALL: the accumulated
+        # penalty, plus 2 for a wrong challenger
+        k = before.stack + (2 if action.kind == "challenge" and legal else 0)
+        rid = "V.STACK.TAKE-ALL" if action.kind == "accept" else "V.STACK.W4-CHALLENGE"
     if k >= 0:
         check(_gain(before, after, seat) == min(k, avail), rid,
               f"P{seat} grew by {_gain(before, after, seat)}, expected {min(k, avail)}")
@@ -679,10 +744,23 @@ def check_invariants(game: Game, ruleset: str, deck: Counter[str]) -> None:
         check(pend.player is not None and 0 <= pend.player < s.players, "CL.PLAY.TURN-OPTIONS",
               f"pending {pend}")
     check(bool(legal), "CL.PLAY.TURN-OPTIONS", f"no legal action while pending {pend}")
+    top = face_on(s.discard[-1], s.side) if s.discard else None
     for a in legal:
-        if a.kind not in ("uno", "catch", "next-round"):
-            check(a.player == pend.player, "CL.PLAY.OUT-OF-TURN",
+        if a.kind not in ("uno", "catch", "next-round") and a.player != pend.player:
+            # V.JUMPIN.IDENTICAL, V.JUMPIN.TIMING: only identical cards, only on a play decision
+            f = face_on(a.card, s.side) if a.card is not None else None
+            check(jump_in(ruleset) and a.kind == "play" and pend.decision == "play"
+                  and not s.stack and f is not None and top is not None and not f.is_wild
+                  and (f.color, f.kind, f.rank) == (top.color, top.kind, top.rank),
+                  "CL.PLAY.OUT-OF-TURN" if not jump_in(ruleset) else "V.JUMPIN.IDENTICAL",
                   f"{a} listed while P{pend.player} owes the decision")
+        elif s.stack and a.kind == "play" and a.card is not None and top is not None:
+            # V.STACK.NO-CROSS, V.STACK.D2-ON-D2, V.STACK.W4-ON-W4
+            check(face_on(a.card, s.side).kind == top.kind, "V.STACK.NO-CROSS",
+                  f"{a} listed on a pending {top} penalty")
+    if s.stack:  # V.STACK.WHO: a penalty is pending on the turn owner's decision only
+        check(stacking(ruleset) and pend.decision in ("play", "challenge"), "V.STACK.WHO",
+              f"stack {s.stack} while pending {pend}")
     # side consistency: the active colour is a colour of the side in play (FL.* / CL.WILD)
     check(s.side in ("light", "dark"), "FL.FLIP.SIDE-CHANGE", f"side {s.side!r}")
     if ruleset.split("+")[0] == FLIP_RULESET:
