@@ -17,6 +17,11 @@ from uno_cli.main import main
          "unknown ruleset 'nope'"),
         (["simulate", "--ruleset", "classic-official+nope", "--games", "1", "--no-progress"],
          "unknown variant 'nope'"),
+        (["simulate", "--players", "11", "--games", "1", "--no-progress"],
+         "2..10 players, not 11"),
+        (["simulate", "--players", "1", "--games", "1", "--no-progress"],
+         "2..10 players, not 1"),
+        (["simulate", "--games", "0", "--no-progress"], "--games must be at least 1"),
     ],
 )
 def test_unknown_ruleset_is_one_line(argv: list[str], needle: str,

@@ -238,6 +238,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     from uno_fsm.game import Game
 
+    if args.games < 1:
+        print("uno-fsm simulate: --games must be at least 1", file=sys.stderr)
+        return 2
+    try:  # unknown ruleset, bad player count: one line, no traceback
+        Game.new(args.ruleset, args.players, args.seed)
+    except Exception as exc:
+        print(f"uno-fsm simulate: {exc}", file=sys.stderr)
+        return 2
     rng = random.Random(args.seed)
     lengths: list[int] = []
     rounds: list[int] = []
