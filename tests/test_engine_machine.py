@@ -28,6 +28,9 @@ def test_table_is_derived_from_the_machine() -> None:
     ("classic-2022+cards-2018", 5, 4),
     ("classic-2022+seven-o", 3, 5),
     ("classic-official+cards-2018", 2, 6),
+    ("flip", 2, 21),
+    ("flip", 3, 22),
+    ("flip+flip-alt-scoring", 4, 23),
 ])
 def test_machine_and_table_agree_on_random_streams(ruleset: str, players: int, seed: int) -> None:
     """The same random action stream through the table (apply) and through

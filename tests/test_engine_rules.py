@@ -3,34 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import pytest
+from engine_helpers import game, hand, refused
 
-from uno_fsm import Action, Game, IllegalAction
+from uno_fsm import Action, Game
 from uno_fsm.cards import parse
 
 C = parse
 
 
-def game(hands: dict[int, list[str]], discard: list[str], draw: list[str] | None = None,
-         ruleset: str = "classic-official", **kw: Any) -> Game:
-    n = kw.pop("players", len(hands))
-    setup = {"players": n, "dealer": kw.pop("dealer", n - 1), "current": kw.pop("current", 0),
-             "hands": hands, "discard": discard, "draw": draw or [], **kw}
-    return Game.from_setup(ruleset, setup)
-
-
-def hand(g: Game, seat: int) -> list[str]:
-    return [c.text for c in g.state.hands[seat]]
-
-
-def refused(g: Game, action: Action) -> IllegalAction:
-    before = g.state.to_dict()
-    with pytest.raises(IllegalAction) as info:
-        g.apply(action)
-    assert g.state.to_dict() == before  # the state is exactly as it was
-    return info.value
 
 
 # ---- matching ---------------------------------------------------------------------------

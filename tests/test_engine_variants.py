@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from engine_helpers import game as base_game
+from engine_helpers import hand, refused
 
-from uno_fsm import Action, Game, IllegalAction
+from uno_fsm import Action, Game
 from uno_fsm.cards import parse
 
 C = parse
@@ -17,22 +19,7 @@ JI = "classic-official+jump-in"
 
 def game(hands: dict[int, list[str]], discard: list[str], draw: list[str] | None = None,
          ruleset: str = ST, **kw: Any) -> Game:
-    n = kw.pop("players", len(hands))
-    setup = {"players": n, "dealer": kw.pop("dealer", n - 1), "current": kw.pop("current", 0),
-             "hands": hands, "discard": discard, "draw": draw or [], **kw}
-    return Game.from_setup(ruleset, setup)
-
-
-def hand(g: Game, seat: int) -> list[str]:
-    return [c.text for c in g.state.hands[seat]]
-
-
-def refused(g: Game, action: Action) -> IllegalAction:
-    before = g.state.to_dict()
-    with pytest.raises(IllegalAction) as info:
-        g.apply(action)
-    assert g.state.to_dict() == before
-    return info.value
+    return base_game(hands, discard, draw, ruleset, **kw)
 
 
 DRAW = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "G1", "G2", "G3"]
