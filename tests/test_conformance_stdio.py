@@ -23,14 +23,19 @@ TINY = load_corpus([FIX / "scenarios" / "tiny.yaml"]).scenarios
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(FIX), os.environ.get("PYTHONPATH", "")])}
 
 
-def test_run_survives_every_kind_of_misbehaviour() -> None:
+PIPELINING = [sys.executable, str(FIX / "fake_stdio_pipelining.py")]
+
+
+@pytest.mark.parametrize("program", [FAKE, PIPELINING], ids=["one-at-a-time", "pipelined"])
+def test_run_survives_every_kind_of_misbehaviour(program: list[str]) -> None:
     made: list[StdioAdapter] = []
 
     def factory() -> StdioAdapter:
-        made.append(StdioAdapter(FAKE, timeout=1.5))
+        made.append(StdioAdapter(program, timeout=1.5))
         return made[-1]
 
     report = Runner(factory, timeout=1.5).run(MISBEHAVE)
+    assert report.implementation.get("name") == "fake-right"
     st = {r.id: r for r in report.results}
     assert st["bad.1-crash-on-setup"].status == "errored"
     assert "crashed" in st["bad.1-crash-on-setup"].message
