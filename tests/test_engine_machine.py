@@ -28,6 +28,8 @@ def test_table_is_derived_from_the_machine() -> None:
     ("classic-2022+cards-2018", 5, 4),
     ("classic-2022+seven-o", 3, 5),
     ("classic-official+cards-2018", 2, 6),
+    ("classic-official+swap-hands", 3, 7),
+    ("classic-2022+swap-hands", 4, 8),
     ("flip", 2, 21),
     ("flip", 3, 22),
     ("flip+flip-alt-scoring", 4, 23),

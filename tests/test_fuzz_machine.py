@@ -29,6 +29,7 @@ def _param(ruleset: str, players: int | tuple[int, int]) -> object:
     _param("classic-official+seven-o", (2, 10)),
     _param("classic-official+stacking", (2, 10)),
     _param("classic-2022+jump-in", (2, 10)),
+    _param("classic-official+swap-hands", (2, 10)),
     _param("flip", (2, 10)),
     _param("flip", 2),
 ])

@@ -5,8 +5,8 @@ light face and, for UNO Flip, a dark face. Classic cards have no dark face. Face
 interned: `parse("R5") is parse("R5")`, so hands compare by identity and hashing is cheap.
 
 Notation (docs/contracts.md "Card notation"): `R0`..`B9`, `GS` (Skip), `YR` (Reverse), `RD2`
-(Draw Two), `W`, `W4`, `WSH`, `WC`; Flip light `BD1`, `RF`, `W2`; Flip dark `PD5`, `TSE`, `PF`,
-`WDC`; a double-faced card is `light/dark` (`R5/PD5`).
+(Draw Two), `W`, `W4`, `WSH`, `WC`, `WSW` (Swap Hands); Flip light `BD1`, `RF`, `W2`; Flip
+dark `PD5`, `TSE`, `PF`, `WDC`; a double-faced card is `light/dark` (`R5/PD5`).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ COLORED_RANKS: dict[str, str] = {
 WILD_RANKS: dict[str, str] = {
     "W": "wild", "W4": "wd4", "WSH": "wild_shuffle_hands", "WC": "custom_wild",  # classic, 2018
     "W2": "wd2", "WDC": "wdc",                                                     # Flip
+    "WSW": "wild_swap_hands",  # V.SWAP.CARD (variant swap-hands, RUL.SWAP.CARD): one Wild
 }
 KIND_RANKS: dict[str, str] = {kind: rank for rank, kind in {**COLORED_RANKS, **WILD_RANKS}.items()
                               if kind != "number"}
@@ -147,7 +148,7 @@ def parse_face(text: str) -> Face:
     return made
 
 
-_LIGHT_ONLY = {"D2", "D1", "W4", "W2", "WSH", "WC"}
+_LIGHT_ONLY = {"D2", "D1", "W4", "W2", "WSH", "WC", "WSW"}
 _DARK_ONLY = {"D5", "SE", "WDC"}
 
 

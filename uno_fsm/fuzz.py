@@ -79,7 +79,8 @@ CLASSIC_RULESETS = (
 FLIP_RULESET = "flip"
 VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+flip-alt-scoring",
                     "classic-official+stacking", "classic-2022+stacking",
-                    "classic-official+jump-in", "classic-2022+jump-in")
+                    "classic-official+jump-in", "classic-2022+jump-in",
+                    "classic-official+swap-hands", "classic-2022+swap-hands")
 ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET, *VARIANT_RULESETS)
 
 
@@ -134,6 +135,8 @@ def expected_deck(ruleset: str) -> Counter[str] | None:
     if "cards-2018" in ruleset.split("+"):  # CL18.DECK: one Shuffle Hands, three custom Wilds
         deck["WSH"] += 1
         deck["WC"] += 3
+    if "swap-hands" in ruleset.split("+"):  # V.SWAP.CARD (RUL.SWAP.CARD): one Swap Hands Wild
+        deck["WSW"] += 1
     return deck
 
 
@@ -160,7 +163,8 @@ def expected_faces(ruleset: str) -> tuple[Counter[str], Counter[str]] | None:
 
 
 def deck_size(ruleset: str) -> int:
-    """108 classic (CL.DECK.TOTAL), 112 with cards-2018 (CL18.DECK), 112 Flip (FL.DECK.*)."""
+    """108 classic (CL.DECK.TOTAL), 112 with cards-2018 (CL18.DECK), 112 Flip (FL.DECK.*),
+    109 with swap-hands (V.SWAP.CARD)."""
     deck = expected_deck(ruleset)
     return 112 if deck is None else sum(deck.values())
 
@@ -216,7 +220,7 @@ def points(f: Face, ruleset: str) -> int:
         return f.number
     if f.kind in ("skip", "reverse", "draw2"):
         return 20
-    if f.kind in ("wild", "wd4"):
+    if f.kind in ("wild", "wd4", "wild_swap_hands"):  # V.SWAP.POINTS: 50 in both bases
         return 50
     if f.kind in ("wild_shuffle_hands", "custom_wild"):
         return 50 if ruleset.startswith("classic-2022") else 40
@@ -588,6 +592,11 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
     elif seven_o(ruleset) and f.rank == "7":  # V.SEVENO.SEVEN-PENDING
         check(pend.player == p and pend.decision == "swap", "V.SEVENO.SEVEN-PENDING",
               f"after P{p}'s 7: pending {pend}, expected P{p} to choose a swap")
+    elif kind == "wild_swap_hands":  # V.SWAP.WILD, V.SWAP.TARGET: colour named, swap owed
+        check(pend.player == p and pend.decision == "swap", "V.SWAP.TARGET",
+              f"after P{p}'s Swap Hands: pending {pend}, expected P{p} to choose a swap")
+        check(after.active_color == action.color, "V.SWAP.WILD",
+              f"active colour {after.active_color}, named {action.color}")
     elif kind == "wild_shuffle_hands":  # CL18.WSH.COLLECT, CL18.WSH.DEAL
         total_before = sum(len(h) for h in before.hands) - 1
         sizes = [len(h) for h in after.hands]

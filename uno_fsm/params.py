@@ -85,6 +85,7 @@ class Params:
     stacking: bool  # V.STACK.* (variant stacking): a draw penalty may be passed on
     stack_cross: bool  # V.STACK.NO-CROSS when False (RUL.STACK.CROSS)
     jump_in: bool  # V.JUMPIN.* (variant jump-in): an identical card may be played out of turn
+    swap_card: bool  # V.SWAP.CARD (variant swap-hands): the deck holds a Wild Swap Hands
     # Flip: penalty draws of the coloured draw cards and the challenge of each Wild Draw card
     draws: Mapping[str, int]  # draw-card kind -> cards the next player draws (draw2/draw1/draw5)
     challenges: Mapping[str, Challenge]  # wd4 / wd2 / wdc -> its challenge parameters
@@ -155,6 +156,7 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         stacking=bool(_get(p, "stacking.enabled", False)),
         stack_cross=bool(_get(p, "stacking.cross", False)),
         jump_in=bool(_get(p, "jump_in.enabled", False)),
+        swap_card=bool(_get(p, "deck.wilds.wild_swap_hands", 0)),
         dark_colors=tuple(COLOR_LETTERS[str(c)] for c in (_get(p, "deck.dark.colors") or ())),
         draws={kind: _int(p, f"{kind}.draw", 0) for kind in ("draw2", "draw1", "draw5")},
         challenges=_challenges(p),

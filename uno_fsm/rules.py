@@ -21,7 +21,10 @@ from uno_fsm.deck import build_deck
 from uno_fsm.params import UNTIL_COLOUR, Params
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
 
-SPECIAL_WILDS = frozenset({"wild_shuffle_hands", "custom_wild"})
+# V.SWAP.FIRST-CARD (RUL.SWAP.FIRST-CARD): a Wild Swap Hands turned first follows the base's
+# `first_card.special_wild` policy, as a plain Wild (no hands are swapped)
+SPECIAL_WILDS = frozenset({"wild_shuffle_hands", "custom_wild", "wild_swap_hands"})
+SWAP_CARD = "wild_swap_hands"  # V.SWAP.CARD (variant swap-hands)
 DRAW_KINDS = frozenset({"draw2", "draw1", "draw5"})
 # rule IDs of the draw cards: kind -> (effect, going out on it)
 DRAW_RULES: dict[str, tuple[str, str]] = {
@@ -249,10 +252,14 @@ class Rules:
         if kind == "swap":
             if phase != "swap":
                 raise E.NoSwapPending("no swap is pending", "V.SEVENO.SEVEN-PENDING")
+            # V.SWAP.TARGET: a Wild Swap Hands's swap is owed by its player, with another player
+            card_swap = self._challenged() == SWAP_CARD
             if actor != st.current:
-                raise E.NotYourTurn(f"P{st.current} chooses the swap", "V.SEVENO.SEVEN-PENDING")
+                raise E.NotYourTurn(f"P{st.current} chooses the swap",
+                                    "V.SWAP.TARGET" if card_swap else "V.SEVENO.SEVEN-PENDING")
             if a.target == actor:
-                raise E.NoSwapPending("swap with another player", "V.SEVENO.SEVEN-TARGET")
+                raise E.NoSwapPending("swap with another player",
+                                      "V.SWAP.TARGET" if card_swap else "V.SEVENO.SEVEN-TARGET")
             return event
         if kind in TURN_KINDS:
             if actor != st.current:
@@ -409,9 +416,16 @@ class Rules:
     def needs_swap(self, action: Action | None = None) -> bool:
         """V.SEVENO.SEVEN-SWAP, V.SEVENO.SEVEN-PENDING (variant seven-o): a 7 makes its player
         choose a hand to swap with (V.SEVENO.LAST-CARD: not when it is the last card).
-        V.SEVENO.BASES: Params.seven_o is only set by classic compositions."""
-        return (self.p.seven_o and action is not None and action.card is not None
-                and self.face(action.card).rank == "7")
+        V.SEVENO.BASES: Params.seven_o is only set by classic compositions.
+        V.SWAP.EFFECT, V.SWAP.TARGET (variant swap-hands): a Wild Swap Hands makes its player
+        choose a hand to swap with (V.SWAP.LAST-CARD, RUL.VARIANTS.SWAP-ON-LAST-CARD: not when
+        it is the last card: `goes_out` is tried first). V.SWAP.BASES: the card is only in the
+        decks of classic compositions."""
+        p = self.p
+        if not (p.seven_o or p.swap_card) or action is None or action.card is None:
+            return False
+        f = self.face(action.card)
+        return (p.swap_card and f.kind == SWAP_CARD) or (p.seven_o and f.rank == "7")
 
     def challengeable(self, action: Action | None = None) -> bool:
         """CL.WD4.CHALLENGE.DECISION: a Wild Draw Four (not ending the hand) may be challenged;
@@ -671,7 +685,9 @@ class Rules:
         self._after_play(a, actor)
 
     def play_swap(self, action: Action | None = None) -> None:
-        """V.SEVENO.SEVEN-PENDING: the 7 is played; its player now chooses whom to swap with."""
+        """V.SEVENO.SEVEN-PENDING: the 7 is played; its player now chooses whom to swap with.
+        V.SWAP.WILD, V.SWAP.TARGET: a Wild Swap Hands is played as a Wild (its colour named in
+        the play, CL.WILD.COLOUR); its player then owes the swap decision."""
         a = action
         assert a is not None
         actor = self.st.current
@@ -680,14 +696,17 @@ class Rules:
 
     def swap_hands(self, action: Action | None = None) -> None:
         """V.SEVENO.SEVEN-SWAP, V.SEVENO.TRADE-ALLOWED (the one exchange the rules allow),
-        V.SEVENO.CONTINUE; V.SEVENO.UNO: the swap action closed the window."""
+        V.SEVENO.CONTINUE; V.SEVENO.UNO: the swap action closed the window.
+        V.SWAP.EFFECT: a Wild Swap Hands swaps the whole hands the same way; V.SWAP.NEXT: the
+        next player in the direction of play follows, on the colour named."""
         a = action
         assert a is not None and a.target is not None
         st = self.st
         actor = st.current
+        card_swap = self._challenged() == SWAP_CARD
         st.hands[actor], st.hands[a.target] = st.hands[a.target], st.hands[actor]
         self.events.append(Event("hands-swapped", actor, count=a.target,
-                                 rule="V.SEVENO.SEVEN-SWAP"))
+                                 rule="V.SWAP.EFFECT" if card_swap else "V.SEVENO.SEVEN-SWAP"))
         st.current = self.seat(actor)
 
     # ---- drawing ---------------------------------------------------------------------
