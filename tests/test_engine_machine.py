@@ -30,6 +30,8 @@ def test_table_is_derived_from_the_machine() -> None:
     ("classic-official+cards-2018", 2, 6),
     ("classic-official+swap-hands", 3, 7),
     ("classic-2022+swap-hands", 4, 8),
+    ("classic-official+partners", 4, 9),
+    ("classic-2022+partners", 6, 10),
     ("flip", 2, 21),
     ("flip", 3, 22),
     ("flip+flip-alt-scoring", 4, 23),

@@ -89,10 +89,11 @@ class Game:
             dealer: int | None = None) -> Game:
         """A new game: choose the dealer, shuffle, deal and turn the first card."""
         params = Params.of(ruleset)
-        if not params.min_players <= players <= params.max_players:
-            # CL.DECK.PLAYERS
+        if not params.players_ok(players):
+            # CL.DECK.PLAYERS; PARTNERS.EVEN
+            even = " (an even number)" if params.even_players else ""
             raise ValueError(f"{params.ruleset}: {params.min_players}..{params.max_players} "
-                             f"players, not {players}")
+                             f"players{even}, not {players}")
         st = State(ruleset=params.ruleset, players=players, hands=[[] for _ in range(players)],
                    draw=[], discard=[], active_color=None, scores=[0] * players,
                    rng=random.Random(seed))
@@ -111,6 +112,9 @@ class Game:
         except (KeyError, TypeError, ValueError) as exc:
             raise E.MalformedAction("setup: players is required") from exc
         start = str(setup.get("start", "turn"))
+        if params.even_players and n % 2:
+            # PARTNERS.EVEN (RUL.PARTNERS.TEAMS): partners sit opposite, so n is even
+            raise E.MalformedAction(f"setup: {params.ruleset} needs an even number of players")
         hands_in = _seat_map(setup.get("hands"), n, "hands")
         hands = [parse_many(hands_in.get(s, [])) for s in range(n)]
         draw = parse_many(setup.get("draw", []))
@@ -139,7 +143,7 @@ class Game:
                         "side"):
                 if key in setup:
                     raise E.MalformedAction(f"setup: start: game takes no {key!r}")
-            if not params.min_players <= n <= params.max_players:  # CL.DECK.PLAYERS
+            if not params.players_ok(n):  # CL.DECK.PLAYERS, PARTNERS.EVEN
                 raise E.MalformedAction(f"setup: {params.ruleset}: {params.min_players}.."
                                         f"{params.max_players} players, not {n}")
             if "seed" in setup:

@@ -86,6 +86,8 @@ class Params:
     stack_cross: bool  # V.STACK.NO-CROSS when False (RUL.STACK.CROSS)
     jump_in: bool  # V.JUMPIN.* (variant jump-in): an identical card may be played out of turn
     swap_card: bool  # V.SWAP.CARD (variant swap-hands): the deck holds a Wild Swap Hands
+    even_players: bool  # PARTNERS.EVEN (RUL.PARTNERS.TEAMS): only an even number of players
+    partners: bool  # PARTNERS.* (variant partners): seat i partners seat i + n/2
     # Flip: penalty draws of the coloured draw cards and the challenge of each Wild Draw card
     draws: Mapping[str, int]  # draw-card kind -> cards the next player draws (draw2/draw1/draw5)
     challenges: Mapping[str, Challenge]  # wd4 / wd2 / wdc -> its challenge parameters
@@ -101,6 +103,10 @@ class Params:
         if isinstance(ruleset, Mapping):
             return from_mapping("custom", ruleset)
         return from_mapping(str(ruleset.id), ruleset.params)
+
+    def players_ok(self, n: int) -> bool:
+        """CL.DECK.PLAYERS; PARTNERS.EVEN (RUL.PARTNERS.TEAMS): an even count when required."""
+        return self.min_players <= n <= self.max_players and not (self.even_players and n % 2)
 
     def colors_of(self, side: str) -> tuple[str, ...]:
         """The colours a Wild may name on `side` (CL.WILD.FOUR-COLOURS)."""
@@ -157,6 +163,8 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         stack_cross=bool(_get(p, "stacking.cross", False)),
         jump_in=bool(_get(p, "jump_in.enabled", False)),
         swap_card=bool(_get(p, "deck.wilds.wild_swap_hands", 0)),
+        even_players=bool(_get(p, "players.even", False)),
+        partners=_get(p, "scoring.method") == "partners",
         dark_colors=tuple(COLOR_LETTERS[str(c)] for c in (_get(p, "deck.dark.colors") or ())),
         draws={kind: _int(p, f"{kind}.draw", 0) for kind in ("draw2", "draw1", "draw5")},
         challenges=_challenges(p),

@@ -208,6 +208,11 @@ class Rules:
         self.events.append(Event("flipped", st.current, st.discard[-1], color=top.color,
                                  rule="FL.FLIP.SIDE-CHANGE"))
 
+    def partner(self, seat: int) -> int:
+        """PARTNERS.SEATING (RUL.PARTNERS.TEAMS): seat i partners seat i + n/2 (n even)."""
+        n = self.st.players
+        return (seat + n // 2) % n
+
     def color_ok(self, color: str | None) -> bool:
         return color in self.p.colors_of(self.st.side)  # CL.WILD.FOUR-COLOURS
 
@@ -452,7 +457,7 @@ class Rules:
     def target_reached(self, action: Action | None = None) -> bool:
         """CL.SCORE.TARGET, FL.GAME.TARGET-500, FLALT.END-500 (RUL.FLALT.REACH: 500 or more,
         checked when the round is scored); CL22.SCORE.ONE-HAND (no target: one hand decides
-        the game)."""
+        the game); PARTNERS.TARGET: a team's total is each partner's score."""
         target = self.p.target
         return target is None or max(self.st.scores) >= target
 
@@ -526,6 +531,15 @@ class Rules:
             for seat, value in enumerate(held):
                 st.scores[seat] += value
             points = held[winner]
+        elif p.partners:
+            # PARTNERS.END: either partner going out ends the hand (CL.END.OUT, as for anyone);
+            # PARTNERS.SCORE, PARTNERS.TARGET (RUL.PARTNERS.SCORING): the opposing players'
+            # cards only, scored for the team: both partners' `scores` carry the team total
+            # (PARTNERS.SEATING, PARTNERS.FIXED: the partner is always the opposite seat)
+            mate = self.partner(winner)
+            points = sum(v for s, v in enumerate(held) if s not in (winner, mate))
+            st.scores[winner] += points
+            st.scores[mate] += points
         else:
             # CL.SCORE.WINNER, FL.SCORE.WINNER; CL.SCORE.ACCUMULATE, FL.GAME.ACCUMULATE
             points = sum(held) - held[winner]
@@ -859,6 +873,9 @@ class Rules:
             return
         st.winner = st.round_winner
         st.winners = [] if st.winner is None else [st.winner]
+        if self.p.partners and st.winner is not None:
+            # PARTNERS.TARGET: the team wins the game (a shared win of both partners)
+            st.winners = sorted((st.winner, self.partner(st.winner)))
         self.events.append(Event("game-over", st.winner, rule="CL.SCORE.TARGET"))
 
     def start_round(self, dealer: int | None, ordered: bool = False) -> None:

@@ -14,12 +14,12 @@ from conformance.protocol import PROTOCOL, AdapterError, Unsupported
 # bases and the variants that compose with them (the runner accepts base+variant+... when each
 # part is declared)
 RULESETS = ["classic-official", "classic-2022", "cards-2018", "play-for-points", "seven-o",
-            "stacking", "jump-in", "swap-hands", "flip", "flip-alt-scoring"]
+            "stacking", "jump-in", "swap-hands", "partners", "flip", "flip-alt-scoring"]
 FEATURES = [
     "basic-play", "draw-then-play", "action-cards", "wild", "wd4", "wd4-challenge", "uno-call",
     "uno-catch", "first-card", "deal", "reshuffle", "scoring", "two-player", "referee-penalties",
-    "cards-2018", "seven-o", "stacking", "jump-in", "swap-hands", "flip", "flip-challenge",
-    "alt-scoring", "game-start", "views",
+    "cards-2018", "seven-o", "stacking", "jump-in", "swap-hands", "partners", "flip",
+    "flip-challenge", "alt-scoring", "game-start", "views",
 ]
 OBSERVATIONS = [
     "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
