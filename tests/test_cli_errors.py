@@ -131,3 +131,13 @@ def test_rules_show_unknown_rule_is_one_line(capsys: pytest.CaptureFixture[str])
     assert main(["rules", "show", "NOPE"]) == 1
     err = capsys.readouterr().err
     assert err.strip() == "unknown rule 'NOPE'"
+
+
+def test_a_ruleset_the_engine_does_not_play_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """desafio (elimination) is specified but not played: refused, never played as plain UNO."""
+    assert main(["simulate", "--ruleset", "classic-official+desafio", "--games", "1",
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "scoring method 'elimination'" in err

@@ -131,7 +131,16 @@ def _load(name: str) -> Params:
     return from_mapping(rs.id, rs.params)
 
 
+# Scoring methods the engine plays. `elimination` (the Desafio variant, DESAFIO.*) is specified
+# in spec/ but not played: a ruleset asking for it is refused rather than played wrongly.
+SCORING_METHODS = ("winner-scores-others", "partners", "own-hand-lowest-wins")
+
+
 def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
+    method = _get(p, "scoring.method", "winner-scores-others")
+    if method not in SCORING_METHODS:
+        raise ValueError(f"{name}: the engine does not play the scoring method {method!r} "
+                         f"(it plays {', '.join(SCORING_METHODS)})")
     colors = _get(p, "deck.colors") or _get(p, "deck.light.colors") or ()
     return Params(
         ruleset=name,
