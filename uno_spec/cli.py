@@ -29,14 +29,19 @@ def _lookup_root(args: argparse.Namespace) -> Path:
     return root
 
 
+def _choose(parser: argparse.ArgumentParser) -> int:
+    """A command group named without its sub-command: one line, exit 2."""
+    print(f"{parser.prog}: name a sub-command (see `{parser.prog} --help`)", file=sys.stderr)
+    return 2
+
+
 def _safe(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
             return fn(args)
-        except SpecError as err:
-            print(str(err), file=sys.stderr)
-            print("(run `uno-fsm spec lint` for every problem)", file=sys.stderr)
-            return 1
+        except SpecError as err:  # bad input: one line, exit 2
+            print(f"{err} (run `uno-fsm spec lint` for every problem)", file=sys.stderr)
+            return 2
 
     run.__doc__ = fn.__doc__
     return run
@@ -93,9 +98,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     try:
         print(show_rule(args.rule_id, _lookup_root(args)))
-    except UnknownRule as err:
+    except UnknownRule as err:  # bad input: exit 2
         print(str(err), file=sys.stderr)
-        return 1
+        return 2
     return 0
 
 
@@ -116,7 +121,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     clear_caches()
     spec = sub.add_parser("spec", help="check and document the specification (spec/)")
     spec_sub = spec.add_subparsers(dest="spec_command", metavar="SUBCOMMAND")
-    spec.set_defaults(handler=lambda _args: (spec.print_help(), 2)[1])
+    spec.set_defaults(handler=lambda _args: _choose(spec))
 
     p = spec_sub.add_parser("lint", help="validate every spec file; print file:line: problems")
     _spec_option(p)
@@ -134,7 +139,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     rules = sub.add_parser("rules", help="look up rules and the clauses they cite")
     rules_sub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
-    rules.set_defaults(handler=lambda _args: (rules.print_help(), 2)[1])
+    rules.set_defaults(handler=lambda _args: _choose(rules))
 
     p = rules_sub.add_parser("show", help="a rule with its quoted clauses and rulings")
     p.add_argument("rule_id", metavar="RULE-ID")
