@@ -185,9 +185,10 @@ def cmd_run(args: argparse.Namespace) -> int:
                 return 2
     corpus = load_corpus(args.paths or None)
     if corpus.errors:
-        for e in corpus.errors:
+        for e in corpus.errors:  # one line each; a count when there are several
             _err(str(e))
-        _err(f"{len(corpus.errors)} scenario file error(s); fix them (see `conformance lint`)")
+        if len(corpus.errors) > 1:
+            _err(f"{len(corpus.errors)} scenario file errors; fix them (see `conformance lint`)")
         return 2
     filters = Filters(tuple(args.id), tuple(args.ruleset), tuple(args.feature),
                       tuple(args.rule), tuple(args.clause))

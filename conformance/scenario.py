@@ -481,7 +481,7 @@ def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
 def _display(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # elsewhere, or a symbolic link loop
         return str(path)
 
 

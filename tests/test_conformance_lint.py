@@ -80,8 +80,8 @@ def test_coverage_warnings_and_strict(tmp_path: Path, capsys: pytest.CaptureFixt
     data = json.loads(capsys.readouterr().out)
     assert data["uncovered"] == res.uncovered
     strict = main(["conformance", "lint", str(SCEN / "tiny.yaml"), "--strict"])
-    assert strict == 1
-    assert code == (0 if not res.errors else 1)
+    assert strict == (2 if res.errors else 1)  # file errors (2) come before coverage (1)
+    assert code == (0 if not res.errors else 2)
 
 
 def test_bundled_corpus_lints_without_errors() -> None:

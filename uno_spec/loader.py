@@ -188,7 +188,7 @@ def display_path(path: Path) -> str:
     """A path as shown in messages: relative to the working directory when possible."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # elsewhere, or a symbolic link loop
         return str(path)
 
 
