@@ -5,10 +5,11 @@ re-renders a stored run exactly as the run itself would have. Results that did n
 `quotes`: the cited clauses (original text and English) and the rules' statements.
 
 Reports stay valid whatever an adapter or a scenario put in them: the JSON document never holds
-NaN or Infinity (`finite` writes them as the strings "NaN", "Infinity", "-Infinity", and the
-JSON is dumped with allow_nan=False); JUnit XML drops the characters XML 1.0 cannot hold
-(control characters, lone surrogates); Markdown escapes `|`, `<`, `>`, `&`, backticks and line
-breaks; every text is cut at `MAX_TEXT` characters (`MAX_BODY` for a JUnit failure body).
+NaN or Infinity (uno_spec.files.finite writes them as the strings "NaN", "Infinity" and
+"-Infinity"; the JSON is dumped with allow_nan=False); JUnit XML drops the characters XML 1.0
+cannot hold (control characters, lone surrogates); Markdown drops control characters, turns line
+breaks into spaces and escapes `|`, backticks and `<`; every text is cut at `MAX_TEXT`
+characters (`MAX_BODY` for a JUnit failure body).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from rich.table import Table
 
 from conformance import specdata
 from conformance.runner import STATUSES, UNEXPECTED, Result, RunReport
+from uno_spec.files import finite, json_text
 
 FORMAT = "uno-conformance-report/1"
 FORMATS = ("console", "json", "junit", "markdown")
@@ -46,20 +48,9 @@ class ReportError(Exception):
     pass
 
 
-def finite(value: Any) -> Any:
-    """JSON data with every NaN or infinite float replaced by its name as a string."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, dict):
-        return {k: finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [finite(v) for v in value]
-    return value
-
-
 def dumps(value: Any, indent: int | None = 2) -> str:
-    """Strict JSON text of report data (no NaN or Infinity, see `finite`)."""
-    return json.dumps(finite(value), ensure_ascii=False, indent=indent, allow_nan=False)
+    """Strict JSON text of report data (no NaN or Infinity: uno_spec.files.json_text)."""
+    return json_text(value, indent)
 
 
 def cut(text: Any, limit: int | None = None) -> str:
@@ -120,7 +111,7 @@ def exit_code(data: dict[str, Any]) -> int:
 
 
 def _j(value: Any) -> str:
-    return cut(json.dumps(finite(value), ensure_ascii=False, sort_keys=False, allow_nan=False))
+    return cut(json_text(value, indent=None))
 
 
 def _where(r: dict[str, Any]) -> str:

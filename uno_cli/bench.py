@@ -23,7 +23,6 @@ import argparse
 import gc
 import importlib.metadata
 import importlib.util
-import json
 import os
 import platform
 import random
@@ -463,7 +462,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     result = run_all(sizes, args.corpus, progress)
     if args.format == "json":
-        print(json.dumps(result, indent=2))
+        from uno_spec.files import json_text
+
+        print(json_text(result))
     else:
         sys.stdout.write(render_text(result))
     return 0

@@ -174,9 +174,10 @@ def deck_size(ruleset: str) -> int:
 @functools.lru_cache(maxsize=1)
 def error_codes() -> frozenset[str]:
     """Codes of spec/errors.yaml."""
+    from uno_spec.loader import load_yaml
     from uno_spec.paths import spec_root
 
-    doc = yaml.safe_load((spec_root() / "errors.yaml").read_text(encoding="utf-8"))
+    doc = load_yaml(spec_root() / "errors.yaml")  # the one hardened YAML loader
     return frozenset(str(e["code"]) for e in doc["errors"])
 
 

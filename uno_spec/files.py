@@ -10,15 +10,20 @@ Every report, page or expectation file the project writes goes through `write_te
 the text goes to a temporary file in the same directory, is flushed to disk (fsync) and then
 renamed over the target (`os.replace`), so a reader, or a second run writing the same file,
 sees the old file or the new one, never half of one. `output_problem` checks an output path
-before any work starts, so a run that cannot save its report does not run.
+before any work starts, so a run that cannot save its report does not run. JSON output is
+strict (`json_text`): a NaN or an infinity is written as the string "NaN", "Infinity" or
+"-Infinity", never as the bare tokens that JSON does not have.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 # The largest input file read (bytes). Scenario and spec files are tens of KiB; tests lower it.
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -166,3 +171,19 @@ def write_file(path: Path, text: str) -> str | None:
     except OSError as exc:
         return f"{path}: cannot write: {exc.strerror or exc}"
     return None
+
+
+def finite(value: Any) -> Any:
+    """JSON data with every NaN or infinite float replaced by its name as a string."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
+
+
+def json_text(value: Any, indent: int | None = 2) -> str:
+    """Strict JSON text (allow_nan=False, after `finite`)."""
+    return json.dumps(finite(value), ensure_ascii=False, indent=indent, allow_nan=False)
