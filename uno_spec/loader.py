@@ -137,51 +137,54 @@ for _loader in (_LineLoader, _CLineLoader):
 def _check_bounds(loader: Any) -> None:
     """Walk the document's events (without building it) and raise _Limit past a limit.
 
-    The expanded size of each anchored node is remembered, so an alias counts for every node
-    it stands for; the walk is linear in the text, however much the aliases would expand.
+    Nodes are counted in document order, aliases counting for every node they stand for (the
+    count an anchored node adds is remembered), so the walk is linear in the text however much
+    the aliases would expand.
     """
+    scalar, alias = yaml.ScalarEvent, yaml.AliasEvent
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
     sizes: dict[str, int] = {}  # anchor -> nodes it stands for
-    open_anchors: set[str] = set()
-    stack: list[list[Any]] = []  # [nodes in it, itself included; anchor] per open collection
-    total = aliases = 0
-    while loader.check_event():
-        event = loader.get_event()
-        line = event.start_mark.line + 1 if event.start_mark is not None else 1
-        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            if len(stack) >= MAX_DEPTH:
-                raise _Limit(line, f"the document nests deeper than {MAX_DEPTH} levels")
+    open_anchors: list[tuple[str, int, int]] = []  # (anchor, depth, count before it)
+    depth = total = aliases = 0
+    for event in iter(loader.get_event, None):
+        kind = type(event)
+        if kind is scalar:
+            total += 1
             if event.anchor is not None:
-                open_anchors.add(event.anchor)
-            stack.append([1, event.anchor])
-            size = 1
-        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            inner, anchor = stack.pop()
-            if stack:
-                stack[-1][0] += inner
-            if anchor is not None:
-                sizes[anchor] = inner
-                open_anchors.discard(anchor)
-            continue
-        elif isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
-            size = 1
-            if isinstance(event, yaml.AliasEvent):
-                aliases += 1
-                if aliases > MAX_ALIASES:
-                    raise _Limit(line, f"the document uses more than {MAX_ALIASES} aliases")
-                name = str(event.anchor)
-                if name in open_anchors:
-                    raise _Limit(line, f"recursive alias *{name} (used inside its own anchor)")
-                size = sizes.get(name, 1)  # an undefined alias is the composer's error
-            elif event.anchor is not None:
                 sizes[event.anchor] = 1
-            if stack:
-                stack[-1][0] += size
+        elif kind in starts:
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Limit(_line(event), f"the document nests deeper than {MAX_DEPTH} levels")
+            if event.anchor is not None:
+                open_anchors.append((event.anchor, depth, total))
+            total += 1
+        elif kind in ends:
+            if open_anchors and open_anchors[-1][1] == depth:
+                name, _, before = open_anchors.pop()
+                sizes[name] = total - before
+            depth -= 1
+            continue
+        elif kind is alias:
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise _Limit(_line(event), f"the document uses more than {MAX_ALIASES} aliases")
+            name = str(event.anchor)
+            if any(name == a for a, _, _ in open_anchors):
+                raise _Limit(_line(event), f"recursive alias *{name} (used inside its own "
+                             "anchor)")
+            total += sizes.get(name, 1)  # an undefined alias is the composer's error
         else:
             continue
-        total += size
         if total > MAX_NODES:
-            raise _Limit(line, f"the document expands to more than {MAX_NODES} nodes "
+            raise _Limit(_line(event), f"the document expands to more than {MAX_NODES} nodes "
                          "through its aliases")
+
+
+def _line(event: Any) -> int:
+    mark = event.start_mark
+    return mark.line + 1 if mark is not None else 1
 
 
 def display_path(path: Path) -> str:
