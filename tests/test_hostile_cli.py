@@ -326,3 +326,19 @@ def test_long_messages_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reports, "MAX_TEXT", 10)
     assert reports.cut("x" * 25) == "xxxxxxxxxx... [15 more characters]"
     assert reports.md("a|b\nc" + "d" * 20) == "a\\|b cddddd... [15 more characters]"
+
+
+def test_spec_commands_refuse_a_directory_that_is_not_a_spec(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("stats", "lint", "docs"):
+        assert main(["spec", command, "--spec", str(tmp_path)]) == 2
+        assert one_line(capsys) == f"{tmp_path}: not a spec directory (no sources/ and rules/ " \
+            "in it)"
+
+
+def test_spec_docs_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "page.md"
+    target.write_text("x", encoding="utf-8")
+    assert main(["spec", "docs", "--out", str(target)]) == 2
+    assert one_line(capsys) == (f"{target}: not a directory (--out names the folder of the "
+                                "generated pages)")

@@ -40,7 +40,8 @@ def _safe(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespa
         try:
             return fn(args)
         except SpecError as err:  # bad input: one line, exit 2
-            print(f"{err} (run `uno-fsm spec lint` for every problem)", file=sys.stderr)
+            hint = " (run `uno-fsm spec lint` for every problem)" if err.line > 0 else ""
+            print(f"{err}{hint}", file=sys.stderr)
             return 2
 
     run.__doc__ = fn.__doc__
@@ -50,7 +51,7 @@ def _safe(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespa
 def cmd_lint(args: argparse.Namespace) -> int:
     from uno_spec.lint import lint
 
-    report = lint(_root(args))
+    report = lint(_lookup_root(args))
     for problem in report.problems:
         print(problem)
     if report.ok:
@@ -63,7 +64,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from uno_spec.lookup import stats
 
-    print(stats(_root(args)))
+    print(stats(_lookup_root(args)))
     return 0
 
 
@@ -78,8 +79,11 @@ def _default_docs_dir(root: Path) -> Path:
 def cmd_docs(args: argparse.Namespace) -> int:
     from uno_spec.docs import check_docs, write_docs
 
-    root = _root(args)
+    root = _lookup_root(args)
     out = Path(args.out) if args.out else _default_docs_dir(root)
+    if out.exists() and not out.is_dir():
+        raise SpecError(display_path(out), 0, "not a directory (--out names the folder of the "
+                        "generated pages)")
     if args.check:
         stale = check_docs(root, out)
         for name in stale:
