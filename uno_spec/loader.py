@@ -34,7 +34,7 @@ from uno_spec.files import InputError, read_text
 from uno_spec.paths import spec_root
 
 # Limits of any YAML document read (see the module docstring); module constants, so that tests
-# can lower them. The corpus and the spec stay far below: depth 12, a few thousand nodes.
+# can lower them. The corpus and the spec stay far below: depth 10, a few thousand nodes.
 MAX_DEPTH = 64
 MAX_ALIASES = 1_000
 MAX_NODES = 250_000
