@@ -23,6 +23,7 @@ import jsonschema
 
 from conformance import specdata
 from conformance.schemacheck import UnsupportedSchema, compile_schema
+from uno_spec.loader import display_path
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
 
@@ -478,13 +479,6 @@ def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
     )
 
 
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError, RuntimeError):  # elsewhere, or a symbolic link loop
-        return str(path)
-
-
 def parse_text(text: str, file: str) -> list[Scenario]:
     """Parse and validate the scenarios of one file's text."""
     from uno_spec.loader import SpecError, parse_yaml
@@ -532,7 +526,7 @@ def load_file(path: Path) -> list[Scenario]:
     UTF-8 file within the size limit, never waited on)."""
     from uno_spec.files import InputError, read_text
 
-    shown = _display(path)
+    shown = display_path(path)
     try:
         text = read_text(path)
     except InputError as exc:
@@ -556,13 +550,13 @@ def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
                 dirs.sort()
                 found.extend(Path(folder) / n for n in names if n.endswith((".yaml", ".yml")))
                 if len(files) + len(found) > MAX_FILES:
-                    raise ScenarioError(_display(root), 0, f"more than {MAX_FILES} scenario "
+                    raise ScenarioError(display_path(root), 0, f"more than {MAX_FILES} scenario "
                                         "files (the limit); name fewer files or directories")
             files.extend(sorted(found))
         else:
             files.append(root)
     if len(files) > MAX_FILES:
-        raise ScenarioError(_display(files[MAX_FILES]), 0,
+        raise ScenarioError(display_path(files[MAX_FILES]), 0,
                             f"more than {MAX_FILES} scenario files (the limit)")
     return files
 
