@@ -342,3 +342,20 @@ def test_spec_docs_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["spec", "docs", "--out", str(target)]) == 2
     assert one_line(capsys) == (f"{target}: not a directory (--out names the folder of the "
                                 "generated pages)")
+
+
+def test_spec_lint_with_a_fifo_as_seed_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    tree = tmp_path / "spec"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "spec" / "good", tree)
+    (tree / "seeds" / "000_demo.txt").unlink()
+    os.mkfifo(tree / "seeds" / "000_demo.txt")  # reading it would wait for a writer forever
+    monkeypatch.chdir(tmp_path)
+    assert main(["spec", "lint", "--spec", "spec"]) == 1
+    out = capsys.readouterr()
+    assert out.out.splitlines()[0] == ("spec/sources/demo.yaml:2: seed file '000_demo.txt': "
+                                       "cannot read: a FIFO (named pipe), not a regular file "
+                                       "(in spec/seeds)")
+    assert out.err == "spec lint: 1 problem(s)\n"
