@@ -20,6 +20,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -98,7 +99,25 @@ def load_json(text: str) -> dict[str, Any]:
         raise ReportError(f"not a {FORMAT} document")
     if not isinstance(data.get("summary"), dict) or not isinstance(data.get("results"), list):
         raise ReportError("report lacks `summary` or `results`")
+    _check_schema(data)
     return data
+
+
+SCHEMA = Path(__file__).resolve().parent / "schema" / "report.schema.json"
+
+
+def _check_schema(data: dict[str, Any]) -> None:
+    """A report read back matches conformance/schema/report.schema.json (so that a hand-edited
+    or hostile file is named as such, not met by a renderer's KeyError)."""
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema)
+                                             .iter_errors(data))
+    if error is not None:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+        raise ReportError(f"not a valid report: {where.lstrip('.') or '(top)'}: "
+                          f"{cut(error.message, 300)}")
 
 
 def exit_code(data: dict[str, Any]) -> int:

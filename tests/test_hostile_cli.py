@@ -359,3 +359,21 @@ def test_spec_lint_with_a_fifo_as_seed_text(tmp_path: Path, monkeypatch: pytest.
                                        "cannot read: a FIFO (named pipe), not a regular file "
                                        "(in spec/seeds)")
     assert out.err == "spec lint: 1 problem(s)\n"
+
+
+def test_report_that_breaks_the_report_schema(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "r.json"
+    assert main(["conformance", "run", str(scenario(tmp_path)), "--format", "json", "--output",
+                 str(good), "--no-progress"]) == 0
+    capsys.readouterr()
+    data = json.loads(good.read_text(encoding="utf-8"))
+    data["results"][0]["status"] = "weird"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    for argv in (["conformance", "report", "--from", str(bad), "--format", "junit"],
+                 ["conformance", "compliance", "--from", str(bad)]):
+        assert main(argv) == 2
+        assert one_line(capsys).endswith(
+            f"{bad}: not a valid report: results[0].status: 'weird' is not one of ['passed', "
+            "'failed', 'errored', 'unsupported', 'xfailed', 'xpassed']")
