@@ -22,7 +22,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from uno_cli.options import positive_number
+from uno_cli.options import seconds
+
+# The longest --timeout (seconds): a day per scenario.
+MAX_TIMEOUT = 86_400.0
 
 # conformance.reports.FORMATS, spelled out so that building the parser imports neither the
 # reports nor rich (`conformance serve` starts fast); a test checks that both agree.
@@ -53,7 +56,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("--feature", action="append", default=[], metavar="GLOB")
     run.add_argument("--rule", action="append", default=[], metavar="GLOB")
     run.add_argument("--clause", action="append", default=[], metavar="GLOB")
-    run.add_argument("--timeout", type=positive_number, default=10.0,
+    run.add_argument("--timeout", type=seconds(MAX_TIMEOUT), default=10.0,
                      help="seconds per scenario (default 10)")
     run.add_argument("--expectations", type=Path, metavar="FILE",
                      help="expectation file (default: conformance/expectations/<impl>.yaml)")

@@ -56,7 +56,7 @@ def one_line(capsys: pytest.CaptureFixture[str]) -> str:
 @pytest.mark.parametrize(("value", "why"), [
     ("inf", "'inf' is not a finite number"), ("nan", "'nan' is not a finite number"),
     ("0", "'0' is not greater than 0"), ("-1", "'-1' is not greater than 0"),
-    ("ten", "not a number: 'ten'"),
+    ("ten", "not a number: 'ten'"), ("1e300", "'1e300' is more than 86400 seconds"),
 ])
 def test_run_timeout(value: str, why: str, tmp_path: Path,
                      capsys: pytest.CaptureFixture[str]) -> None:

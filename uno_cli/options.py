@@ -30,6 +30,20 @@ def positive_number(text: str) -> float:
     return value
 
 
+def seconds(maximum: float) -> Callable[[str], float]:
+    """A positive finite number of seconds of at most `maximum` (a timeout that timers and
+    `select` can hold: 1e300 seconds would overflow them)."""
+
+    def parse(text: str) -> float:
+        value = positive_number(text)
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"{text!r} is more than {maximum:g} seconds")
+        return value
+
+    parse.__name__ = "seconds"
+    return parse
+
+
 def count(minimum: int = 1, maximum: int | None = None) -> Callable[[str], int]:
     """A whole number from `minimum` (to `maximum`)."""
 
