@@ -6,8 +6,11 @@
     uno-fsm conformance serve   [--adapter A]
 
 Exit codes of `run`: 0 when nothing unexpected happened (passed, xfailed, unsupported);
-1 when a scenario failed, errored or xpassed; 2 for usage errors (bad scenario files, an
-unknown adapter, an unreadable expectation file).
+1 when a scenario failed, errored or xpassed; 2 for bad input or usage (bad scenario files, a
+filter that selects no scenario, an unknown adapter, an unreadable expectation file, an output
+path that cannot be written), always in one line on stderr. Options and output paths are
+checked before the corpus is loaded or any program started; reports are written atomically
+(uno_spec.files).
 """
 
 from __future__ import annotations
@@ -18,6 +21,11 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
+
+from uno_cli.options import seconds
+
+# The longest --timeout (seconds): a day per scenario.
+MAX_TIMEOUT = 86_400.0
 
 # conformance.reports.FORMATS, spelled out so that building the parser imports neither the
 # reports nor rich (`conformance serve` starts fast); a test checks that both agree.
@@ -30,12 +38,13 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                           description="The conformance suite: scenarios citing the rulebooks, "
                           "played against any implementation through an adapter.")
     csub = conf.add_subparsers(dest="conformance_command", metavar="SUBCOMMAND")
-    conf.set_defaults(handler=lambda _a: (conf.print_help(), 2)[1])
+    conf.set_defaults(handler=lambda _a: _choose(conf))
 
     run = csub.add_parser("run", help="play scenarios against an implementation",
                           formatter_class=argparse.RawDescriptionHelpFormatter,
                           epilog="exit status: 0 nothing unexpected (passed, xfailed, "
-                          "unsupported); 1 failed, errored or xpassed; 2 usage error")
+                          "unsupported); 1 failed, errored or xpassed; 2 bad input or usage "
+                          "(also: no scenario selected)")
     run.add_argument("paths", nargs="*", type=Path,
                      help="scenario files or directories (default: the bundled corpus)")
     run.add_argument("--adapter", default="reference",
@@ -47,7 +56,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("--feature", action="append", default=[], metavar="GLOB")
     run.add_argument("--rule", action="append", default=[], metavar="GLOB")
     run.add_argument("--clause", action="append", default=[], metavar="GLOB")
-    run.add_argument("--timeout", type=float, default=10.0,
+    run.add_argument("--timeout", type=seconds(MAX_TIMEOUT), default=10.0,
                      help="seconds per scenario (default 10)")
     run.add_argument("--expectations", type=Path, metavar="FILE",
                      help="expectation file (default: conformance/expectations/<impl>.yaml)")
@@ -59,7 +68,9 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     run.set_defaults(handler=cmd_run)
 
-    lint = csub.add_parser("lint", help="check the corpus: schema, ids, citations, coverage")
+    lint = csub.add_parser("lint", help="check the corpus: schema, ids, citations, coverage",
+                           epilog="exit status: 0 clean; 1 rules without a scenario (--strict); "
+                           "2 scenario file errors")
     lint.add_argument("paths", nargs="*", type=Path)
     lint.add_argument("--strict", action="store_true",
                       help="rules without a scenario are errors, not warnings")
@@ -81,6 +92,12 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     register_compliance(csub)  # uno-fsm conformance compliance (conformance/compliance.py)
 
 
+def _choose(parser: argparse.ArgumentParser) -> int:
+    """A command group named without its sub-command: one line, exit 2."""
+    print(f"{parser.prog}: name a sub-command (see `{parser.prog} --help`)", file=sys.stderr)
+    return 2
+
+
 def _output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default="console")
     p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report here")
@@ -91,13 +108,36 @@ def _err(message: str) -> None:
 
 
 def write_file(path: Path, text: str) -> str | None:
-    """Write `text` to `path` (parents created); the problem in one line if it cannot be."""
+    """Write `text` to `path` atomically (parents created); the problem in one line if it
+    cannot be (uno_spec.files.write_file)."""
+    from uno_spec.files import write_file as write
+
+    return write(path, text)
+
+
+def output_problem(path: Path | None) -> str | None:
+    """Why an output path cannot be written (checked before any work), or None."""
+    from uno_spec.files import output_problem as problem
+
+    return None if path is None else problem(path)
+
+
+# The largest JSON report `report` and `compliance` read back (bytes).
+MAX_REPORT_BYTES = 256 * 1024 * 1024
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    """A JSON run report read back; ReportError (with the path) when it is not one."""
+    from conformance import reports
+    from uno_spec.files import InputError, read_text
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        return f"{path}: cannot write: {exc.strerror or exc}"
-    return None
+        return reports.load_json(read_text(path, MAX_REPORT_BYTES))
+    except InputError as exc:
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise reports.ReportError(f"{where}: {exc.message}") from None
+    except reports.ReportError as exc:
+        raise reports.ReportError(f"{path}: {exc}") from None
 
 
 def _emit(data: dict[str, Any], fmt: str, output: Path | None) -> bool:
@@ -126,17 +166,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from conformance.runner import Runner
     from conformance.scenario import Filters, load_corpus
 
-    corpus = load_corpus(args.paths or None)
-    if corpus.errors:
-        for e in corpus.errors:
-            _err(str(e))
-        _err(f"{len(corpus.errors)} scenario file error(s); fix them (see `conformance lint`)")
-        return 2
-    filters = Filters(tuple(args.id), tuple(args.ruleset), tuple(args.feature),
-                      tuple(args.rule), tuple(args.clause))
-    scenarios = filters.apply(corpus.scenarios)
-    if not args.timeout > 0:
-        _err(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
+    if (problem := output_problem(args.output)) is not None:  # before anything runs
+        _err(problem)
         return 2
     try:
         spec = resolve(args.adapter, timeout=args.timeout)
@@ -155,6 +186,19 @@ def cmd_run(args: argparse.Namespace) -> int:
             except (exp.ExpectationsError, OSError) as exc:
                 _err(str(exc))
                 return 2
+    corpus = load_corpus(args.paths or None)
+    if corpus.errors:
+        for e in corpus.errors:  # one line each; a count when there are several
+            _err(str(e))
+        if len(corpus.errors) > 1:
+            _err(f"{len(corpus.errors)} scenario file errors; fix them (see `conformance lint`)")
+        return 2
+    filters = Filters(tuple(args.id), tuple(args.ruleset), tuple(args.feature),
+                      tuple(args.rule), tuple(args.clause))
+    scenarios = filters.apply(corpus.scenarios)
+    if not scenarios:
+        _err(_nothing_selected(args, len(corpus.scenarios)))
+        return 2
     bar = None
     if not args.no_progress and sys.stderr.isatty():
         bar = reports.ProgressBar()
@@ -170,6 +214,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not _emit(data, args.format, args.output):
         return 2
     return reports.exit_code(data)
+
+
+def _nothing_selected(args: argparse.Namespace, loaded: int) -> str:
+    """The one line for a filter that selects no scenario (a typo must not pass in CI)."""
+    used = [f"--{name} {pattern}" for name in ("id", "ruleset", "feature", "rule", "clause")
+            for pattern in getattr(args, name)]
+    if not used:
+        return f"no scenario to run ({loaded} loaded)"
+    return f"no scenario matches {' '.join(used)} (of {loaded} loaded)"
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
@@ -188,6 +241,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
             print(f"{label}: {w}")
         print(f"{res.scenarios} scenarios, {len(res.errors)} error(s), "
               f"{len(res.uncovered)} rule(s) of the base rulesets without a scenario")
+    if res.errors:
+        return 2
     return 0 if res.ok(args.strict) else 1
 
 
@@ -196,10 +251,13 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     from conformance import reports
 
+    if (problem := output_problem(args.output)) is not None:
+        _err(problem)
+        return 2
     try:
-        data = reports.load_json(args.source.read_text(encoding="utf-8"))
-    except (OSError, reports.ReportError) as exc:
-        _err(f"{args.source}: {exc}")
+        data = read_report(args.source)
+    except reports.ReportError as exc:
+        _err(str(exc))
         return 2
     if args.format == "console" and args.output is None:
         reports.render_console(data, Console())

@@ -298,7 +298,9 @@ def _previous_reasons(path: Path) -> dict[str, str]:
 
 
 def _md(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    from conformance.reports import md
+
+    return md(text)
 
 
 @dataclass
@@ -515,13 +517,17 @@ def register(csub: Any) -> None:
 
 def cmd_compliance(args: argparse.Namespace) -> int:
     from conformance import reports
+    from conformance.cli import output_problem, read_report, write_file
 
+    for path in (args.output, args.write_expectations):  # before anything is written
+        if (problem := output_problem(path)) is not None:
+            print(f"uno-fsm conformance compliance: {problem}", file=sys.stderr)
+            return 2
     try:
-        data = reports.load_json(args.source.read_text(encoding="utf-8"))
-    except (OSError, reports.ReportError) as exc:
-        print(f"uno-fsm conformance compliance: {args.source}: {exc}", file=sys.stderr)
+        data = read_report(args.source)
+    except reports.ReportError as exc:
+        print(f"uno-fsm conformance compliance: {exc}", file=sys.stderr)
         return 2
-    from conformance.cli import write_file
 
     text = render_markdown(data)
     if args.output is None:

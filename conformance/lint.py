@@ -1,7 +1,8 @@
 """`uno-fsm conformance lint`: check the corpus against the schema and the spec registries.
 
-Errors: a file that does not load or validate, a duplicate id, a cited clause, rule, feature,
-ruleset or error code that does not exist. Warnings: rules of the base rulesets
+Errors: a file that does not load or validate (conformance.scenario: the schema, seats, the
+ruleset and its deck), a duplicate id, a cited clause, rule, feature or error code that does
+not exist. Warnings: rules of the base rulesets
 (classic-official, classic-2022, flip) that no scenario covers (errors with `strict`).
 """
 
@@ -40,11 +41,6 @@ def _check(sc: Scenario, out: list[str]) -> None:
     for f in sc.features:
         if f not in feats:
             out.append(f"{at('features')}: feature {f} is not in spec/features.yaml")
-    known_rulesets = specdata.rulesets()
-    if known_rulesets:
-        for part in sc.ruleset.split("+"):
-            if part not in known_rulesets:
-                out.append(f"{at('ruleset')}: ruleset {part} does not exist in spec/rulesets")
     codes = specdata.error_codes()
     if codes:
         for step in sc.steps:

@@ -3,14 +3,24 @@
 Every renderer works from the JSON document, so `uno-fsm conformance report --from r.json`
 re-renders a stored run exactly as the run itself would have. Results that did not pass carry
 `quotes`: the cited clauses (original text and English) and the rules' statements.
+
+Reports stay valid whatever an adapter or a scenario put in them: the JSON document never holds
+NaN or Infinity (uno_spec.files.finite writes them as the strings "NaN", "Infinity" and
+"-Infinity"; the JSON is dumped with allow_nan=False); JUnit XML drops the characters XML 1.0
+cannot hold (control characters, lone surrogates); Markdown drops control characters, turns line
+breaks into spaces and escapes `|`, backticks and `<`; every text is cut at `MAX_TEXT`
+characters (`MAX_BODY` for a JUnit failure body).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import math
+import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -20,6 +30,7 @@ from rich.table import Table
 
 from conformance import specdata
 from conformance.runner import STATUSES, UNEXPECTED, Result, RunReport
+from uno_spec.files import finite, json_text
 
 FORMAT = "uno-conformance-report/1"
 FORMATS = ("console", "json", "junit", "markdown")
@@ -28,8 +39,28 @@ STYLE = {"passed": "green", "failed": "red", "errored": "magenta", "unsupported"
          "xfailed": "cyan", "xpassed": "bold red"}
 
 
+# Longest text kept in a report field (a message, a title) and in a JUnit failure body;
+# module constants, so that tests can lower them.
+MAX_TEXT = 2_000
+MAX_BODY = 64_000
+
+
 class ReportError(Exception):
     pass
+
+
+def dumps(value: Any, indent: int | None = 2) -> str:
+    """Strict JSON text of report data (no NaN or Infinity: uno_spec.files.json_text)."""
+    return json_text(value, indent)
+
+
+def cut(text: Any, limit: int | None = None) -> str:
+    """`text` as a string of at most `limit` (default MAX_TEXT) characters, marked when cut."""
+    out = str(text)
+    cap = MAX_TEXT if limit is None else limit
+    if len(out) <= cap:
+        return out
+    return out[:cap] + f"... [{len(out) - cap} more characters]"
 
 
 def to_json(report: RunReport) -> dict[str, Any]:
@@ -41,7 +72,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
             item["quotes"] = {"clauses": specdata.quote_clauses(r.cites),
                               "rules": specdata.quote_rules(r.rules)}
         results.append(item)
-    return {
+    return finite({
         "summary": report.summary(),
         "format": FORMAT,
         "ok": report.ok,
@@ -51,20 +82,42 @@ def to_json(report: RunReport) -> dict[str, Any]:
         "duration": round(report.duration, 3),
         "warnings": report.warnings,
         "results": results,
-    }
+    })
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def load_json(text: str) -> dict[str, Any]:
     """Read a JSON report back (checks the format marker and the summary)."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except ValueError as exc:
         raise ReportError(f"not a JSON report: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReportError(f"not a {FORMAT} document")
     if not isinstance(data.get("summary"), dict) or not isinstance(data.get("results"), list):
         raise ReportError("report lacks `summary` or `results`")
+    _check_schema(data)
     return data
+
+
+SCHEMA = Path(__file__).resolve().parent / "schema" / "report.schema.json"
+
+
+def _check_schema(data: dict[str, Any]) -> None:
+    """A report read back matches conformance/schema/report.schema.json (so that a hand-edited
+    or hostile file is named as such, not met by a renderer's KeyError)."""
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema)
+                                             .iter_errors(data))
+    if error is not None:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+        raise ReportError(f"not a valid report: {where.lstrip('.') or '(top)'}: "
+                          f"{cut(error.message, 300)}")
 
 
 def exit_code(data: dict[str, Any]) -> int:
@@ -77,7 +130,7 @@ def exit_code(data: dict[str, Any]) -> int:
 
 
 def _j(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=False)
+    return cut(json_text(value, indent=None))
 
 
 def _where(r: dict[str, Any]) -> str:
@@ -157,7 +210,7 @@ def render_console(data: dict[str, Any], console: Console) -> None:
     console.print(table)
     verdict = "OK" if exit_code(data) == 0 else "UNEXPECTED RESULTS"
     console.print(f"[{'green' if verdict == 'OK' else 'red'}]{verdict}[/] "
-                  f"in {data.get('duration', 0):.2f}s")
+                  f"in {_number(data.get('duration')):.2f}s")
 
 
 def console_text(data: dict[str, Any], width: int = 100) -> str:
@@ -171,6 +224,16 @@ def console_text(data: dict[str, Any], width: int = 100) -> str:
 # --- JUnit ------------------------------------------------------------------------------------
 
 
+# Characters XML 1.0 cannot hold (escaping does not help): C0 controls but tab, newline and
+# carriage return, lone surrogates, U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _x(text: Any, limit: int | None = None) -> str:
+    """Text for XML: cut, and every character XML cannot hold replaced by U+FFFD."""
+    return _NOT_XML.sub("\ufffd", cut(text, limit))
+
+
 def render_junit(data: dict[str, Any]) -> str:
     """JUnit XML: one testsuite per ruleset, one testcase per scenario."""
     by_suite: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -180,50 +243,81 @@ def render_junit(data: dict[str, Any]) -> str:
     root = ET.Element("testsuites", name="uno-conformance", tests=str(s["total"]),
                       failures=str(s["failed"] + s["xpassed"]), errors=str(s["errored"]),
                       skipped=str(s["unsupported"] + s["xfailed"]),
-                      time=f"{data.get('duration', 0):.3f}")
+                      time=_seconds(data.get("duration")))
     for suite_name, results in sorted(by_suite.items()):
         counts: dict[str, int] = defaultdict(int)
         for r in results:
             counts[r["status"]] += 1
         suite = ET.SubElement(
-            root, "testsuite", name=suite_name, tests=str(len(results)),
+            root, "testsuite", name=_x(suite_name), tests=str(len(results)),
             failures=str(counts["failed"] + counts["xpassed"]), errors=str(counts["errored"]),
             skipped=str(counts["unsupported"] + counts["xfailed"]),
-            time=f"{sum(r.get('duration', 0) for r in results):.3f}")
+            time=_seconds(sum(_number(r.get("duration")) for r in results)))
         for r in results:
-            case = ET.SubElement(suite, "testcase", classname=f"conformance.{suite_name}",
-                                 name=r["id"], file=str(r.get("file", "")),
-                                 line=str(r.get("line", 0)), time=f"{r.get('duration', 0):.3f}")
-            text = "\n".join(failure_lines(r))
+            case = ET.SubElement(suite, "testcase", classname=_x(f"conformance.{suite_name}"),
+                                 name=_x(r["id"]), file=_x(r.get("file", "")),
+                                 line=_x(r.get("line", 0)), time=_x(_seconds(r.get("duration"))))
+            text = _x("\n".join(failure_lines(r)), MAX_BODY)
             status = r["status"]
+            message = _x(r["message"])
             if status == "failed":
-                ET.SubElement(case, "failure", message=r["message"], type="failed").text = text
+                ET.SubElement(case, "failure", message=message, type="failed").text = text
             elif status == "xpassed":
-                ET.SubElement(case, "failure", message=r["message"], type="xpassed").text = text
+                ET.SubElement(case, "failure", message=message, type="xpassed").text = text
             elif status == "errored":
-                ET.SubElement(case, "error", message=r["message"], type="errored").text = text
+                ET.SubElement(case, "error", message=message, type="errored").text = text
             elif status == "unsupported":
-                ET.SubElement(case, "skipped", message=f"unsupported: {r['message']}")
+                ET.SubElement(case, "skipped", message=f"unsupported: {message}")
             elif status == "xfailed":
-                ET.SubElement(case, "skipped", message=f"xfail: {r.get('reason', '')}").text = text
+                ET.SubElement(case, "skipped",
+                              message=_x(f"xfail: {r.get('reason', '')}")).text = text
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
+def _number(value: Any) -> float:
+    """A finite number of a report (a duration), 0 for anything else."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return float(value) if ok else 0.0
+
+
+def _seconds(value: Any) -> str:
+    """A duration for JUnit's `time` attribute."""
+    return f"{_number(value):.3f}"
+
+
 # --- Markdown ---------------------------------------------------------------------------------
 
+_MD_ESCAPES = str.maketrans({"|": "\\|", "`": "\\`", "<": "&lt;", "\n": " ", "\r": " "})
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 
-def _md(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+
+def md(text: Any) -> str:
+    """Text for one Markdown line or table cell: cut, control characters dropped, line breaks
+    as spaces, and `|` (a cell border), backticks and `<` (HTML) escaped."""
+    return _CONTROL.sub("", cut(text)).translate(_MD_ESCAPES)
+
+
+def md_code(text: Any) -> str:
+    """Inline code holding any text: a backtick fence longer than any run inside it."""
+    body = _CONTROL.sub("", cut(text)).replace("\n", " ").replace("\r", " ")
+    runs = [len(m) for m in re.findall("`+", body)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if body.startswith("`") or body.endswith("`") or not body.strip() else ""
+    return f"{fence}{pad}{body}{pad}{fence}"
+
+
+_md = md
 
 
 def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
     s = data["summary"]
     impl = data.get("implementation") or {}
     name = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
-    out = [f"# {title or 'Conformance report: ' + name}", ""]
-    out.append(f"Adapter `{data.get('adapter')}`, protocol `{impl.get('protocol', '?')}`, "
-               f"run {data.get('started', '?')} ({data.get('duration', 0):.2f}s). "
+    out = [f"# {md(title or 'Conformance report: ' + name)}", ""]
+    out.append(f"Adapter {md_code(data.get('adapter'))}, protocol "
+               f"{md_code(impl.get('protocol', '?'))}, "
+               f"run {md(data.get('started', '?'))} ({_number(data.get('duration')):.2f}s). "
                f"Result: **{'OK' if exit_code(data) == 0 else 'unexpected results'}**.")
     out += ["", "| " + " | ".join(("total",) + STATUSES) + " |",
             "|" + "---:|" * (len(STATUSES) + 1),
@@ -236,39 +330,40 @@ def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
             continue
         out += [f"## {heading}", ""]
         for r in items:
-            out += [f"### `{r['id']}` ({r['status']})", "", f"{r['title']}", "",
-                    f"- at `{_where(r)}`", f"- {_md(r['message'])}"]
+            out += [f"### {md_code(r['id'])} ({md(r['status'])})", "", md(r["title"]), "",
+                    f"- at {md_code(_where(r))}", f"- {_md(r['message'])}"]
             if r.get("reason"):
                 out.append(f"- known failure: {_md(r['reason'])}")
             for key in ("action", "expected", "observed"):
                 if r.get(key) is not None:
-                    out.append(f"- {key}: `{_j(r[key])}`")
+                    out.append(f"- {key}: {md_code(_j(r[key]))}")
             quotes = r.get("quotes") or {}
             for rule in quotes.get("rules", []):
-                out.append(f"- rule `{rule['id']}`: {_md(rule['statement'])}")
+                out.append(f"- rule {md_code(rule['id'])}: {_md(rule['statement'])}")
             for c in quotes.get("clauses", []):
-                out += ["", f"> **{c['id']}**: {_md(c['text'])}"]
+                out += ["", f"> **{md(c['id'])}**: {_md(c['text'])}"]
                 if c.get("en"):
                     out.append(f"> *{_md(c['en'])}*")
             out.append("")
     unsupported = [r for r in data["results"] if r["status"] == "unsupported"]
     if unsupported:
         out += ["## Unsupported", ""]
-        out += [f"- `{r['id']}`: {_md(r['message'])}" for r in unsupported]
+        out += [f"- {md_code(r['id'])}: {_md(r['message'])}" for r in unsupported]
         out.append("")
     if data.get("warnings"):
         out += ["## Warnings", ""] + [f"- {_md(w)}" for w in data["warnings"]] + [""]
     out += ["## All scenarios", "", "<details><summary>"
             f"{s['total']} scenarios</summary>", "", "| scenario | ruleset | status |",
             "|---|---|---|"]
-    out += [f"| `{r['id']}` | {r.get('ruleset', '')} | {r['status']} |" for r in data["results"]]
+    out += [f"| {md_code(r['id'])} | {md(r.get('ruleset', ''))} | {md(r['status'])} |"
+            for r in data["results"]]
     out += ["", "</details>", ""]
     return "\n".join(out)
 
 
 def render(data: dict[str, Any], fmt: str) -> str:
     if fmt == "json":
-        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        return dumps(data) + "\n"
     if fmt == "junit":
         return render_junit(data)
     if fmt == "markdown":

@@ -11,7 +11,10 @@ string keys (`{"0": [...]}`) in-process exactly as on the wire, so both paths se
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable, Iterable, Sequence
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,8 +23,14 @@ import jsonschema
 
 from conformance import specdata
 from conformance.schemacheck import UnsupportedSchema, compile_schema
+from uno_spec.loader import display_path
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
+
+# The most scenario files one run or lint reads (a directory holding more is refused in one
+# line, before any file is opened); a module constant, so that tests can lower it. The size,
+# depth and alias limits of each file are uno_spec.files.MAX_FILE_BYTES and uno_spec.loader's.
+MAX_FILES = 10_000
 
 
 class ScenarioError(Exception):
@@ -241,6 +250,73 @@ def _validate(doc: Any, data: Any, file: str) -> None:
     raise ScenarioError(file, _line_at(doc, line_path), f"{prefix}{_path(where)}: {err.message}")
 
 
+def _error(doc: Any, file: str, sid: Any, path: list[Any], message: str) -> ScenarioError:
+    prefix = f"scenario {sid}: " if isinstance(sid, str) else ""
+    return ScenarioError(file, _line_at(doc, path), f"{prefix}{_path(path)}: {message}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_players(doc: Any, data: Any, file: str) -> None:
+    """Before the schema: `setup.players` is a whole number from 2 to 10, said as such (the
+    schema would report an 11-player table as hand keys that do not match a pattern)."""
+    setup = data.get("setup") if isinstance(data, dict) else None
+    if not isinstance(setup, dict) or "players" not in setup:
+        return
+    n = setup["players"]
+    sid = data.get("id")
+    if not _is_int(n):
+        raise _error(doc, file, sid, ["setup", "players"],
+                     f"{json.dumps(n)} is not a number of players (a whole number, 2 to 10)")
+    if not 2 <= n <= 10:
+        raise _error(doc, file, sid, ["setup", "players"],
+                     f"{n} players: UNO is played by 2 to 10 players (seats 0 to 9)")
+
+
+def _walk(value: Any, path: list[Any]) -> Iterator[tuple[list[Any], Any]]:
+    """Every (path, leaf) of JSON data, in document order."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _walk(v, [*path, k])
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk(v, [*path, i])
+    else:
+        yield path, value
+
+
+def _check_numbers(doc: Any, data: dict[str, Any], file: str) -> None:
+    """Every number of a scenario is a whole number: `3.0` is refused where JSON Schema's
+    `integer` would take it (a seat, a count, a seed)."""
+    for path, value in _walk(data, []):
+        if isinstance(value, float):
+            raise _error(doc, file, data["id"], path,
+                         f"{json.dumps(value) if value == value else 'NaN'} is not a whole "
+                         "number (write seats, counts and seeds without a decimal point)")
+
+
+def _deck(doc: Any, data: dict[str, Any], file: str) -> specdata.Deck:
+    """The ruleset's deck (spec/rulesets): an unknown ruleset or variant, or one the rulesets
+    do not let combine, is an error at the `ruleset` line; so is a player count it does not
+    allow."""
+    from uno_spec.loader import SpecError
+
+    try:
+        deck = specdata.deck(data["ruleset"])
+    except SpecError as exc:
+        raise _error(doc, file, data["id"], ["ruleset"], exc.message) from None
+    low, high, even = deck.players
+    n = data["setup"]["players"]
+    if not low <= n <= high or (even and n % 2):
+        parity = " (an even number)" if even else ""
+        raise _error(doc, file, data["id"], ["setup", "players"],
+                     f"{n} players: ruleset {deck.ruleset} is played by {low} to {high} "
+                     f"players{parity}")
+    return deck
+
+
 def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
     """Seat numbers must exist at the table; every seat needs a hand."""
     setup = data["setup"]
@@ -248,15 +324,26 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
     sid = data["id"]
 
     def bad(path: list[Any], message: str) -> ScenarioError:
-        return ScenarioError(file, _line_at(doc, path), f"scenario {sid}: {_path(path)}: {message}")
+        return _error(doc, file, sid, path, message)
+
+    def seat(path: list[Any], value: Any, what: str = "") -> None:
+        if _is_int(value) and value >= n:
+            raise bad(path, f"seat {value} does not exist with {n} players{what}")
+
+    def seats(path: list[Any], value: Any) -> None:  # a seat, or a list of seats
+        for i, v in enumerate(value) if isinstance(value, list) else [(None, value)]:
+            seat(path if i is None else [*path, i], v)
+
+    def keys(path: list[Any], mapping: Any) -> None:  # a map keyed by seat
+        for key in mapping if isinstance(mapping, dict) else ():
+            if str(key).isdigit() and int(key) >= n:
+                raise bad([*path, key], f"seat {key} does not exist with {n} players")
 
     for key in ("dealer", "current"):
-        if key in setup and setup[key] >= n:
-            raise bad(["setup", key], f"seat {setup[key]} does not exist with {n} players")
+        if key in setup:
+            seat(["setup", key], setup[key])
     for key in ("hands", "scores"):
-        for seat in setup.get(key, {}):
-            if int(seat) >= n:
-                raise bad(["setup", key, seat], f"seat {seat} does not exist with {n} players")
+        keys(["setup", key], setup.get(key))
     missing = [s for s in range(n) if str(s) not in setup.get("hands", {})]
     if missing and setup.get("start") != "game":  # start: game deals the hands itself
         raise bad(["setup", "hands"], f"no hand given for seat(s) {missing} ([] for an empty hand)")
@@ -264,16 +351,113 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
         act = step.get("act")
         if act is not None:
             for key in ("player", "catch", "swap"):
-                if key in act and act[key] >= n:
-                    raise bad(["steps", i, "act", key], f"seat {act[key]} does not exist")
+                if key in act:
+                    seat(["steps", i, "act", key], act[key])
         exp = step.get("expect") or {}
-        for key in ("hands", "hand_sizes", "scores"):
-            for seat in exp.get(key, {}):
-                if int(seat) >= n:
-                    raise bad(["steps", i, "expect", key, seat], f"seat {seat} does not exist")
-        for key in ("current", "winner"):
-            if isinstance(exp.get(key), int) and exp[key] >= n:
-                raise bad(["steps", i, "expect", key], f"seat {exp[key]} does not exist")
+        at = ["steps", i, "expect"]
+        for key in ("hands", "hand_sizes", "scores", "views"):
+            keys([*at, key], exp.get(key))
+        for key in ("current", "winner", "dealer"):
+            if key in exp:
+                seats([*at, key], exp[key])
+        pending = exp.get("pending")
+        if isinstance(pending, dict) and "player" in pending:
+            seat([*at, "pending", "player"], pending["player"])
+        for viewer, view in (exp.get("views") or {}).items():
+            for key in ("hand_sizes", "backs", "shown"):
+                keys([*at, "views", viewer, key], view.get(key))
+
+
+_FLIP_ONLY_RANKS = frozenset(("D1", "F", "W2", "D5", "SE", "WDC"))
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
+    """(path, text, what) of every card or face a scenario names. `what`: `card` (a whole
+    card: light/dark in Flip) or `face` (one printed face: a Flip player's view). The keys of
+    `card_counts` are not listed: a count of 0 may assert that a card is absent."""
+    setup = data["setup"]
+    for seat, hand in (setup.get("hands") or {}).items():
+        for j, c in enumerate(hand):
+            yield ["setup", "hands", seat, j], c, "card"
+    for key in ("discard", "draw"):
+        for j, c in enumerate(setup.get(key) or []):
+            yield ["setup", key, j], c, "card"
+    for i, step in enumerate(data["steps"]):
+        act = step.get("act") or {}
+        for key in ("play", "card"):
+            if key in act:
+                yield ["steps", i, "act", key], act[key], "card"
+        exp = step.get("expect") or {}
+        at = ["steps", i, "expect"]
+        for seat, hand in (exp.get("hands") or {}).items():
+            for j, c in enumerate(hand):
+                yield [*at, "hands", seat, j], c, "card"
+        if "top" in exp:
+            yield [*at, "top"], exp["top"], "card"
+        for viewer, view in (exp.get("views") or {}).items():
+            vat = [*at, "views", viewer]
+            for j, c in enumerate(view.get("hand") or []):
+                yield [*vat, "hand", j], c, "face"
+            for key in ("top", "draw_back"):
+                if key in view:
+                    yield [*vat, key], view[key], "face"
+            for key in ("backs", "shown"):
+                for seat, faces in (view.get(key) or {}).items():
+                    for j, c in enumerate(faces):
+                        yield [*vat, key, seat, j], c, "face"
+
+
+def _card_problem(text: str, what: str, deck: specdata.Deck) -> str | None:
+    """Why `text` is not a card (or face) of the deck, or None."""
+    of = f"ruleset {deck.ruleset} (deck {deck.name})"
+    if deck.dark is None:  # classic
+        if "/" in text:
+            return f"{text} is a double-faced UNO Flip card, not a card of {of}"
+        if text in deck.light:
+            return None
+        rank = text if text.startswith("W") else text[1:]
+        if rank in _FLIP_ONLY_RANKS or text[:1] in "PTOV" and not text.startswith("W"):
+            return f"{text} is a UNO Flip face, not a card of {of}"
+        return f"{text} is not a card of {of}"
+    light, dark = deck.light, deck.dark
+    if what == "face":
+        return None if text in light or text in dark else f"{text} is not a face of {of}"
+    if "/" not in text:
+        return (f"{text} is a single-faced card; in {of} every card is written light/dark "
+                "(e.g. R5/PD5)")
+    lf, df = text.split("/", 1)
+    if lf not in light:
+        return f"{text}: {lf} is not a light face of {of}"
+    if df not in dark:
+        return f"{text}: {df} is not a dark face of {of}"
+    return None
+
+
+def _check_cards(doc: Any, data: dict[str, Any], file: str, deck: specdata.Deck) -> None:
+    """Every card is a card of the ruleset's game and deck (no Flip face in a classic game, no
+    single-faced card in Flip, no Wild Shuffle Hands without the 2018 deck), and the set-up
+    holds no more copies of a card (of a face, in Flip) than the deck does."""
+    sid = data["id"]
+    seen: Counter[str] = Counter()
+    for path, text, what in _card_places(data):
+        problem = _card_problem(text, what, deck)
+        if problem is not None:
+            raise _error(doc, file, sid, path, problem)
+        if path[0] != "setup":
+            continue
+        faces = [(text, deck.light)] if deck.dark is None else \
+            list(zip(text.split("/", 1), (deck.light, deck.dark), strict=True))
+        for face, held in faces:
+            seen[face] += 1
+            if seen[face] > held[face]:
+                raise _error(doc, file, sid, path,
+                             f"a {_ordinal(seen[face])} {face} in the set-up, but the deck "
+                             f"{deck.name} of ruleset {deck.ruleset} holds {held[face]}")
 
 
 def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
@@ -293,13 +477,6 @@ def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
         description=str(data.get("description", "")),
         raw_lines=dict(getattr(doc, "key_lines", {}) or {}),
     )
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def parse_text(text: str, file: str) -> list[Scenario]:
@@ -329,8 +506,12 @@ def parse_text(text: str, file: str) -> list[Scenario]:
         if not isinstance(raw, dict):
             raise ScenarioError(file, _line_at(doc, ["scenarios"]), "a scenario must be a mapping")
         data = to_json(raw)
+        _check_players(raw, data, file)
         _validate(raw, data, file)
+        deck = _deck(raw, data, file)
+        _check_numbers(raw, data, file)
         _check_seats(raw, data, file)
+        _check_cards(raw, data, file, deck)
         sc = _build(raw, data, file)
         if sc.id in seen:
             raise ScenarioError(file, sc.line,
@@ -341,24 +522,42 @@ def parse_text(text: str, file: str) -> list[Scenario]:
 
 
 def load_file(path: Path) -> list[Scenario]:
-    """Load and validate every scenario of one file."""
-    shown = _display(path)
+    """Load and validate every scenario of one file (uno_spec.files.read_text: a regular
+    UTF-8 file within the size limit, never waited on)."""
+    from uno_spec.files import InputError, read_text
+
+    shown = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(shown, 0, f"cannot read: {exc}") from None
+        text = read_text(path)
+    except InputError as exc:
+        raise ScenarioError(shown, exc.line, exc.message) from None
     return parse_text(text, shown)
 
 
 def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
-    """The YAML files under the given files/directories (default: the bundled corpus)."""
+    """The YAML files under the given files/directories (default: the bundled corpus).
+
+    Directories are walked without following symbolic links to directories (a link loop is
+    never entered); every `*.yaml`/`*.yml` entry is listed, whatever it is (a FIFO or a
+    dangling link then fails to load in one line). More than MAX_FILES files: ScenarioError.
+    """
     roots = list(paths) if paths else [CORPUS_ROOT]
     files: list[Path] = []
     for root in roots:
         if root.is_dir():
-            files.extend(sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml")))
+            found: list[Path] = []
+            for folder, dirs, names in os.walk(root, followlinks=False):
+                dirs.sort()
+                found.extend(Path(folder) / n for n in names if n.endswith((".yaml", ".yml")))
+                if len(files) + len(found) > MAX_FILES:
+                    raise ScenarioError(display_path(root), 0, f"more than {MAX_FILES} scenario "
+                                        "files (the limit); name fewer files or directories")
+            files.extend(sorted(found))
         else:
             files.append(root)
+    if len(files) > MAX_FILES:
+        raise ScenarioError(display_path(files[MAX_FILES]), 0,
+                            f"more than {MAX_FILES} scenario files (the limit)")
     return files
 
 
@@ -373,7 +572,11 @@ def load_corpus(paths: Sequence[Path] | None = None) -> Corpus:
     scenarios: list[Scenario] = []
     errors: list[ScenarioError] = []
     first: dict[str, Scenario] = {}
-    for path in scenario_files(paths):
+    try:
+        files = scenario_files(paths)
+    except ScenarioError as exc:
+        return Corpus([], [exc])
+    for path in files:
         try:
             loaded = load_file(path)
         except ScenarioError as exc:

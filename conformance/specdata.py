@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,20 +85,70 @@ def error_codes() -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=1)
-def rulesets() -> set[str]:
-    """Ids of the rulesets (bases and variants) in spec/rulesets/."""
-    folder = spec_root() / "rulesets"
-    if not folder.is_dir():
-        return set()
-    return {p.stem for p in folder.iterdir() if p.suffix in (".yaml", ".yml")}
-
-
-@functools.lru_cache(maxsize=1)
 def scenario_schema() -> dict[str, Any]:
     """The JSON Schema of scenario files (spec/schema/scenario.schema.json)."""
     with open(spec_root() / "schema" / "scenario.schema.json", encoding="utf-8") as fh:
         schema: dict[str, Any] = json.load(fh)
     return schema
+
+
+# The card notation of docs/contracts.md ("Card notation"): colour names and the kind names the
+# rulesets' `deck` parameters use, to the letters a card is written with.
+COLOR_LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B",
+                 "pink": "P", "teal": "T", "orange": "O", "purple": "V"}
+RANK_LETTERS = {"skip": "S", "reverse": "R", "draw2": "D2", "draw1": "D1", "flip": "F",
+                "draw5": "D5", "skip_everyone": "SE", "wild": "W", "wd4": "W4",
+                "wild_shuffle_hands": "WSH", "custom_wild": "WC", "wild_swap_hands": "WSW",
+                "wd2": "W2", "wdc": "WDC"}
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A composed ruleset's deck, as the faces it prints and how many of each (card notation).
+
+    Classic: `light` holds every card, `dark` is None. Flip: `light` and `dark` hold the faces
+    of each side (a card is `light/dark`). `players` is (min, max, even only).
+    """
+
+    ruleset: str
+    game: str
+    name: str
+    light: Mapping[str, int]
+    dark: Mapping[str, int] | None
+    players: tuple[int, int, bool]
+
+
+def _faces(side: Mapping[str, Any]) -> Counter[str]:
+    out: Counter[str] = Counter()
+    for color in side.get("colors") or ():
+        letter = COLOR_LETTERS.get(str(color), str(color))
+        for number, copies in (side.get("numbers") or {}).items():
+            out[f"{letter}{number}"] += int(copies)
+        for kind, copies in (side.get("actions") or {}).items():
+            out[letter + RANK_LETTERS.get(str(kind), str(kind))] += int(copies)
+    for kind, copies in (side.get("wilds") or {}).items():
+        out[RANK_LETTERS.get(str(kind), str(kind))] += int(copies)
+    return +out  # kinds with 0 copies are not in the deck
+
+
+@functools.lru_cache(maxsize=64)
+def deck(ruleset: str) -> Deck:
+    """The deck of a ruleset name (`base+variant...`), read from spec/rulesets through uno_spec.
+
+    Raises uno_spec.loader.SpecError for an unknown ruleset or variant, or a composition the
+    rulesets forbid (a variant that does not apply to the base, conflicting variants).
+    """
+    from uno_spec.rulesets import load_ruleset
+
+    params = load_ruleset(ruleset).params
+    spec = params.get("deck") or {}
+    game = str(params.get("game", "classic"))
+    players = params.get("players") or {}
+    bounds = (int(players.get("min", 2)), int(players.get("max", 10)), bool(players.get("even")))
+    if game == "flip":
+        return Deck(ruleset, game, str(spec.get("name", "")), _faces(spec.get("light") or {}),
+                    _faces(spec.get("dark") or {}), bounds)
+    return Deck(ruleset, game, str(spec.get("name", "")), _faces(spec), None, bounds)
 
 
 def quote_clauses(ids: list[str]) -> list[dict[str, str]]:
@@ -128,11 +180,13 @@ def quote_rules(ids: list[str]) -> list[dict[str, str]]:
 
 
 def clear_caches() -> None:
-    for fn in (clauses, rules, features, error_codes, rulesets, scenario_schema):
+    for fn in (clauses, rules, features, error_codes, scenario_schema, deck):
         fn.cache_clear()
     try:
         from uno_spec.loader import clear_caches as spec_clear
+        from uno_spec.rulesets import clear_caches as rulesets_clear
 
         spec_clear()
+        rulesets_clear()
     except ImportError:  # pragma: no cover
         pass

@@ -21,7 +21,7 @@ from uno_cli.main import main
          "2..10 players, not 11"),
         (["simulate", "--players", "1", "--games", "1", "--no-progress"],
          "2..10 players, not 1"),
-        (["simulate", "--games", "0", "--no-progress"], "--games must be at least 1"),
+        (["simulate", "--games", "0", "--no-progress"], "argument --games: 0 is not at least 1"),
     ],
 )
 def test_unknown_ruleset_is_one_line(argv: list[str], needle: str,
@@ -35,23 +35,32 @@ def test_unknown_ruleset_is_one_line(argv: list[str], needle: str,
     assert needle in lines[0]
 
 
-def test_other_exceptions_still_propagate(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only spec errors are turned into one line; a bug still shows its traceback."""
+def test_a_bug_is_one_line_and_exit_2_unless_asked_for_the_traceback(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """An exception no command handled is an internal error: one line, exit 2; with
+    UNO_FSM_TRACEBACK=1 it propagates (for debugging)."""
     import argparse
 
     from uno_cli import main as main_module
 
     def boom(args: argparse.Namespace) -> int:
-        raise RuntimeError("a bug")
+        raise RuntimeError("a bug\nover two lines")
 
     def parser(argv: object = None) -> argparse.ArgumentParser:
         p = argparse.ArgumentParser()
-        p.set_defaults(handler=boom, command="x")
+        p.add_argument("word")
+        p.set_defaults(handler=boom)
         return p
 
     monkeypatch.setattr(main_module, "build_parser", parser)
+    monkeypatch.delenv("UNO_FSM_TRACEBACK", raising=False)
+    assert main(["simulate"]) == 2
+    assert capsys.readouterr().err == ("uno-fsm simulate: internal error: RuntimeError: a bug "
+                                       "over two lines (set UNO_FSM_TRACEBACK=1 for the "
+                                       "traceback)\n")
+    monkeypatch.setenv("UNO_FSM_TRACEBACK", "1")
     with pytest.raises(RuntimeError, match="a bug"):
-        main([])
+        main(["simulate"])
 
 
 def _one_error_line(capsys: pytest.CaptureFixture[str], prefix: str) -> str:
@@ -109,7 +118,9 @@ def test_compliance_output_unwritable(option: str, report_file: Path, unwritable
 def test_run_timeout_must_be_positive(value: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["conformance", "run", "--timeout", value, "--id", "classic.play.*",
                  "--no-progress"]) == 2
-    assert "--timeout" in _one_error_line(capsys, "uno-fsm conformance:")
+    assert _one_error_line(capsys, "uno-fsm conformance run:") == (
+        f"uno-fsm conformance run: argument --timeout: '{value}' is not greater than 0 "
+        "(see `uno-fsm conformance run --help`)")
 
 
 def test_bench_bad_corpus_is_a_usage_error(tmp_path: Path,
@@ -121,14 +132,14 @@ def test_bench_bad_corpus_is_a_usage_error(tmp_path: Path,
 @pytest.mark.parametrize("argv", [["rules", "show", "CL.PLAY.MATCH"], ["rules", "search", "uno"]])
 def test_rules_with_a_spec_that_is_not_one(argv: list[str], tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([*argv, "--spec", str(tmp_path / "nope")]) == 1
+    assert main([*argv, "--spec", str(tmp_path / "nope")]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert "not a spec directory" in err.splitlines()[0]
 
 
 def test_rules_show_unknown_rule_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rules", "show", "NOPE"]) == 1
+    assert main(["rules", "show", "NOPE"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "unknown rule 'NOPE'"
 

@@ -20,7 +20,7 @@ BAD = """\
 scenarios:
   - id: lint.bad.refs
     title: cites things that do not exist
-    ruleset: classic-official+no-such-variant
+    ruleset: classic-official
     cites: [classic-br:nowhere:99]
     rules: [CL.NO.SUCH.RULE]
     features: [no-such-feature]
@@ -44,9 +44,19 @@ def test_lint_reports_unknown_references(tmp_path: Path) -> None:
     assert "bad.yaml:5: scenario lint.bad.refs: cited clause classic-br:nowhere:99" in text
     assert "bad.yaml:6: scenario lint.bad.refs: rule CL.NO.SUCH.RULE" in text
     assert "feature no-such-feature" in text
-    assert "ruleset no-such-variant" in text
     assert "bad.yaml:16: scenario lint.bad.refs: step 1: error code no-such-code" in text
     assert not res.ok()
+
+
+def test_lint_unknown_variant_is_a_load_error(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text(BAD.replace("ruleset: classic-official",
+                                                   "ruleset: classic-official+no-such-variant"))
+    res = lint([tmp_path])
+    assert len(res.errors) == 1
+    assert res.errors[0].endswith("bad.yaml:4: scenario lint.bad.refs: ruleset: unknown variant "
+                                  "'no-such-variant' (known: cards-2018, desafio, "
+                                  "flip-alt-scoring, jump-in, partners, play-for-points, "
+                                  "seven-o, stacking, swap-hands)")
 
 
 def test_lint_duplicates_and_schema_errors(tmp_path: Path) -> None:
@@ -70,8 +80,8 @@ def test_coverage_warnings_and_strict(tmp_path: Path, capsys: pytest.CaptureFixt
     data = json.loads(capsys.readouterr().out)
     assert data["uncovered"] == res.uncovered
     strict = main(["conformance", "lint", str(SCEN / "tiny.yaml"), "--strict"])
-    assert strict == 1
-    assert code == (0 if not res.errors else 1)
+    assert strict == (2 if res.errors else 1)  # file errors (2) come before coverage (1)
+    assert code == (0 if not res.errors else 2)
 
 
 def test_bundled_corpus_lints_without_errors() -> None:

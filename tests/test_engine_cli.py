@@ -24,17 +24,19 @@ def test_simulate_reports(capsys: pytest.CaptureFixture[str]) -> None:
     assert "mean game length" in out and "win rate by seat" in out and "P2" in out
 
 
-def _play(lines: str, seed: int = 3) -> str:
+def _play(lines: str, seed: int = 3, code: int = 0) -> str:
     args = argparse.Namespace(ruleset="classic-official", players=3, seed=seed, seat=0)
     out = io.StringIO()
-    assert cmd_play(args, io.StringIO(lines), out) == 0
+    assert cmd_play(args, io.StringIO(lines), out) == code
     return out.getvalue()
 
 
-def test_play_quits_on_q_and_eof() -> None:
+def test_play_quits_on_q_and_eof_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert "bye" in _play("q\n")
-    assert "bye" in _play("")
-    text = _play("1\n1\n1\nnonsense\n1\n")
+    assert "bye" not in _play("", code=2)
+    assert capsys.readouterr().err == \
+        "uno-fsm play: end of input before the game ended (type q to quit)\n"
+    text = _play("1\n1\n1\nnonsense\n1\nq\n")
     assert "your hand:" in text and "top:" in text and "colour:" in text and "1." in text
 
 

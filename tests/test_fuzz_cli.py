@@ -30,12 +30,15 @@ def test_fuzz_runs_for_the_time_asked(tmp_path: Path, monkeypatch: pytest.Monkey
     assert "steps/second" in err and "skipped" not in err
 
 
-def test_fuzz_skips_unsupported_rulesets(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_fuzz_refuses_a_ruleset_it_cannot_fuzz(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["fuzz", "--minutes", "0.01", "--ruleset", "no-such-ruleset",
                  "--database", str(tmp_path / "db")])
     assert code == 2
-    assert "skipped no-such-ruleset" in capsys.readouterr().err
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("uno-fsm fuzz: cannot fuzz no-such-ruleset: engine cannot deal "
+                           "'no-such-ruleset': SpecError: ")
+    assert "unknown ruleset 'no-such-ruleset'" in line
 
 
 def test_fuzz_failure_is_reported_stored_and_replayed(

@@ -117,9 +117,10 @@ def test_schema_violation_names_field_and_line(tmp_path: Path, monkeypatch: pyte
 
 
 def test_not_a_spec_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, lines = lint_lines(capsys, str(tmp_path))
-    assert code == 1
-    assert lines == [f"{tmp_path}:0: not a spec directory (no sources/ in it)"]
+    assert main(["spec", "lint", "--spec", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == f"{tmp_path}: not a spec directory (no sources/ and rules/ in it)\n"
 
 
 def test_lint_through_a_subprocess(tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ def test_show_quotes_clauses_and_rulings(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_show_unknown_rule_suggests(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "show", "CL.DEAL.SEVN", "--spec", str(GOOD))
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert err.strip() == "unknown rule 'CL.DEAL.SEVN'; close matches: CL.DEAL.SEVEN"
 
 
@@ -105,7 +105,9 @@ def test_broken_spec_gives_one_line_not_a_traceback(tmp_path: Path,
     shutil.copytree(GOOD, tree)
     (tree / "rules" / "deal.yaml").write_text("rules:\n  - !!python/name:os.system\n")
     code, out, err = run(capsys, "rules", "show", "CL.DEAL.SEVEN", "--spec", str(tree))
-    assert code == 1 and "Traceback" not in err
-    assert err.splitlines()[0].endswith(
+    assert code == 2 and "Traceback" not in err
+    [line] = err.splitlines()
+    assert line.endswith(
         "deal.yaml:2: YAML error: tag 'tag:yaml.org,2002:python/name:os.system' is not allowed:"
-        " spec files hold plain data only (no Python objects, no custom tags)")
+        " spec files hold plain data only (no Python objects, no custom tags)"
+        " (run `uno-fsm spec lint` for every problem)")

@@ -23,7 +23,6 @@ import argparse
 import gc
 import importlib.metadata
 import importlib.util
-import json
 import os
 import platform
 import random
@@ -410,22 +409,24 @@ def render_text(r: dict[str, Any]) -> str:
 # ---- CLI ---------------------------------------------------------------------------------
 def register(sub: Any) -> None:
     """Add `uno-fsm bench`."""
+    from uno_cli.options import count
+
     p = sub.add_parser("bench", help="benchmark the engine, the conformance runner, the fuzzer",
                        description="Measure random legal games (against RLCard when the "
                        "`rlcard` extra is installed), the conformance corpus in process and "
                        "over stdio, stateful fuzzing and the memory of one game; medians of "
                        "several repetitions after a warm-up (docs/performance.md).")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--repeat", type=int, metavar="N",
+    p.add_argument("--repeat", type=count(1), metavar="N",
                    help=f"repetitions per workload (default {DEFAULT.repeat}; "
                    f"--quick {QUICK.repeat})")
     p.add_argument("--quick", action="store_true", help="smaller workloads (a rough figure)")
-    p.add_argument("--games", type=int, metavar="N",
+    p.add_argument("--games", type=count(1), metavar="N",
                    help="full engine games per repetition and player count "
                    f"(default {DEFAULT.games})")
-    p.add_argument("--rlcard-games", type=int, metavar="N",
+    p.add_argument("--rlcard-games", type=count(1), metavar="N",
                    help=f"RLCard games per repetition (default {DEFAULT.rlcard_games})")
-    p.add_argument("--fuzz-examples", type=int, metavar="N",
+    p.add_argument("--fuzz-examples", type=count(1), metavar="N",
                    help=f"Hypothesis examples per fuzzing repetition "
                    f"(default {DEFAULT.fuzz_examples})")
     p.add_argument("--corpus", action="append", type=Path, metavar="PATH",
@@ -461,7 +462,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     result = run_all(sizes, args.corpus, progress)
     if args.format == "json":
-        print(json.dumps(result, indent=2))
+        from uno_spec.files import json_text
+
+        print(json_text(result))
     else:
         sys.stdout.write(render_text(result))
     return 0

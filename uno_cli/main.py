@@ -14,12 +14,19 @@ engine over stdio must not pay for Hypothesis, rich or jsonschema). The other co
 in the parser as light stand-ins carrying the help line of `COMMANDS`, so `uno-fsm --help` lists
 every command without importing any module. tests/test_conformance_cli_startup.py checks that
 each help line here is the one its module registers.
+
+Exit status, for every command: 0 nothing unexpected; 1 what was checked failed (the
+implementation under `conformance run`); 2 bad input, bad usage or an internal error, always
+as one line on stderr and never a traceback: a usage error names the option (`Parser.error`),
+and an exception no command handled becomes `uno-fsm COMMAND: internal error: ...` (set
+UNO_FSM_TRACEBACK=1 to see the traceback instead).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -44,6 +51,21 @@ COMMANDS: tuple[Command, ...] = (
 COMMAND_MODULES = tuple(dict.fromkeys(c.module for c in COMMANDS))
 
 _STUB = "_uno_fsm_stub"
+TRACEBACK_ENV = "UNO_FSM_TRACEBACK"
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr (exit 2); every
+    sub-command parser is of this class (argparse makes sub-parsers of the parent's class)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {one_line(message)} (see `{self.prog} --help`)\n")
+
+
+def one_line(text: object, limit: int = 500) -> str:
+    """`text` on one line of at most `limit` characters."""
+    out = " ".join(str(text).split())
+    return out if len(out) <= limit else out[:limit] + "..."
 
 
 def _chosen(argv: Sequence[str]) -> str | None:
@@ -59,7 +81,7 @@ def _chosen(argv: Sequence[str]) -> str | None:
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; with `argv`, only the module of the command named in it is imported (the
     others are stand-ins with their help line); without, every command module is imported."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="uno-fsm",
         description="A formally specified UNO rules engine and a cited conformance suite.",
     )
@@ -83,6 +105,33 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    command = _chosen(words) or "uno-fsm"
+    try:
+        return _main(words)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error, already printed (2)
+        if exc.code is None or isinstance(exc.code, int):
+            return int(exc.code or 0)
+        print(f"uno-fsm {command}: {one_line(exc.code)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (`uno-fsm ... | head`)
+        return 0
+    except Exception as exc:  # a bad ruleset name or spec file; else a bug: one line, exit 2
+        from uno_spec.loader import SpecError
+
+        if isinstance(exc, SpecError):
+            print(f"uno-fsm {command}: {one_line(exc)}", file=sys.stderr)
+            return 2
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        print(f"uno-fsm {command}: internal error: {type(exc).__name__}: {one_line(exc)} "
+              f"(set {TRACEBACK_ENV}=1 for the traceback)", file=sys.stderr)
+        return 2
+
+
+def _main(words: list[str]) -> int:
     parser = build_parser(words)
     args = parser.parse_args(words)
     if getattr(args, _STUB, None) is not None:  # a stand-in was chosen: parse for real
@@ -90,23 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(words)
     handler = getattr(args, "handler", None)
     if handler is None:
-        parser.print_help()
+        print("uno-fsm: name a command (see `uno-fsm --help`)", file=sys.stderr)
         return 2
-    try:
-        code = handler(args)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
-    except Exception as exc:  # a bad ruleset name or spec file: one line, not a traceback
-        from uno_spec.loader import SpecError
-
-        if not isinstance(exc, SpecError):
-            raise
-        print(f"uno-fsm {args.command}: {exc}", file=sys.stderr)
-        return 2
-    return int(code or 0)
+    return int(handler(args) or 0)
 
 
 if __name__ == "__main__":

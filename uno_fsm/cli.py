@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
+from uno_cli.options import count
 from uno_fsm.actions import Action
 from uno_fsm.cards import color_name
 
@@ -30,17 +31,18 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     p = sub.add_parser("play", help="play a game in the terminal against random bots")
     p.add_argument("--ruleset", default="classic-official")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=count(2, 10), default=4)
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--seat", type=count(0, 9), default=0,
+                   help="your seat, 0 to players-1 (default 0)")
     p.set_defaults(handler=cmd_play)
 
     p = sub.add_parser("simulate", help="play random games and report statistics")
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--games", type=count(1), default=100)
     p.add_argument("--ruleset", default="classic-official")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-actions", type=int, default=100_000,
+    p.add_argument("--max-actions", type=count(1), default=100_000,
                    help="give up a game after this many actions")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(handler=cmd_simulate)
@@ -49,11 +51,13 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 # ---- diagram --------------------------------------------------------------------------
 def cmd_diagram(args: argparse.Namespace) -> int:
     from uno_fsm.phases import diagram_markdown, mermaid
+    from uno_spec.files import write_file
 
     text = diagram_markdown() if args.markdown else mermaid()
     if args.write:
-        args.write.parent.mkdir(parents=True, exist_ok=True)
-        args.write.write_text(text, encoding="utf-8")
+        if (problem := write_file(args.write, text)) is not None:
+            print(f"uno-fsm diagram: {problem}", file=sys.stderr)
+            return 2
     else:
         sys.stdout.write(text)
     return 0
@@ -88,6 +92,14 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
     from uno_fsm.errors import IllegalAction
     from uno_fsm.game import Game
 
+    if args.seat >= args.players:
+        print(f"uno-fsm play: --seat {args.seat} does not exist with {args.players} players "
+              f"(seats 0 to {args.players - 1})", file=sys.stderr)
+        return 2
+    if stdin is None and (sys.stdin is None or sys.stdin.closed or not sys.stdin.isatty()):
+        print("uno-fsm play: standard input is not a terminal; play is interactive "
+              "(`uno-fsm simulate` plays unattended games)", file=sys.stderr)
+        return 2
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
@@ -96,7 +108,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
     except Exception as exc:  # unknown ruleset, bad player count
         print(f"uno-fsm play: {exc}", file=sys.stderr)
         return 2
-    me = args.seat % args.players
+    me = args.seat
     bots = random.Random(seed + 1)
     print(f"UNO ({args.ruleset}), {args.players} players, seed {seed}. You are P{me}. "
           f"Type a move number, or q to quit.", file=out)
@@ -119,7 +131,11 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
                 print("   0. let it go", file=out)
             print("> ", end="", file=out, flush=True)
             line = inp.readline()
-            if not line or line.strip().lower() in ("q", "quit", "exit"):
+            if not line:  # end of input before the game ended
+                print("uno-fsm play: end of input before the game ended (type q to quit)",
+                      file=sys.stderr)
+                return 2
+            if line.strip().lower() in ("q", "quit", "exit"):
                 print("\nbye", file=out)
                 return 0
             text = line.strip()
@@ -238,9 +254,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     from uno_fsm.game import Game
 
-    if args.games < 1:
-        print("uno-fsm simulate: --games must be at least 1", file=sys.stderr)
-        return 2
     try:  # unknown ruleset, bad player count: one line, no traceback
         Game.new(args.ruleset, args.players, args.seed)
     except Exception as exc:

@@ -33,6 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
@@ -173,9 +174,10 @@ def deck_size(ruleset: str) -> int:
 @functools.lru_cache(maxsize=1)
 def error_codes() -> frozenset[str]:
     """Codes of spec/errors.yaml."""
+    from uno_spec.loader import load_yaml
     from uno_spec.paths import spec_root
 
-    doc = yaml.safe_load((spec_root() / "errors.yaml").read_text(encoding="utf-8"))
+    doc = load_yaml(spec_root() / "errors.yaml")  # the one hardened YAML loader
     return frozenset(str(e["code"]) for e in doc["errors"])
 
 
@@ -1285,14 +1287,18 @@ def compare_paths(ruleset: str, players: int, seed: int, stream: Iterable[tuple[
 # ---- CLI ---------------------------------------------------------------------------------
 def register(sub: Any) -> None:
     """Add `uno-fsm fuzz`."""
+    from uno_cli.options import count, positive_number
+
     p = sub.add_parser("fuzz", help="stateful fuzzing of the engine (Hypothesis)",
                        description="Play random legal and illegal actions against the engine "
                        "for M minutes, checking invariants and rule postconditions.")
-    p.add_argument("--minutes", type=float, default=1.0, help="how long to run (default 1)")
+    p.add_argument("--minutes", type=positive_number, default=1.0,
+                   help="how long to run (default 1)")
     p.add_argument("--ruleset", action="append",
                    help="ruleset (repeatable; default: every supported one of "
                    f"{', '.join(ALL_RULESETS)})")
-    p.add_argument("--players", type=int, help="player count (default: 2..10 at random)")
+    p.add_argument("--players", type=count(2, 10),
+                   help="player count (default: 2..10 at random)")
     p.add_argument("--seed", type=int, help="seed of the first batch (default: random)")
     p.add_argument("--database", default=".hypothesis/",
                    help="Hypothesis example database directory (default .hypothesis/)")
@@ -1336,13 +1342,17 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
         why = unsupported_reason(name)
         if why is None:
             rulesets.append(name)
+        elif args.ruleset:  # a ruleset asked for by name that cannot be fuzzed: bad input
+            print(f"uno-fsm fuzz: cannot fuzz {name}: {why}", file=sys.stderr)
+            return 2
         else:
             err.print(f"[yellow]skipped[/] {name}: {why}")
     if not rulesets:
-        err.print("no supported ruleset to fuzz")
+        print("uno-fsm fuzz: no supported ruleset to fuzz", file=sys.stderr)
         return 2
-    if args.players is not None and not 2 <= args.players <= 10:
-        err.print("--players must be 2..10")
+    database = Path(args.database)
+    if database.exists() and not database.is_dir():
+        print(f"uno-fsm fuzz: --database {database}: not a directory", file=sys.stderr)
         return 2
     players: int | tuple[int, int] = args.players if args.players is not None else (2, 10)
     machines = [make_machine(r, players) for r in rulesets]

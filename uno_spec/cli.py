@@ -29,14 +29,20 @@ def _lookup_root(args: argparse.Namespace) -> Path:
     return root
 
 
+def _choose(parser: argparse.ArgumentParser) -> int:
+    """A command group named without its sub-command: one line, exit 2."""
+    print(f"{parser.prog}: name a sub-command (see `{parser.prog} --help`)", file=sys.stderr)
+    return 2
+
+
 def _safe(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
             return fn(args)
-        except SpecError as err:
-            print(str(err), file=sys.stderr)
-            print("(run `uno-fsm spec lint` for every problem)", file=sys.stderr)
-            return 1
+        except SpecError as err:  # bad input: one line, exit 2
+            hint = " (run `uno-fsm spec lint` for every problem)" if err.line > 0 else ""
+            print(f"{err}{hint}", file=sys.stderr)
+            return 2
 
     run.__doc__ = fn.__doc__
     return run
@@ -45,7 +51,7 @@ def _safe(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespa
 def cmd_lint(args: argparse.Namespace) -> int:
     from uno_spec.lint import lint
 
-    report = lint(_root(args))
+    report = lint(_lookup_root(args))
     for problem in report.problems:
         print(problem)
     if report.ok:
@@ -58,7 +64,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from uno_spec.lookup import stats
 
-    print(stats(_root(args)))
+    print(stats(_lookup_root(args)))
     return 0
 
 
@@ -73,8 +79,11 @@ def _default_docs_dir(root: Path) -> Path:
 def cmd_docs(args: argparse.Namespace) -> int:
     from uno_spec.docs import check_docs, write_docs
 
-    root = _root(args)
+    root = _lookup_root(args)
     out = Path(args.out) if args.out else _default_docs_dir(root)
+    if out.exists() and not out.is_dir():
+        raise SpecError(display_path(out), 0, "not a directory (--out names the folder of the "
+                        "generated pages)")
     if args.check:
         stale = check_docs(root, out)
         for name in stale:
@@ -93,9 +102,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     try:
         print(show_rule(args.rule_id, _lookup_root(args)))
-    except UnknownRule as err:
+    except UnknownRule as err:  # bad input: exit 2
         print(str(err), file=sys.stderr)
-        return 1
+        return 2
     return 0
 
 
@@ -116,7 +125,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     clear_caches()
     spec = sub.add_parser("spec", help="check and document the specification (spec/)")
     spec_sub = spec.add_subparsers(dest="spec_command", metavar="SUBCOMMAND")
-    spec.set_defaults(handler=lambda _args: (spec.print_help(), 2)[1])
+    spec.set_defaults(handler=lambda _args: _choose(spec))
 
     p = spec_sub.add_parser("lint", help="validate every spec file; print file:line: problems")
     _spec_option(p)
@@ -134,7 +143,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     rules = sub.add_parser("rules", help="look up rules and the clauses they cite")
     rules_sub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
-    rules.set_defaults(handler=lambda _args: (rules.print_help(), 2)[1])
+    rules.set_defaults(handler=lambda _args: _choose(rules))
 
     p = rules_sub.add_parser("show", help="a rule with its quoted clauses and rulings")
     p.add_argument("rule_id", metavar="RULE-ID")

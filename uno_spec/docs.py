@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from uno_spec.files import write_text_atomic
 from uno_spec.loader import Clause, Rule, Ruling, display_path, load_yaml, yaml_files
 from uno_spec.lookup import Index
 
@@ -112,7 +113,7 @@ def write_docs(root: Path, out: Path) -> list[Path]:
     for name, text in pages.items():
         path = out / name
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+            write_text_atomic(path, text)
         written.append(path)
     return written
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from uno_spec.files import InputError, read_text
 from uno_spec.loader import SpecError, YamlMap, display_path, load_yaml, yaml_files
 from uno_spec.schema import schema_path, validate
 
@@ -273,10 +274,10 @@ class _Linter:
                 continue
             path = self.root / "seeds" / seed
             try:
-                raw = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                self.add(src.file, src.data.line_of("seed"), f"seed file {seed!r} not found "
-                         f"in {display_path(self.root / 'seeds')}")
+                raw = read_text(path)  # a regular UTF-8 file within the size cap, never waited on
+            except InputError as err:
+                self.add(src.file, src.data.line_of("seed"), f"seed file {seed!r}: "
+                         f"{err.message} (in {display_path(self.root / 'seeds')})")
                 continue
             clauses = [c for c in src.data.get("clauses") or []
                        if isinstance(c, YamlMap) and isinstance(c.get("text"), str)]

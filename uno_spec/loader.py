@@ -10,6 +10,14 @@ the pure-Python `yaml.SafeLoader` otherwise. Both share the same safe constructo
 they build the same data with the same lines. libyaml words its syntax errors differently, so a
 text libyaml rejects is parsed again by the pure-Python loader, whose message is the one
 reported: an error reads the same whichever parser is installed.
+
+Hostile files are bounded before anything is built (docs/robustness.md): before a document is
+composed, its event stream (the parser is not recursive) is checked against `MAX_DEPTH`
+(nesting of mappings and sequences), `MAX_ALIASES` (alias uses) and `MAX_NODES` (nodes after
+expanding every alias: a "billion laughs" file is refused in milliseconds); a recursive alias
+is refused; an integer of more than `MAX_INT_DIGITS` digits is refused. The file itself is read
+through `uno_spec.files.read_text` (size cap, no blocking on FIFOs, invalid UTF-8 located).
+Each limit is a module constant that tests lower.
 """
 
 from __future__ import annotations
@@ -22,7 +30,15 @@ from typing import Any
 
 import yaml
 
+from uno_spec.files import InputError, read_text
 from uno_spec.paths import spec_root
+
+# Limits of any YAML document read (see the module docstring); module constants, so that tests
+# can lower them. The corpus and the spec stay far below: depth 10, a few thousand nodes.
+MAX_DEPTH = 64
+MAX_ALIASES = 1_000
+MAX_NODES = 250_000
+MAX_INT_DIGITS = 30
 
 
 class SpecError(Exception):
@@ -79,7 +95,7 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> YamlMap:
             raise yaml.constructor.ConstructorError(
                 "while constructing a mapping", node.start_mark,
                 "found an unhashable key", key_node.start_mark) from exc
-        if key in result:
+        if key in result or str(key) in result.key_lines:  # `1` and `'1'` are one key
             raise _DuplicateKey(key, result.key_lines.get(str(key), result.line),
                                 key_node.start_mark.line + 1)
         result[key] = loader.construct_object(value_node, deep=True)
@@ -92,19 +108,90 @@ class _DuplicateKey(Exception):
         self.key, self.first, self.line = key, first, line
 
 
+class _Limit(Exception):
+    """A document beyond one of the limits (depth, aliases, nodes, integer digits)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line, self.message = line, message
+
+
+def _construct_int(loader: _LineLoader, node: yaml.ScalarNode) -> int:
+    digits = sum(ch.isdigit() for ch in str(node.value))
+    if digits > MAX_INT_DIGITS:
+        raise _Limit(node.start_mark.line + 1,
+                     f"an integer of {digits} digits (at most {MAX_INT_DIGITS} allowed)")
+    value: int = yaml.SafeLoader.construct_yaml_int(loader, node)
+    return value
+
+
 for _loader in (_LineLoader, _CLineLoader):
     if _loader is not None:
         _loader.add_constructor(
             yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
             _construct_mapping,  # type: ignore[arg-type]
         )
+        _loader.add_constructor("tag:yaml.org,2002:int", _construct_int)  # type: ignore[arg-type]
+
+
+def _check_bounds(loader: Any) -> None:
+    """Walk the document's events (without building it) and raise _Limit past a limit.
+
+    Nodes are counted in document order, aliases counting for every node they stand for (the
+    count an anchored node adds is remembered), so the walk is linear in the text however much
+    the aliases would expand.
+    """
+    scalar, alias = yaml.ScalarEvent, yaml.AliasEvent
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    sizes: dict[str, int] = {}  # anchor -> nodes it stands for
+    open_anchors: list[tuple[str, int, int]] = []  # (anchor, depth, count before it)
+    depth = total = aliases = 0
+    for event in iter(loader.get_event, None):
+        kind = type(event)
+        if kind is scalar:
+            total += 1
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif kind in starts:
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Limit(_line(event), f"the document nests deeper than {MAX_DEPTH} levels")
+            if event.anchor is not None:
+                open_anchors.append((event.anchor, depth, total))
+            total += 1
+        elif kind in ends:
+            if open_anchors and open_anchors[-1][1] == depth:
+                name, _, before = open_anchors.pop()
+                sizes[name] = total - before
+            depth -= 1
+            continue
+        elif kind is alias:
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise _Limit(_line(event), f"the document uses more than {MAX_ALIASES} aliases")
+            name = str(event.anchor)
+            if any(name == a for a, _, _ in open_anchors):
+                raise _Limit(_line(event), f"recursive alias *{name} (used inside its own "
+                             "anchor)")
+            total += sizes.get(name, 1)  # an undefined alias is the composer's error
+        else:
+            continue
+        if total > MAX_NODES:
+            raise _Limit(_line(event), f"the document expands to more than {MAX_NODES} nodes "
+                         "through its aliases")
+
+
+def _line(event: Any) -> int:
+    mark = event.start_mark
+    return mark.line + 1 if mark is not None else 1
 
 
 def display_path(path: Path) -> str:
     """A path as shown in messages: relative to the working directory when possible."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # elsewhere, or a symbolic link loop
         return str(path)
 
 
@@ -112,20 +199,32 @@ def parse_yaml(text: str, file: str | Path) -> Any:
     """Parse YAML text safely; any problem becomes a SpecError naming file and line."""
     fast = FAST_LOADER
     if fast is not None:
-        loader = fast(text)
         try:
-            return loader.get_single_data()
-        except (yaml.YAMLError, _DuplicateKey):
+            return _load(fast, text)
+        except (yaml.YAMLError, _DuplicateKey, _Limit, ValueError, RecursionError):
             pass  # report it in the words and lines of the pure-Python loader (below)
-        finally:
-            loader.dispose()
     return _parse_pure(text, file)
 
 
-def _parse_pure(text: str, file: str | Path) -> Any:
-    loader = _LineLoader(text)
+def _load(loader_class: type, text: str) -> Any:
+    """Check the bounds on the event stream, then build the document (two parses)."""
+    checker = loader_class(text)
+    try:
+        _check_bounds(checker)
+    finally:
+        checker.dispose()
+    loader = loader_class(text)
     try:
         return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+def _parse_pure(text: str, file: str | Path) -> Any:
+    try:
+        return _load(_LineLoader, text)
+    except _Limit as exc:
+        raise SpecError(file, exc.line, f"YAML error: {exc.message}") from None
     except _DuplicateKey as dup:
         raise SpecError(file, dup.line,
                         f"duplicate key {dup.key!r} (first at line {dup.first})") from None
@@ -148,19 +247,25 @@ def _parse_pure(text: str, file: str | Path) -> Any:
                 if started is not None and started.line + 1 != line else ""
             problem = f"{exc.context}{where}: {problem}"
         raise SpecError(file, line, f"YAML error: {problem}") from None
+    except yaml.reader.ReaderError as exc:  # a NUL byte or another control character
+        line = text.count("\n", 0, max(exc.position, 0)) + 1
+        char = exc.character
+        code = char if isinstance(char, int) else ord(char) if char else 0
+        raise SpecError(file, line, f"YAML error: character #x{code:04x} is not allowed "
+                        "(control characters such as NUL cannot appear in YAML)") from None
     except yaml.YAMLError as exc:
         raise SpecError(file, 1, f"YAML error: {exc}") from None
-    finally:
-        loader.dispose()
+    except (ValueError, RecursionError) as exc:  # after the bounds check: not expected
+        raise SpecError(file, 1, f"YAML error: {type(exc).__name__}: {exc}") from None
 
 
 def load_yaml(path: Path) -> Any:
-    """Read and parse one YAML file (see `parse_yaml`)."""
+    """Read and parse one YAML file (see `parse_yaml`, `uno_spec.files.read_text`)."""
     shown = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(shown, 1, f"cannot read: {exc}") from None
+        text = read_text(path)
+    except InputError as exc:
+        raise SpecError(shown, exc.line, exc.message) from None
     return parse_yaml(text, shown)
 
 

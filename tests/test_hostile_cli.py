@@ -1,0 +1,379 @@
+"""Hostile command lines and output paths: exit 2 with exactly one line on stderr, checked
+before any corpus is loaded or program started; reports are complete, written atomically, and
+valid JSON / XML / Markdown whatever text they carry."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from uno_cli.main import main
+
+GOOD = """\
+id: hostile.cli.ok
+title: TITLE
+ruleset: classic-official
+cites: [classic-br:play:1]
+rules: [CL.PLAY.MATCH]
+features: [basic-play]
+setup:
+  players: 2
+  dealer: 1
+  current: 0
+  hands: {0: [R7, B1], 1: [Y3]}
+  discard: [R5]
+  draw: [G1]
+steps:
+  - act: {player: 0, play: R7}
+  - expect: {current: CURRENT}
+"""
+
+
+def scenario(tmp_path: Path, title: str = "plain", current: int = 1) -> Path:
+    path = tmp_path / "s.yaml"
+    path.write_text(GOOD.replace("TITLE", title).replace("CURRENT", str(current)),
+                    encoding="utf-8")
+    return path
+
+
+def one_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# --- options: refused while parsing, before anything is read ----------------------------------
+
+
+@pytest.mark.parametrize(("value", "why"), [
+    ("inf", "'inf' is not a finite number"), ("nan", "'nan' is not a finite number"),
+    ("0", "'0' is not greater than 0"), ("-1", "'-1' is not greater than 0"),
+    ("ten", "not a number: 'ten'"), ("1e300", "'1e300' is more than 86400 seconds"),
+])
+def test_run_timeout(value: str, why: str, tmp_path: Path,
+                     capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("not: [valid", encoding="utf-8")  # never read: the option comes first
+    assert main(["conformance", "run", str(broken), "--timeout", value]) == 2
+    assert one_line(capsys) == (f"uno-fsm conformance run: argument --timeout: {why} "
+                                "(see `uno-fsm conformance run --help`)")
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (["fuzz", "--minutes", "nan"], "uno-fsm fuzz: argument --minutes: 'nan' is not a finite "
+     "number (see `uno-fsm fuzz --help`)"),
+    (["fuzz", "--minutes", "-1"], "uno-fsm fuzz: argument --minutes: '-1' is not greater than "
+     "0 (see `uno-fsm fuzz --help`)"),
+    (["fuzz", "--minutes", "0"], "uno-fsm fuzz: argument --minutes: '0' is not greater than 0 "
+     "(see `uno-fsm fuzz --help`)"),
+    (["fuzz", "--players", "11"], "uno-fsm fuzz: argument --players: 11 is not from 2 to 10 "
+     "(see `uno-fsm fuzz --help`)"),
+    (["bench", "--repeat", "0"], "uno-fsm bench: argument --repeat: 0 is not at least 1 "
+     "(see `uno-fsm bench --help`)"),
+    (["bench", "--fuzz-examples", "0"], "uno-fsm bench: argument --fuzz-examples: 0 is not at "
+     "least 1 (see `uno-fsm bench --help`)"),
+    (["bench", "--games", "2.5"], "uno-fsm bench: argument --games: not a whole number: '2.5' "
+     "(see `uno-fsm bench --help`)"),
+    (["simulate", "--max-actions", "0"], "uno-fsm simulate: argument --max-actions: 0 is not "
+     "at least 1 (see `uno-fsm simulate --help`)"),
+    (["play", "--seat", "10"], "uno-fsm play: argument --seat: 10 is not from 0 to 9 (see "
+     "`uno-fsm play --help`)"),
+    (["play", "--players", "3", "--seat", "3"], "uno-fsm play: --seat 3 does not exist with 3 "
+     "players (seats 0 to 2)"),
+    (["play", "--players", "1"], "uno-fsm play: argument --players: 1 is not from 2 to 10 (see "
+     "`uno-fsm play --help`)"),
+    (["conformance"], "uno-fsm conformance: name a sub-command (see `uno-fsm conformance "
+     "--help`)"),
+    (["spec"], "uno-fsm spec: name a sub-command (see `uno-fsm spec --help`)"),
+    (["rules"], "uno-fsm rules: name a sub-command (see `uno-fsm rules --help`)"),
+    ([], "uno-fsm: name a command (see `uno-fsm --help`)"),
+    (["rules", "show"], "uno-fsm rules show: the following arguments are required: RULE-ID "
+     "(see `uno-fsm rules show --help`)"),
+    (["conformance", "run", "--adapter", "nope"], "uno-fsm conformance: unknown adapter 'nope': "
+     "use reference, rlcard, stdio:'<command>' or module:package.module:Class"),
+    (["conformance", "serve", "--adapter", "nope"], "uno-fsm conformance: unknown adapter "
+     "'nope': use reference, rlcard, stdio:'<command>' or module:package.module:Class"),
+    (["conformance", "run", "--format", "html"], "uno-fsm conformance run: argument --format: "
+     "invalid choice: 'html' (choose from 'console', 'json', 'junit', 'markdown') (see "
+     "`uno-fsm conformance run --help`)"),
+])
+def test_bad_options_are_one_line(argv: list[str], line: str,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert one_line(capsys) == line
+
+
+@pytest.mark.parametrize("argv", [
+    ["spec", "lint"], ["spec", "stats"], ["spec", "docs"], ["rules", "show", "X"],
+    ["rules", "search", "x"], ["diagram"], ["play"], ["simulate"], ["conformance", "run"],
+    ["conformance", "lint"], ["conformance", "report", "--from", "r.json"],
+    ["conformance", "serve"], ["conformance", "compliance", "--from", "r.json"], ["fuzz"],
+    ["bench"],
+])
+def test_every_command_refuses_an_unknown_option_in_one_line(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--no-such-option"]) == 2
+    assert one_line(capsys) == ("uno-fsm: unrecognized arguments: --no-such-option "
+                                "(see `uno-fsm --help`)")
+
+
+def test_a_filter_selecting_nothing_exits_2(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario(tmp_path)
+    assert main(["conformance", "run", str(path), "--id", "hostile.cli.okk", "--feature",
+                 "basic-play", "--no-progress"]) == 2
+    assert one_line(capsys) == ("uno-fsm conformance: no scenario matches --id hostile.cli.okk "
+                                "--feature basic-play (of 1 loaded)")
+
+
+def test_expectations_are_checked_before_the_corpus(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("not: [valid", encoding="utf-8")
+    missing = tmp_path / "missing.yaml"
+    assert main(["conformance", "run", str(broken), "--expectations", str(missing)]) == 2
+    assert one_line(capsys) == f"uno-fsm conformance: {missing}: cannot read: No such file or " \
+        "directory"
+
+
+@pytest.mark.parametrize("stdin", ["devnull", "closed"])
+def test_play_needs_a_terminal(stdin: str) -> None:
+    """Not a terminal, or no standard input at all: one line, exit 2, before any game."""
+    kwargs: dict[str, object] = {"stdin": subprocess.DEVNULL}
+    if stdin == "closed":
+        kwargs = {"stdin": None, "preexec_fn": lambda: os.close(0)}
+    out = subprocess.run([sys.executable, "-m", "uno_cli", "play"], capture_output=True,
+                         text=True, timeout=60, **kwargs)  # type: ignore[call-overload]
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr == ("uno-fsm play: standard input is not a terminal; play is interactive "
+                          "(`uno-fsm simulate` plays unattended games)\n")
+
+
+# --- output paths: checked before the run, written atomically ---------------------------------
+
+
+def test_run_output_that_is_a_directory_is_refused_before_loading(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("not: [valid", encoding="utf-8")
+    assert main(["conformance", "run", str(broken), "--format", "json", "--output",
+                 str(tmp_path)]) == 2
+    assert one_line(capsys) == (f"uno-fsm conformance: {tmp_path}: cannot write: a directory, "
+                                "not a regular file")
+
+
+def test_run_output_that_is_a_fifo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "out.json"
+    os.mkfifo(fifo)
+    assert main(["conformance", "run", str(scenario(tmp_path)), "--format", "json",
+                 "--output", str(fifo)]) == 2
+    assert one_line(capsys) == (f"uno-fsm conformance: {fifo}: cannot write: a FIFO (named "
+                                "pipe), not a regular file")
+
+
+def test_run_output_under_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    target = blocker / "out.json"
+    assert main(["conformance", "run", str(scenario(tmp_path)), "--format", "json",
+                 "--output", str(target)]) == 2
+    assert one_line(capsys) == f"uno-fsm conformance: {target}: cannot write: Not a directory"
+
+
+def test_a_second_run_replaces_the_report_whole_and_keeps_its_mode(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "reports" / "r.json"
+    out.parent.mkdir()
+    out.write_text("old", encoding="utf-8")
+    out.chmod(0o640)
+    assert main(["conformance", "run", str(scenario(tmp_path)), "--format", "json",
+                 "--output", str(out), "--no-progress"]) == 0
+    capsys.readouterr()
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["summary"]["total"] == 1 and data["summary"]["passed"] == 1
+    assert [r["id"] for r in data["results"]] == ["hostile.cli.ok"]
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    assert sorted(p.name for p in out.parent.iterdir()) == ["r.json"]  # no temporary left
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from uno_spec import files
+
+    target = tmp_path / "r.json"
+    target.write_text("previous report", encoding="utf-8")
+
+    def refuse(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "replace", refuse)
+    assert files.write_file(target, "new report") == \
+        f"{target}: cannot write: No space left on device"
+    assert target.read_text(encoding="utf-8") == "previous report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+
+
+def test_compliance_checks_both_outputs_before_writing_either(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "r.json"
+    assert main(["conformance", "run", str(scenario(tmp_path)), "--format", "json", "--output",
+                 str(report), "--no-progress"]) == 0
+    capsys.readouterr()
+    page = tmp_path / "page.md"
+    assert main(["conformance", "compliance", "--from", str(report), "--output", str(page),
+                 "--write-expectations", str(tmp_path)]) == 2
+    assert one_line(capsys) == (f"uno-fsm conformance compliance: {tmp_path}: cannot write: a "
+                                "directory, not a regular file")
+    assert not page.exists()
+
+
+def test_diagram_write_to_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diagram", "--write", str(tmp_path)]) == 2
+    assert one_line(capsys) == f"uno-fsm diagram: {tmp_path}: cannot write: a directory, not " \
+        "a regular file"
+
+
+def test_fuzz_database_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "db"
+    db.write_text("", encoding="utf-8")
+    assert main(["fuzz", "--minutes", "0.01", "--ruleset", "classic-official", "--database",
+                 str(db)]) == 2
+    assert one_line(capsys) == f"uno-fsm fuzz: --database {db}: not a directory"
+
+
+# --- reading reports back ---------------------------------------------------------------------
+
+
+def test_report_from_a_fifo_does_not_block(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "r.json"
+    os.mkfifo(fifo)
+    assert main(["conformance", "report", "--from", str(fifo)]) == 2
+    assert one_line(capsys) == (f"uno-fsm conformance: {fifo}: cannot read: a FIFO (named "
+                                "pipe), not a regular file")
+
+
+def test_report_with_nan_is_not_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "r.json"
+    bad.write_text('{"format": "uno-conformance-report/1", "duration": NaN}', encoding="utf-8")
+    assert main(["conformance", "report", "--from", str(bad)]) == 2
+    assert one_line(capsys) == (f"uno-fsm conformance: {bad}: not a JSON report: NaN is not "
+                                "JSON")
+
+
+# --- reports with hostile content -------------------------------------------------------------
+
+HOSTILE = r"hostile \0 \x1b ]]> <b>x</b> </details> & | pipe \n new line ``` end"
+
+
+def _failing_run(tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]) -> str:
+    out = tmp_path / f"r.{fmt}"
+    path = scenario(tmp_path, title=f'"{HOSTILE}"', current=0)  # expects the wrong seat
+    assert main(["conformance", "run", str(path), "--format", fmt, "--output", str(out),
+                 "--no-progress", "--no-expectations"]) == 1
+    capsys.readouterr()
+    return out.read_text(encoding="utf-8")
+
+
+def test_junit_stays_valid_xml_with_hostile_titles(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    root = ET.fromstring(_failing_run(tmp_path, "junit", capsys))
+    [case] = root.iter("testcase")
+    [failure] = case.iter("failure")
+    assert failure.get("message") == "current: expected 0, observed 1"
+    first = (failure.text or "").splitlines()[0]
+    assert first == "hostile.cli.ok: hostile \ufffd \ufffd ]]> <b>x</b> </details> & | pipe "
+
+
+def test_markdown_keeps_its_structure_with_hostile_titles(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = _failing_run(tmp_path, "markdown", capsys)
+    assert text.count("</details>") == 1 and "<b>" not in text
+    title = text.split("### `hostile.cli.ok` (failed)\n\n", 1)[1].splitlines()[0]
+    assert title == ("hostile   ]]> &lt;b>x&lt;/b> &lt;/details> & \\| pipe   new line \\`\\`\\` "
+                     "end")
+    [row] = [line for line in text.splitlines() if line.startswith("| `hostile.cli.ok`")]
+    assert row == "| `hostile.cli.ok` | classic-official | failed |"
+
+
+def test_json_report_never_holds_nan() -> None:
+    from conformance import reports
+
+    data = {"summary": {"total": 1}, "duration": float("inf"),
+            "results": [{"observed": {"x": float("nan"), "y": [float("-inf"), 1.5]}}]}
+    text = reports.render(data, "json")
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} in the report")
+
+    back = json.loads(text, parse_constant=refuse)
+    assert back["duration"] == "Infinity"
+    assert back["results"][0]["observed"] == {"x": "NaN", "y": ["-Infinity", 1.5]}
+
+
+def test_long_messages_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance import reports
+
+    monkeypatch.setattr(reports, "MAX_TEXT", 10)
+    assert reports.cut("x" * 25) == "xxxxxxxxxx... [15 more characters]"
+    assert reports.md("a|b\nc" + "d" * 20) == "a\\|b cddddd... [15 more characters]"
+
+
+def test_spec_commands_refuse_a_directory_that_is_not_a_spec(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("stats", "lint", "docs"):
+        assert main(["spec", command, "--spec", str(tmp_path)]) == 2
+        assert one_line(capsys) == f"{tmp_path}: not a spec directory (no sources/ and rules/ " \
+            "in it)"
+
+
+def test_spec_docs_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "page.md"
+    target.write_text("x", encoding="utf-8")
+    assert main(["spec", "docs", "--out", str(target)]) == 2
+    assert one_line(capsys) == (f"{target}: not a directory (--out names the folder of the "
+                                "generated pages)")
+
+
+def test_spec_lint_with_a_fifo_as_seed_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    tree = tmp_path / "spec"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "spec" / "good", tree)
+    (tree / "seeds" / "000_demo.txt").unlink()
+    os.mkfifo(tree / "seeds" / "000_demo.txt")  # reading it would wait for a writer forever
+    monkeypatch.chdir(tmp_path)
+    assert main(["spec", "lint", "--spec", "spec"]) == 1
+    out = capsys.readouterr()
+    assert out.out.splitlines()[0] == ("spec/sources/demo.yaml:2: seed file '000_demo.txt': "
+                                       "cannot read: a FIFO (named pipe), not a regular file "
+                                       "(in spec/seeds)")
+    assert out.err == "spec lint: 1 problem(s)\n"
+
+
+def test_report_that_breaks_the_report_schema(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "r.json"
+    assert main(["conformance", "run", str(scenario(tmp_path)), "--format", "json", "--output",
+                 str(good), "--no-progress"]) == 0
+    capsys.readouterr()
+    data = json.loads(good.read_text(encoding="utf-8"))
+    data["results"][0]["status"] = "weird"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    for argv in (["conformance", "report", "--from", str(bad), "--format", "junit"],
+                 ["conformance", "compliance", "--from", str(bad)]):
+        assert main(argv) == 2
+        assert one_line(capsys).endswith(
+            f"{bad}: not a valid report: results[0].status: 'weird' is not one of ['passed', "
+            "'failed', 'errored', 'unsupported', 'xfailed', 'xpassed']")
