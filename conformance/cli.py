@@ -179,6 +179,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"scenarios": res.scenarios, "errors": res.errors,
                           "warnings": res.warnings, "uncovered": res.uncovered,
+                          "coverage": {rs: {"rules": n, "uncovered": missing}
+                                       for rs, (n, missing) in res.coverage.items()},
                           "ok": res.ok(args.strict)}, indent=2))
     else:
         for e in res.errors:
@@ -186,8 +188,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
         label = "error" if args.strict else "warning"
         for w in res.warnings:
             print(f"{label}: {w}")
+        per = ", ".join(f"{rs} {len(missing)}/{n}" for rs, (n, missing) in res.coverage.items())
         print(f"{res.scenarios} scenarios, {len(res.errors)} error(s), "
-              f"{len(res.uncovered)} rule(s) of the base rulesets without a scenario")
+              f"{len(res.uncovered)} rule(s) without a scenario"
+              + (f" (per ruleset, uncovered/rules: {per})" if per else ""))
     return 0 if res.ok(args.strict) else 1
 
 

@@ -15,8 +15,6 @@ from typing import Any
 
 from uno_spec.paths import spec_root
 
-BASE_RULESETS = ("classic-official", "classic-2022", "flip")
-
 
 @dataclass(frozen=True)
 class ClauseText:
@@ -91,6 +89,22 @@ def rulesets() -> set[str]:
     return {p.stem for p in folder.iterdir() if p.suffix in (".yaml", ".yml")}
 
 
+@functools.lru_cache(maxsize=64)
+def ruleset_params(name: str) -> Any:
+    """The parameters of a (composed) ruleset, `base+variant+...`; SpecError if unknown."""
+    from uno_spec.rulesets import load_ruleset
+
+    return load_ruleset(name).params
+
+
+@functools.lru_cache(maxsize=1)
+def ruleset_files() -> dict[str, Any]:
+    """Each ruleset file of spec/rulesets/ (id, kind, title, description, applies_to), by id."""
+    from uno_spec.rulesets import ruleset_files as files
+
+    return dict(files())
+
+
 @functools.lru_cache(maxsize=1)
 def scenario_schema() -> dict[str, Any]:
     """The JSON Schema of scenario files (spec/schema/scenario.schema.json)."""
@@ -128,7 +142,8 @@ def quote_rules(ids: list[str]) -> list[dict[str, str]]:
 
 
 def clear_caches() -> None:
-    for fn in (clauses, rules, features, error_codes, rulesets, scenario_schema):
+    for fn in (clauses, rules, features, error_codes, rulesets, ruleset_params, ruleset_files,
+               scenario_schema):
         fn.cache_clear()
     try:
         from uno_spec.loader import clear_caches as spec_clear

@@ -79,7 +79,7 @@ def test_bundled_corpus_lints_without_errors() -> None:
     assert not res.errors, "\n".join(res.errors)
 
 
-RUNNER_SIDE = ["scenario.py", "protocol.py", "runner.py", "compare.py", "reports.py",
+RUNNER_SIDE = ["scenario.py", "features.py", "protocol.py", "runner.py", "compare.py", "reports.py",
                "expectations.py", "serve.py", "lint.py", "cli.py", "specdata.py",
                "adapters/__init__.py", "adapters/stdio.py", "adapters/module.py"]
 
