@@ -204,7 +204,10 @@ VERIFIED = frozenset({
     "classic.first-card.draw-two.four-players-wrap", "classic.first-card.draw-two.two-players",
     "classic.first-card.wild.three-players", "classic.first-card.wild.four-players-wrap",
     "classic.ruling.first-card-wild", "classic.draw.drawn-wd4-kept", "classic.first-card.full-deck",
-    "classic.reshuffle.ruling.when.on-demand",
+    "classic.reshuffle.ruling.when.on-demand", "classic.reshuffle.both-empty-wd4-short",
+    "classic.reshuffle.ruling.top-card.wd4-colour", "classic.wd4.play.other-colour-number",
+    "classic.wd4.play.other-colour-symbol", "classic.wd4.play.holding-wild",
+    "classic.wd4.play.bluff-accepted",
 })
 UNCHECKED = " [attributed by its failure signature; not yet checked by hand]"
 

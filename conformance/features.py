@@ -62,6 +62,7 @@ class Facts:
     decisions: set[str] = field(default_factory=set)  # pending.decision values expected
     shown: bool = False  # a views.<seat>.shown expectation naming a hand
     setup_scores: bool = False
+    errors: set[str] = field(default_factory=set)  # error codes the steps expect
     top: str = ""  # the face on top of the set-up's discard pile
     reshuffled: bool = False  # the accepted steps take more cards than the draw pile holds
 
@@ -127,6 +128,8 @@ def facts(sc: Scenario) -> Facts:
             continue
         act = step.act or {}
         accepted = step.error is None
+        if step.error is not None:
+            f.errors.add(step.error)
         keys = set(act) - {"player", "card", "color", "uno"}
         if not keys and "color" in act:
             keys = {"color-choice"}  # the colour of a Wild turned first, named alone
@@ -195,7 +198,7 @@ def _challenge(f: Facts) -> bool:
 def _target(f: Facts) -> bool:
     """Scores or a game played to a target: the points of a hand are part of what is judged."""
     return ("scores" in f.observed or f.setup_scores or "next_round" in f.actions
-            or ("game_over" in f.observed and f.target))
+            or (f.target and ("game_over" in f.observed or "round-over" in f.errors)))
 
 
 # feature id -> (what a scenario uses that needs it, the test). One definition per feature.
@@ -239,8 +242,9 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
     "reshuffle": ("the accepted steps take more cards than `draw` holds (a draw, a draw card's "
                   "effect, a penalty): the pile runs out and the discards are reshuffled",
                   lambda f: f.reshuffled),
-    "scoring": ("a `scores` expectation or set-up, a `next_round` action, or a `game_over` "
-                "expectation in a ruleset played to a target score (not classic-2022's one "
+    "scoring": ("a `scores` expectation or set-up, a `next_round` action, or, in a ruleset "
+                "played to a target score (not classic-2022's one hand), a `game_over` "
+                "expectation or an expected `round-over` error (the game goes on after the "
                 "hand)", _target),
     "two-player": ("a table of two players (`players: 2`)", lambda f: f.players == 2),
     "referee-penalties": ("a `referee` action", lambda f: "referee" in f.actions),
