@@ -110,7 +110,7 @@ def facts(sc: Scenario) -> Facts:
               start=str(setup.get("start", "turn")), target=target,
               setup_scores=bool(setup.get("scores")))
     pile = _Pile([str(c) for c in setup.get("draw") or []])
-    held = {int(seat): len(cards) for seat, cards in (setup.get("hands") or {}).items()}
+    held: dict[Any, int] = {int(s): len(cards) for s, cards in (setup.get("hands") or {}).items()}
     discard = setup.get("discard") or []
     if discard:
         f.top = _face(discard[-1], setup.get("side") == "dark")
@@ -201,6 +201,10 @@ def _target(f: Facts) -> bool:
             or (f.target and ("game_over" in f.observed or "round-over" in f.errors)))
 
 
+def _variant(part: str) -> Callable[[Facts], bool]:
+    return lambda f: part in f.parts
+
+
 # feature id -> (what a scenario uses that needs it, the test). One definition per feature.
 NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
     "basic-play": ("any `play`, `draw` or `pass` action",
@@ -249,8 +253,7 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
     "two-player": ("a table of two players (`players: 2`)", lambda f: f.players == 2),
     "referee-penalties": ("a `referee` action", lambda f: "referee" in f.actions),
     "flip": ("the ruleset is Flip (`flip`, `flip-alt-scoring`)", lambda f: f.game == "flip"),
-    **{feature: (f"the ruleset includes the `{part}` variant",
-                 (lambda part: lambda f: part in f.parts)(part))
+    **{feature: (f"the ruleset includes the `{part}` variant", _variant(part))
        for part, feature in VARIANT_FEATURES.items()},
 }
 

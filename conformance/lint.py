@@ -67,7 +67,7 @@ def _check(sc: Scenario, out: list[str]) -> None:
 
 
 def _check_features(sc: Scenario, where: str, out: list[str]) -> None:
-    """Declared features must be exactly those the steps use (see `uno-fsm conformance features`)."""
+    """Declared features are exactly those the steps use (`uno-fsm conformance features`)."""
     needed = required(sc)
     extra = [f for f in sc.features if f not in needed]
     missing = [f for f in needed if f not in sc.features]
