@@ -4,6 +4,7 @@
     uno-fsm conformance lint    [PATHS...] [--strict] [--format text|json]
     uno-fsm conformance report  --from results.json [--format F] [--output FILE]
     uno-fsm conformance serve   [--adapter A]
+    uno-fsm conformance features | errors | rulesets [--format text|json|markdown]
 
 Exit codes of `run`: 0 when nothing unexpected happened (passed, xfailed, unsupported);
 1 when a scenario failed, errored or xpassed; 2 for usage errors (bad scenario files, an
@@ -79,6 +80,10 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     from conformance.compliance import register as register_compliance
 
     register_compliance(csub)  # uno-fsm conformance compliance (conformance/compliance.py)
+
+    from conformance.registries import register as register_registries
+
+    register_registries(csub)  # uno-fsm conformance features | errors | rulesets
 
 
 def _output_args(p: argparse.ArgumentParser) -> None:

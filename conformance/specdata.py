@@ -98,11 +98,18 @@ def ruleset_params(name: str) -> Any:
 
 
 @functools.lru_cache(maxsize=1)
-def ruleset_files() -> dict[str, Any]:
-    """Each ruleset file of spec/rulesets/ (id, kind, title, description, applies_to), by id."""
-    from uno_spec.rulesets import ruleset_files as files
-
-    return dict(files())
+def ruleset_info() -> dict[str, dict[str, Any]]:
+    """Each ruleset of spec/rulesets/ as written: kind, title, description, applies_to, by id."""
+    folder = spec_root() / "rulesets"
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("*.y*ml")) if folder.is_dir() else []:
+        doc = _load_yaml(path) or {}
+        rid = str(doc.get("id") or path.stem)
+        out[rid] = {"id": rid, "kind": str(doc.get("kind") or ""),
+                    "title": str(doc.get("title") or ""),
+                    "description": " ".join(str(doc.get("description") or "").split()),
+                    "applies_to": [str(b) for b in doc.get("applies_to") or []]}
+    return dict(sorted(out.items()))
 
 
 @functools.lru_cache(maxsize=1)
@@ -142,7 +149,7 @@ def quote_rules(ids: list[str]) -> list[dict[str, str]]:
 
 
 def clear_caches() -> None:
-    for fn in (clauses, rules, features, error_codes, rulesets, ruleset_params, ruleset_files,
+    for fn in (clauses, rules, features, error_codes, rulesets, ruleset_params, ruleset_info,
                scenario_schema):
         fn.cache_clear()
     try:
