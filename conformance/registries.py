@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from collections.abc import Callable
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -177,12 +179,14 @@ def fill_docs(text: str) -> str:
 
     Refresh the page with: python -c "from conformance.registries import write_docs; write_docs()"
     """
-    import re
-
     for name, table in docs_sections().items():
         pattern = re.compile(rf"(<!-- {name}:begin[^>]*-->\n).*?(<!-- {name}:end -->)", re.S)
-        text = pattern.sub(lambda m, t=table: m.group(1) + t + m.group(2), text)
+        text = pattern.sub(_between(table), text)
     return text
+
+
+def _between(table: str) -> Callable[[re.Match[str]], str]:
+    return lambda m: m.group(1) + table + m.group(2)
 
 
 def write_docs(path: Path | None = None) -> None:
