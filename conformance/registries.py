@@ -20,8 +20,8 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Callable
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
