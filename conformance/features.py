@@ -16,7 +16,6 @@ face counts too (it is the new top once everything is turned over).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,13 +23,12 @@ from typing import Any
 from conformance import specdata
 from conformance.scenario import Scenario
 
-_NUMBER = re.compile(r"^[RYGBPTOV][0-9]$")
 ACTION_FACES = ("S", "R", "D2", "D1", "D5", "SE", "F")  # colour + symbol
 WILD_FACES = ("W", "W4", "W2", "WDC", "WSH", "WC", "WSW")
 _CHALLENGED = {"W4", "W2", "WDC"}  # a challengeable play (CL.WD4.*, FL.*.W2/WDC.*)
-# Cards each effect takes from the draw pile (the Wild Draw Colour: until the named colour).
-_DRAWS = {"D2": 2, "D1": 1, "D5": 5, "W4": 4, "W2": 2}
-_PENALTY = 2  # an UNO catch, a referee's hint or wrong-card penalty (the smallest any ruleset has)
+# The ruleset parameter holding the cards each effect takes from the draw pile (spec/rulesets/;
+# the Wild Draw Colour takes cards until the named colour).
+_DRAW_PARAMS = {"D2": "draw2", "D1": "draw1", "D5": "draw5", "W4": "wd4", "W2": "wd2"}
 VARIANT_FEATURES = {"cards-2018": "cards-2018", "stacking": "stacking", "seven-o": "seven-o",
                     "jump-in": "jump-in", "swap-hands": "swap-hands", "partners": "partners",
                     "desafio": "desafio", "flip-alt-scoring": "alt-scoring"}
@@ -103,9 +101,15 @@ def facts(sc: Scenario) -> Facts:
     game = "flip" if parts[0].startswith("flip") else "classic"
     setup = sc.setup
     try:
-        target = specdata.ruleset_params(sc.ruleset).get("scoring", {}).get("target") is not None
+        params: Any = specdata.ruleset_params(sc.ruleset)
     except Exception:  # an unknown ruleset is lint's error already
-        target = True
+        params = {}
+    target = (params.get("scoring") or {}).get("target", 0) is not None
+    draws = {sym: int((params.get(key) or {}).get("draw", 0)) for sym, key in _DRAW_PARAMS.items()}
+    penalties = params.get("penalties") or {}
+    penalty = {"catch": int((params.get("uno") or {}).get("penalty", 0)),
+               "hint": int(penalties.get("hint", 0)),
+               "wrong-card": int(penalties.get("wrong_card", 0))}
     f = Facts(game=game, parts=parts, players=int(setup.get("players", 0)),
               start=str(setup.get("start", "turn")), target=target,
               setup_scores=bool(setup.get("scores")))
@@ -156,20 +160,20 @@ def facts(sc: Scenario) -> Facts:
             elif sym == "WDC":
                 pile.until(act.get("color"))
             else:
-                pile.take(_DRAWS.get(sym, 0))
+                pile.take(draws.get(sym, 0))
             if sym == "F":
                 dark = not dark
                 pile.cards.reverse()  # the draw pile is turned over too
                 f.faces.append(_face(act["play"], dark))  # its other face is the new top
         if "challenge" in act and owed is not None:
             sym, color = owed
-            pile.until(color) if sym == "WDC" else pile.take(_DRAWS[sym])
+            pile.until(color) if sym == "WDC" else pile.take(draws[sym])
             owed = None
         if "draw" in act:
-            pile.take(1)
+            pile.take(int((params.get("draw") or {}).get("count", 1)))
             held[seat] = held.get(seat, 0) + 1
         if "catch" in act or "referee" in act:
-            pile.take(_PENALTY)
+            pile.take(penalty["catch"] if "catch" in act else penalty.get(str(act["referee"]), 0))
         if "next_round" in act:
             break  # a new hand is dealt: the draw pile is a new one
         drawer = seat if "draw" in act else None
