@@ -98,7 +98,7 @@ class _Pile:
 
 def facts(sc: Scenario) -> Facts:
     parts = tuple(sc.ruleset.split("+"))
-    game = "flip" if parts[0].startswith("flip") else "classic"
+    game = "flip" if parts[0] == "flip" else "classic"
     setup = sc.setup
     try:
         params: Any = specdata.ruleset_params(sc.ruleset)
@@ -256,7 +256,7 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
                 "hand)", _target),
     "two-player": ("a table of two players (`players: 2`)", lambda f: f.players == 2),
     "referee-penalties": ("a `referee` action", lambda f: "referee" in f.actions),
-    "flip": ("the ruleset is Flip (`flip`, `flip-alt-scoring`)", lambda f: f.game == "flip"),
+    "flip": ("the ruleset is UNO Flip (base `flip`)", lambda f: f.game == "flip"),
     **{feature: (f"the ruleset includes the `{part}` variant", _variant(part))
        for part, feature in VARIANT_FEATURES.items()},
 }
