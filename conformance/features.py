@@ -53,7 +53,8 @@ class Facts:
     target: bool  # the ruleset plays to a target score (not one hand)
     faces: list[str] = field(default_factory=list)  # played or turned first, face in play
     actions: set[str] = field(default_factory=set)  # play draw pass uno challenge catch ...
-    challenged: bool = False  # `challenge: true`, or a refused `challenge: false`
+    challenged: bool = False  # `challenge: true`, a refused `challenge: false`, or an action
+    # refused while a Wild Draw Four (W2, WDC) awaits its victim's answer
     uno: bool = False  # `uno: true` with a play or alone
     drew_then_acted: bool = False  # the drawer acted again before anyone else's accepted action
     observed: set[str] = field(default_factory=set)
@@ -147,6 +148,8 @@ def facts(sc: Scenario) -> Facts:
         if "challenge" in act:
             if act["challenge"] is True or not accepted:
                 f.challenged = True  # a challenge, or a refused answer to none
+        elif owed is not None and not accepted:
+            f.challenged = True  # refused because the victim owes the challenge decision
         if "play" in act:
             face = _face(act["play"], dark)
             f.faces.append(face)
@@ -229,12 +232,14 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
             "(`challenge: false`, taking the four cards) is part of it",
             lambda f: "W4" in _symbols(f)),
     "wd4-challenge": ("classic rulesets: a `challenge: true` action (or a refused `challenge: "
-                      "false`), a `pending.decision: "
-                      "challenge` expectation, or a view's `shown` hand",
+                      "false`), any action refused while a Wild Draw Four awaits its victim's "
+                      "answer, a `pending.decision: challenge` expectation, or a view's `shown` "
+                      "hand",
                       lambda f: f.game == "classic" and _challenge(f)),
-    "flip-challenge": ("Flip: a `challenge: true` action (or a refused `challenge: false`), a "
-                       "`pending.decision: challenge` "
-                       "expectation, or a view's `shown` hand",
+    "flip-challenge": ("Flip: a `challenge: true` action (or a refused `challenge: false`), "
+                       "any action refused while a Wild Draw Two or Wild Draw Colour awaits its "
+                       "victim's answer, a `pending.decision: challenge` expectation, or a "
+                       "view's `shown` hand",
                        lambda f: f.game == "flip" and _challenge(f)),
     "uno-call": ("`uno: true`, with a play or alone", lambda f: f.uno),
     "uno-catch": ("a `catch` action", lambda f: "catch" in f.actions),
