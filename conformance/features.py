@@ -80,8 +80,11 @@ class _Pile:
 
     cards: list[str]
     out: bool = False  # more was asked of it than it held: the discards were reshuffled
+    known: bool = True  # False once a new hand is dealt from a shuffled deck
 
     def take(self, n: int) -> None:
+        if not self.known:
+            return
         if n > len(self.cards):
             self.out = True
         del self.cards[:n]
@@ -89,6 +92,8 @@ class _Pile:
     def until(self, color: str | None) -> None:
         """A Wild Draw Colour: cards are drawn until one of the named colour (dark faces)."""
         letter = _DARK.get(str(color or "").lower())
+        if not self.known:
+            return
         for i, card in enumerate(self.cards):
             face = _face(card, True)
             if letter and face[:1] == letter and face not in WILD_FACES:
@@ -178,7 +183,7 @@ def facts(sc: Scenario) -> Facts:
         if "catch" in act or "referee" in act:
             pile.take(penalty["catch"] if "catch" in act else penalty.get(str(act["referee"]), 0))
         if "next_round" in act:
-            break  # a new hand is dealt: the draw pile is a new one
+            pile.known = False  # a new hand is dealt from the shuffled cards
         drawer = seat if "draw" in act else None
     f.reshuffled = pile.out
     return f
