@@ -400,6 +400,10 @@ def render_markdown(data: dict[str, Any]) -> str:
         "- Where RLCard's own randomness decides (the colour of a Wild it plays after a draw or "
         "turns first, the reshuffle, a Wild Draw Four turned first and shuffled back), its "
         "`np_random` is seeded with the scenario's seed: runs are reproducible.",
+        "- RLCard has no challenge: its Wild Draw Four gives the next player four cards and "
+        "skips them at the play. The victim's `challenge: false` right after it (accepting the "
+        "card) is answered as done, any other `challenge: false` is `not-challengeable`: so the "
+        "play and its effect are judged apart from the challenge (an adapter decision).",
         "- Not implemented by RLCard, hence `unsupported`: scoring and games of several rounds, "
         "the UNO call and catch, the Wild Draw Four challenge, table (referee) penalties, "
         "classic-2022, the 2018 cards, Flip and the house-rule variants. RLCard does draw and "
