@@ -4,6 +4,7 @@
     uno-fsm conformance lint    [PATHS...] [--strict] [--format text|json]
     uno-fsm conformance report  --from results.json [--format F] [--output FILE]
     uno-fsm conformance serve   [--adapter A]
+    uno-fsm conformance features | errors | rulesets [--format text|json|markdown]
 
 Exit codes of `run`: 0 when nothing unexpected happened (passed, xfailed, unsupported);
 1 when a scenario failed, errored or xpassed; 2 for bad input or usage (bad scenario files, a
@@ -90,6 +91,10 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     from conformance.compliance import register as register_compliance
 
     register_compliance(csub)  # uno-fsm conformance compliance (conformance/compliance.py)
+
+    from conformance.registries import register as register_registries
+
+    register_registries(csub)  # uno-fsm conformance features | errors | rulesets
 
 
 def _choose(parser: argparse.ArgumentParser) -> int:
@@ -232,6 +237,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"scenarios": res.scenarios, "errors": res.errors,
                           "warnings": res.warnings, "uncovered": res.uncovered,
+                          "coverage": {rs: {"rules": n, "uncovered": missing}
+                                       for rs, (n, missing) in res.coverage.items()},
                           "ok": res.ok(args.strict)}, indent=2))
     else:
         for e in res.errors:
@@ -239,8 +246,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
         label = "error" if args.strict else "warning"
         for w in res.warnings:
             print(f"{label}: {w}")
+        per = ", ".join(f"{rs} {len(missing)}/{n}" for rs, (n, missing) in res.coverage.items())
         print(f"{res.scenarios} scenarios, {len(res.errors)} error(s), "
-              f"{len(res.uncovered)} rule(s) of the base rulesets without a scenario")
+              f"{len(res.uncovered)} rule(s) without a scenario"
+              + (f" (per ruleset, uncovered/rules: {per})" if per else ""))
     if res.errors:
         return 2
     return 0 if res.ok(args.strict) else 1

@@ -204,7 +204,10 @@ VERIFIED = frozenset({
     "classic.first-card.draw-two.four-players-wrap", "classic.first-card.draw-two.two-players",
     "classic.first-card.wild.three-players", "classic.first-card.wild.four-players-wrap",
     "classic.ruling.first-card-wild", "classic.draw.drawn-wd4-kept", "classic.first-card.full-deck",
-    "classic.reshuffle.ruling.when.on-demand",
+    "classic.reshuffle.ruling.when.on-demand", "classic.reshuffle.both-empty-wd4-short",
+    "classic.reshuffle.ruling.top-card.wd4-colour", "classic.wd4.play.other-colour-number",
+    "classic.wd4.play.other-colour-symbol", "classic.wd4.play.holding-wild",
+    "classic.wd4.play.bluff-accepted",
 })
 UNCHECKED = " [attributed by its failure signature; not yet checked by hand]"
 
@@ -399,6 +402,10 @@ def render_markdown(data: dict[str, Any]) -> str:
         "- Where RLCard's own randomness decides (the colour of a Wild it plays after a draw or "
         "turns first, the reshuffle, a Wild Draw Four turned first and shuffled back), its "
         "`np_random` is seeded with the scenario's seed: runs are reproducible.",
+        "- RLCard has no challenge: its Wild Draw Four gives the next player four cards and "
+        "skips them at the play. The victim's `challenge: false` right after it (accepting the "
+        "card) is answered as done, any other `challenge: false` is `not-challengeable`: so the "
+        "play and its effect are judged apart from the challenge (an adapter decision).",
         "- Not implemented by RLCard, hence `unsupported`: scoring and games of several rounds, "
         "the UNO call and catch, the Wild Draw Four challenge, table (referee) penalties, "
         "classic-2022, the 2018 cards, Flip and the house-rule variants. RLCard does draw and "

@@ -2,8 +2,9 @@
 
 Errors: a file that does not load or validate (conformance.scenario: the schema, seats, the
 ruleset and its deck), a duplicate id, a cited clause, rule, feature or error code that does
-not exist. Warnings: rules of the base rulesets
-(classic-official, classic-2022, flip) that no scenario covers (errors with `strict`).
+not exist; declared `features` that differ from the features the scenario's steps use
+(conformance/features.py); a `dealer` expectation listing every seat (it cannot fail).
+Warnings: rules that no scenario names, per ruleset, variants included (errors with `strict`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance import specdata
+from conformance.features import required
 from conformance.scenario import Scenario, load_corpus
 
 
@@ -22,6 +24,8 @@ class LintResult:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     uncovered: list[str] = field(default_factory=list)  # rule ids without a scenario
+    # ruleset id -> (rules of that ruleset, those without a scenario), every ruleset of spec/
+    coverage: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
 
     def ok(self, strict: bool = False) -> bool:
         return not self.errors and not (strict and self.uncovered)
@@ -41,12 +45,32 @@ def _check(sc: Scenario, out: list[str]) -> None:
     for f in sc.features:
         if f not in feats:
             out.append(f"{at('features')}: feature {f} is not in spec/features.yaml")
+    if set(sc.features) <= set(feats):
+        _check_features(sc, at("features"), out)
+    for step in sc.steps:
+        dealer = (step.expect or {}).get("dealer")
+        if isinstance(dealer, list) and set(dealer) >= set(range(int(sc.setup["players"]))):
+            out.append(f"{sc.file}:{step.line}: scenario {sc.id}: step {step.index}: `dealer` "
+                       f"lists every seat, so it cannot fail: name only the seats the rules allow, "
+                       f"or leave the dealer unasserted")
     codes = specdata.error_codes()
     if codes:
         for step in sc.steps:
             if step.error is not None and step.error not in codes:
                 out.append(f"{sc.file}:{step.line}: scenario {sc.id}: step {step.index}: "
                            f"error code {step.error} is not in spec/errors.yaml")
+
+
+def _check_features(sc: Scenario, where: str, out: list[str]) -> None:
+    """Declared features are exactly those the steps use (`uno-fsm conformance features`)."""
+    needed = required(sc)
+    extra = [f for f in sc.features if f not in needed]
+    missing = [f for f in needed if f not in sc.features]
+    if extra or missing:
+        parts = ([f"declares {', '.join(extra)} but never uses it"] if extra else []) + \
+            ([f"uses {', '.join(missing)} but does not declare it"] if missing else [])
+        out.append(f"{where}: features: {'; '.join(parts)} "
+                   f"(expected [{', '.join(needed)}])")
 
 
 def lint(paths: Sequence[Path] | None = None) -> LintResult:
@@ -57,10 +81,17 @@ def lint(paths: Sequence[Path] | None = None) -> LintResult:
         for sc in corpus.scenarios:
             _check(sc, res.errors)
         covered = {r for sc in corpus.scenarios for r in sc.rules}
-        for rule in specdata.rules().values():
-            if set(rule.rulesets) & set(specdata.BASE_RULESETS) and rule.id not in covered:
+        rules = list(specdata.rules().values())
+        for rule in rules:
+            if rule.id not in covered:
                 res.uncovered.append(rule.id)
+        for ruleset in sorted(specdata.rulesets() | {r for rule in rules for r in rule.rulesets}):
+            of = [rule.id for rule in rules if ruleset in rule.rulesets]
+            res.coverage[ruleset] = (len(of), [rid for rid in of if rid not in covered])
     except Exception as exc:  # a broken spec/ is reported, not a traceback
         res.errors.append(f"cannot read spec data: {exc}")
-    res.warnings.extend(f"rule {rid} has no scenario" for rid in res.uncovered)
+    rulesets_of = {rid: [rs for rs, (_, missing) in res.coverage.items() if rid in missing]
+                   for rid in res.uncovered}
+    res.warnings.extend(f"rule {rid} ({', '.join(rulesets_of[rid]) or 'no ruleset'}) has no "
+                        f"scenario" for rid in res.uncovered)
     return res

@@ -17,8 +17,6 @@ from typing import Any
 
 from uno_spec.paths import spec_root
 
-BASE_RULESETS = ("classic-official", "classic-2022", "flip")
-
 
 @dataclass(frozen=True)
 class ClauseText:
@@ -82,6 +80,38 @@ def features() -> dict[str, str]:
 def error_codes() -> dict[str, str]:
     """Error-code registry (spec/errors.yaml): code -> description."""
     return _registry("errors.yaml", "errors", "code")
+
+
+@functools.lru_cache(maxsize=1)
+def rulesets() -> set[str]:
+    """Ids of the rulesets (bases and variants) in spec/rulesets/."""
+    folder = spec_root() / "rulesets"
+    if not folder.is_dir():
+        return set()
+    return {p.stem for p in folder.iterdir() if p.suffix in (".yaml", ".yml")}
+
+
+@functools.lru_cache(maxsize=64)
+def ruleset_params(name: str) -> Any:
+    """The parameters of a (composed) ruleset, `base+variant+...`; SpecError if unknown."""
+    from uno_spec.rulesets import load_ruleset
+
+    return load_ruleset(name).params
+
+
+@functools.lru_cache(maxsize=1)
+def ruleset_info() -> dict[str, dict[str, Any]]:
+    """Each ruleset of spec/rulesets/ as written: kind, title, description, applies_to, by id."""
+    folder = spec_root() / "rulesets"
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("*.y*ml")) if folder.is_dir() else []:
+        doc = _load_yaml(path) or {}
+        rid = str(doc.get("id") or path.stem)
+        out[rid] = {"id": rid, "kind": str(doc.get("kind") or ""),
+                    "title": str(doc.get("title") or ""),
+                    "description": " ".join(str(doc.get("description") or "").split()),
+                    "applies_to": [str(b) for b in doc.get("applies_to") or []]}
+    return dict(sorted(out.items()))
 
 
 @functools.lru_cache(maxsize=1)
@@ -180,7 +210,8 @@ def quote_rules(ids: list[str]) -> list[dict[str, str]]:
 
 
 def clear_caches() -> None:
-    for fn in (clauses, rules, features, error_codes, scenario_schema, deck):
+    for fn in (clauses, rules, features, error_codes, rulesets, ruleset_params, ruleset_info,
+               scenario_schema, deck):
         fn.cache_clear()
     try:
         from uno_spec.loader import clear_caches as spec_clear

@@ -37,4 +37,4 @@ def test_scenario_example_in_the_docs_validates() -> None:
     example = _blocks("scenario-format.md", "yaml")[0].replace("  - id: ...\n", "")
     assert yaml.safe_load(example)["scenarios"]
     [sc] = parse_text(example, "scenario-format.md")
-    assert sc.steps[2].error == "not-your-turn"
+    assert sc.steps[2].error == "not-challengeable"  # only the victim may challenge

@@ -89,8 +89,9 @@ def test_bundled_corpus_lints_without_errors() -> None:
     assert not res.errors, "\n".join(res.errors)
 
 
-RUNNER_SIDE = ["scenario.py", "protocol.py", "runner.py", "compare.py", "reports.py",
-               "expectations.py", "serve.py", "lint.py", "cli.py", "specdata.py",
+RUNNER_SIDE = ["scenario.py", "features.py", "registries.py", "protocol.py", "runner.py",
+               "compare.py", "reports.py", "expectations.py", "serve.py", "lint.py", "cli.py",
+               "specdata.py",
                "adapters/__init__.py", "adapters/stdio.py", "adapters/module.py"]
 
 
@@ -106,6 +107,7 @@ def test_runner_side_never_imports_the_engine(name: str) -> None:
 
 def test_importing_the_runner_does_not_load_the_engine() -> None:
     code = ("import sys, conformance.runner, conformance.reports, conformance.lint, "
+            "conformance.features, conformance.registries, "
             "conformance.serve, conformance.cli, conformance.adapters.stdio; "
             "print('uno_fsm' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

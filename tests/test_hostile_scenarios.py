@@ -19,7 +19,7 @@ title: a valid scenario to mutate
 ruleset: classic-official
 cites: [classic-br:play:1]
 rules: [CL.PLAY.MATCH]
-features: [basic-play]
+features: [basic-play, two-player]
 setup:
   players: 2
   dealer: 1
@@ -38,7 +38,7 @@ title: a valid UNO Flip scenario to mutate
 ruleset: flip
 cites: [flip-pt:setup:5]
 rules: [FL.INFO.NO-PEEK]
-features: [flip]
+features: [two-player, flip]
 setup:
   players: 2
   dealer: 1

@@ -154,10 +154,28 @@ def test_wild_colour_checks() -> None:
 def test_actions_rlcard_lacks_are_unsupported() -> None:
     a = _setup()
     for action in ({"player": 1, "play": "Y9", "uno": True}, {"player": 0, "catch": 1},
-                   {"player": 1, "challenge": True}, {"player": 1, "challenge": False},
+                   {"player": 1, "challenge": True},
                    {"referee": "hint", "player": 0}, {"player": 1, "swap": 0}):
         with pytest.raises(Unsupported):
             a.act(action)
+
+
+def test_accepting_a_wild_draw_four_is_a_no_op_for_its_victim_only() -> None:
+    # RLCard has no challenge: its Wild Draw Four hits the next player at once, so the victim's
+    # `challenge: false` is answered as done; anyone else's has nothing to accept.
+    keys = ["hands", "current", "draw_size", "discard_size", "active_color"]
+    a = _setup(hands={"0": ["R4", "W"], "1": ["B2", "W4"], "2": ["G2"]})
+    before = a.observe(keys)
+    assert a.act({"player": 0, "challenge": False})["code"] == "not-challengeable"  # type: ignore[index]
+    assert a.observe(keys) == before
+    assert a.act({"player": 1, "play": "W4", "color": "green"}) is None
+    after = a.observe(keys)
+    assert len(after["hands"][0]) == 6 and after["current"] == 2  # seat 0 drew 4, was skipped
+    assert a.act({"player": 2, "challenge": False})["code"] == "not-challengeable"  # type: ignore[index]
+    assert a.observe(keys) == after  # a refused action changes nothing
+    assert a.act({"player": 0, "challenge": False}) is None
+    assert a.observe(keys) == after
+    assert a.act({"player": 0, "challenge": False})["code"] == "not-challengeable"  # type: ignore[index]
 
 
 def test_unsupported_setups() -> None:

@@ -7,7 +7,8 @@ function; `COMMANDS` below is the only place that knows all of them:
 - `uno_fsm.cli`: `play`, `simulate`, `diagram`
 - `uno_fsm.fuzz`: `fuzz`; `uno_cli.bench`: `bench`
 - `conformance.cli`: `conformance run`, `conformance lint`, `conformance report`,
-  `conformance serve`, `conformance compliance`
+  `conformance serve`, `conformance compliance`, `conformance features`, `conformance errors`,
+  `conformance rulesets`
 
 Start-up is lazy: only the module of the command being run is imported (serving the reference
 engine over stdio must not pay for Hypothesis, rich or jsonschema). The other commands appear

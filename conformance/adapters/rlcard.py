@@ -30,9 +30,11 @@ Actions: RLCard's action space is 61 strings: `'<c>-<trait>'` plays (c in r g b 
 carries its chosen colour: `'g-wild'`, `'r-wild_draw_4'`) and `'draw'`. Our `play` and `draw`
 actions map onto them; `pass` (keep the drawn card) and a first-card `color` answer
 decisions RLCard never offers (it decides both itself), so they are rejected `wrong-decision`
-like any action outside its legal set; every other action of the contract (`uno`, `catch`,
-`challenge`, `swap`, `referee`, `next_round`) belongs to a feature RLCard lacks and raises
-`Unsupported`.
+like any action outside its legal set. `challenge: false` from the victim right after a Wild Draw
+Four is accepted as done (an adapter decision: RLCard gives the four cards and skips the victim
+at the play, which is what accepting does); every other action of the contract (`uno`,
+`catch`, `challenge: true`, `swap`, `referee`, `next_round`) belongs to a feature RLCard lacks
+and raises `Unsupported`.
 
 Legality is the ADAPTER's check, not RLCard's: `UnoGame.step` does not validate its action (an
 action not in `get_legal_actions()` makes `round.proceed_round` pop a wrong card or crash on
@@ -189,6 +191,7 @@ class RLCardAdapter:
 
     def __init__(self) -> None:
         self.game: Any = None
+        self.wd4_victim: int | None = None  # the seat a Wild Draw Four just hit
         self.n = 0
         self.offset = 0  # seat = (rlcard id + offset) % n
 
@@ -215,6 +218,7 @@ class RLCardAdapter:
         }
 
     def setup(self, params: dict[str, Any]) -> None:
+        self.wd4_victim = None
         ruleset = params.get("ruleset")
         setup = params.get("setup")
         if not isinstance(ruleset, str) or not isinstance(setup, dict):
@@ -297,6 +301,8 @@ class RLCardAdapter:
             raise AdapterError("bad-request", "act before setup")
         if not isinstance(action, dict):
             return _rejection("malformed-action", f"not an action: {action!r}")
+        if action.get("challenge") is False and set(action) == {"player", "challenge"}:
+            return self._accept_wd4(action["player"])
         for key, why in UNSUPPORTED_ACTIONS.items():
             if key not in action:
                 continue
@@ -352,10 +358,28 @@ class RLCardAdapter:
                    if trait == "wild_draw_4" else f"{card} does not match the target")
             return _rejection("card-does-not-match",
                               f"{why} (round.py get_legal_actions); legal: {legal}")
+        victim = (g.round.current_player + g.round.direction) % self.n
         self._step(rl_action)
+        if trait == "wild_draw_4":
+            self.wd4_victim = self.to_seat(victim)
         return None
 
+    def _accept_wd4(self, player: Any) -> dict[str, Any] | None:
+        """Adapter decision: `challenge: false` from a Wild Draw Four's victim is a no-op.
+
+        RLCard has no challenge: its Wild Draw Four gives the next player four cards and skips
+        them at once (round.py _preform_non_number_action), which is what accepting it does.
+        So the victim's acceptance, right after the play, is answered as done; any other
+        `challenge: false` has nothing to accept (not-challengeable, CL.WD4.CHALLENGE.WHO).
+        """
+        if self.wd4_victim is not None and player == self.wd4_victim:
+            self.wd4_victim = None
+            return None
+        return _rejection("not-challengeable", "no Wild Draw Four was just played against "
+                          f"seat {player!r}", "CL.WD4.CHALLENGE.WHO")
+
     def _step(self, rl_action: str) -> None:
+        self.wd4_victim = None
         try:
             self.game.step(rl_action)
         except IndexError as exc:  # e.g. drawing with both piles empty: deck.pop() fails
