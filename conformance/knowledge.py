@@ -172,19 +172,24 @@ def _leaf(key: str, value: Any) -> Predicate:
     raise ImplementationError(f"unknown matcher key {key!r}")
 
 
+def _combine(how: str, subs: list[Predicate]) -> Predicate:
+    if how == "any":
+        return lambda r, sc: any(p(r, sc) for p in subs)
+    return lambda r, sc: all(p(r, sc) for p in subs)
+
+
+def _negate(sub: Predicate) -> Predicate:
+    return lambda r, sc: not sub(r, sc)
+
+
 def compile_matcher(spec: dict[str, Any]) -> Predicate:
     """A predicate from a matcher mapping (every key must hold)."""
     parts: list[Predicate] = []
     for key, value in spec.items():
-        if key == "any":
-            subs = [compile_matcher(m) for m in value]
-            parts.append(lambda r, sc, subs=subs: any(p(r, sc) for p in subs))
-        elif key == "all":
-            subs = [compile_matcher(m) for m in value]
-            parts.append(lambda r, sc, subs=subs: all(p(r, sc) for p in subs))
+        if key in ("any", "all"):
+            parts.append(_combine(key, [compile_matcher(m) for m in value]))
         elif key == "not":
-            sub = compile_matcher(value)
-            parts.append(lambda r, sc, sub=sub: not sub(r, sc))
+            parts.append(_negate(compile_matcher(value)))
         else:
             parts.append(_leaf(key, value))
     return lambda r, sc: all(p(r, sc) for p in parts)
