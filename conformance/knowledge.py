@@ -93,6 +93,7 @@ class Implementation:
     package: dict[str, str]
     file: Path
     no_engine: str | None = None
+    extends: str | None = None
     adapter: dict[str, Any] = field(default_factory=dict)
     expectations: str = ""
     report: str = ""
@@ -217,6 +218,9 @@ def _line_of(doc: Any, path: list[Any]) -> int:
     return line
 
 
+_LOADING: set[str] = set()  # names whose `extends` chain is being followed
+
+
 def load(path: Path) -> Implementation:
     """Read and validate one implementation file."""
     from uno_spec.loader import SpecError, load_yaml
@@ -241,17 +245,28 @@ def load(path: Path) -> Implementation:
             code=Code(d["code"]["file"], d["code"]["function"]), behaviour=d["behaviour"],
             rules=tuple(d["rules"]), match=dict(d["match"]), artefact=bool(d.get("artefact")),
             predicate=compile_matcher(d["match"])))
+    decisions = [Decision(x["key"], x["title"], x["text"]) for x in doc.get("decisions") or []]
+    if doc.get("extends"):
+        if doc["extends"] in _LOADING:
+            raise ImplementationError(f"{path}:{_line_of(doc, ['extends'])}: extends "
+                                      f"{doc['extends']!r}, which extends it back")
+        _LOADING.add(doc["name"])
+        try:
+            parent = load(path.parent / f"{doc['extends']}.yaml")
+        finally:
+            _LOADING.discard(doc["name"])
+        devs = [*parent.deviations, *devs]
+        decisions = [*parent.decisions, *decisions]
     keys = [d.key for d in devs]
     if len(set(keys)) != len(keys):
-        raise ImplementationError(f"{path}:1: deviation keys repeat")
+        raise ImplementationError(f"{path}:1: deviation keys repeat (with those it extends)")
     return Implementation(
         name=doc["name"], title=doc["title"], label=doc["label"], package=dict(doc["package"]),
         file=path, no_engine=doc.get("no_engine"), adapter=dict(doc.get("adapter") or {}),
         expectations=doc.get("expectations", ""), report=doc.get("report", ""),
         page=doc.get("page", ""), commands=dict(doc.get("commands") or {}),
         driven=tuple(doc.get("driven") or ()),
-        decisions=tuple(Decision(x["key"], x["title"], x["text"])
-                        for x in doc.get("decisions") or []),
+        decisions=tuple(decisions), extends=doc.get("extends"),
         lacks=doc.get("lacks", ""), verified=frozenset(doc.get("verified") or ()),
         deviations=tuple(devs))
 
