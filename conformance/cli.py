@@ -39,7 +39,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("paths", nargs="*", type=Path,
                      help="scenario files or directories (default: the bundled corpus)")
     run.add_argument("--adapter", default="reference",
-                     help="reference (default) | rlcard | stdio:'<command line>' | "
+                     help="reference (default) | rlcard | rlcard-uno | uno-game | "
+                     "stdio:'<command line>' | "
                      "module:package.module:Class")
     run.add_argument("--id", action="append", default=[], metavar="GLOB",
                      help="scenario id glob (repeatable)")
@@ -73,7 +74,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     srv = csub.add_parser("serve", help="expose an adapter over stdin/stdout (uno-conformance/1)")
     srv.add_argument("--adapter", default="reference",
-                     help="reference (default) | rlcard | module:package.module:Class")
+                     help="reference (default) | rlcard | rlcard-uno | module:package.module:Class")
     srv.set_defaults(handler=cmd_serve)
 
     from conformance.compliance import register as register_compliance

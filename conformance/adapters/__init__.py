@@ -12,12 +12,18 @@ fresh adapter (the runner calls it again to restart after a crash):
 - `rlcard-uno`: the rlcard-uno fork (`conformance.adapters.rlcard_uno:RLCardUnoAdapter`), in
   process where it is installed: in its own virtual environment, since it installs under the
   import name `rlcard` too (`.ci/setup-rlcard-uno`; then `stdio:'.venv-rlcard-uno/bin/uno-fsm
-  conformance serve --adapter rlcard-uno'`).
+  conformance serve --adapter rlcard-uno'`);
+- `uno-game`: uno-game's `Game` driven through its player callbacks
+  (`conformance.adapters.unogame:UnoGameAdapter`, needs the `uno-game` extra). It can loop
+  forever, so it always runs out of process: `conformance serve --adapter module:...` in a
+  child Python, over stdio, whose timeout kills it.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import shlex
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +32,7 @@ REFERENCE = "conformance.adapters.reference:ReferenceAdapter"
 RLCARD = "conformance.adapters.rlcard:RLCardAdapter"
 RLCARD_UNO = "conformance.adapters.rlcard_uno:RLCardUnoAdapter"
 RLCARD_UNO_VENV = ".venv-rlcard-uno"
+UNO_GAME = "conformance.adapters.unogame:UnoGameAdapter"
 
 
 class AdapterSpecError(ValueError):
@@ -83,6 +90,16 @@ def resolve(spec: str | None, *, timeout: float = 10.0) -> AdapterSpec:
                 f"--adapter stdio:'{RLCARD_UNO_VENV}/bin/uno-fsm conformance serve --adapter "
                 "rlcard-uno'")
         return AdapterSpec(spec, "rlcard", "rlcard-uno", _module_factory(RLCARD_UNO))
+    if spec == "uno-game":
+        if importlib.util.find_spec("uno") is None or not _installed("uno-game"):
+            raise AdapterSpecError(
+                "the uno-game adapter needs uno-game: pip install 'uno-fsm[uno-game]'")
+        from conformance.adapters.stdio import StdioAdapter
+
+        served = (f"{shlex.quote(sys.executable)} -m uno_cli.main conformance serve "
+                  f"--adapter module:{UNO_GAME}")
+        return AdapterSpec(spec, "stdio", "uno-game",
+                           lambda: StdioAdapter(served, timeout=timeout), out_of_process=True)
     if spec.startswith("stdio:"):
         command = spec[len("stdio:"):].strip()
         if not command:
@@ -99,5 +116,6 @@ def resolve(spec: str | None, *, timeout: float = 10.0) -> AdapterSpec:
         target = spec[len("module:"):].strip()
         return AdapterSpec(spec, "module", None, _module_factory(target))
     raise AdapterSpecError(
-        f"unknown adapter {spec!r}: use reference, rlcard, rlcard-uno, stdio:'<command>' or "
+        f"unknown adapter {spec!r}: use reference, rlcard, rlcard-uno, uno-game, "
+        "stdio:'<command>' or "
         "module:package.module:Class")
