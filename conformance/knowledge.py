@@ -207,15 +207,31 @@ def _validator() -> Any:
     return jsonschema.Draft202012Validator(schema)
 
 
-def _line_of(doc: Any, path: list[Any]) -> int:
-    node, line = doc, int(getattr(doc, "line", 1) or 1)
-    for part in path:
-        try:
+def _line_of(doc: Any, path: list[Any], key: Any = None) -> int:
+    """The line of the value at `path` (of its `key` when given) in a parsed YAML document."""
+    from uno_spec.loader import line_of
+
+    node, line = doc, line_of(doc)
+    for part in [*path, *([] if key is None else [key])]:
+        if isinstance(node, dict) and part in node:
+            line = line_of(node, part)
             node = node[part]
-        except (KeyError, IndexError, TypeError):
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+            line = line_of(node) if isinstance(node, dict) else line
+        else:
             break
-        line = int(getattr(node, "line", line) or line)
     return line
+
+
+def _error_line(doc: Any, error: Any) -> int:
+    path = list(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        extra = [k for k in error.instance if k not in known]
+        if extra:
+            return _line_of(doc, path, extra[0])
+    return _line_of(doc, path)
 
 
 _LOADING: set[str] = set()  # names whose `extends` chain is being followed
@@ -233,8 +249,10 @@ def load(path: Path) -> Implementation:
     if errors:
         e = errors[0]
         where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+        if e.validator == "not" and not e.absolute_path:  # the schema's `then` for no_engine
+            e.message = "an implementation with no_engine has no adapter, commands or deviations"
         raise ImplementationError(
-            f"{path}:{_line_of(doc, list(e.absolute_path))}: {where}: {e.message}")
+            f"{path}:{_error_line(doc, e)}: {where}: {e.message}")
     if doc["name"] != path.stem:
         raise ImplementationError(f"{path}:1: name {doc['name']!r} is not the file's stem "
                                   f"{path.stem!r}")
