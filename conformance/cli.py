@@ -148,6 +148,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not args.no_expectations:
         path = args.expectations
         name = args.implementation or spec.implementation
+        if name is None:  # an adapter a knowledge file names (conformance/implementations/)
+            from conformance.knowledge import by_adapter
+
+            known = by_adapter(spec.spec)
+            name = known.name if known else None
         if path is None and name:
             path = exp.default_path(name)
         if path is not None:

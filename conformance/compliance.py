@@ -365,9 +365,9 @@ def _implementation_of(args: argparse.Namespace, data: dict[str, Any] | None) ->
     if args.implementation:
         return knowledge.get(args.implementation)
     adapter = (data or {}).get("adapter")
-    for impl in knowledge.load_all():
-        if impl.adapter.get("spec") == adapter:
-            return impl
+    impl = knowledge.by_adapter(adapter)
+    if impl is not None:
+        return impl
     raise ImplementationError(f"no implementation file has adapter {adapter!r}: name one with "
                               "--implementation")
 

@@ -303,6 +303,29 @@ def get(name: str) -> Implementation:
     return load(path)
 
 
+def _adapter_key(spec: str) -> tuple[str, ...]:
+    spec = spec.strip()
+    if spec.startswith("stdio:"):
+        import shlex
+
+        try:
+            return ("stdio", *shlex.split(spec[len("stdio:"):]))
+        except ValueError:
+            return (spec,)
+    return (spec,)
+
+
+def by_adapter(spec: str | None) -> Implementation | None:
+    """The implementation whose knowledge file names this `--adapter` value (quoting aside)."""
+    if not spec:
+        return None
+    key = _adapter_key(spec)
+    for impl in load_all():
+        if impl.adapter.get("spec") and _adapter_key(impl.adapter["spec"]) == key:
+            return impl
+    return None
+
+
 def load_all() -> list[Implementation]:
     """Every implementation file, verifiable or not, sorted by name."""
     return [get(n) for n in names()]

@@ -271,3 +271,37 @@ def test_reference_declares_what_spec_lists_but_what_the_engine_refuses() -> Non
     assert set(hello["features"]) == set(specdata.features()) - {"desafio"}
     with pytest.raises(ValueError, match="elimination"):
         Params.of("classic-official+desafio")
+
+
+@pytest.mark.parametrize("spec, name", [
+    ("rlcard", "rlcard"),
+    ("uno-game", "uno-game"),
+    ("stdio:.venv-rlcard-uno/bin/uno-fsm conformance serve --adapter rlcard-uno", "rlcard-uno"),
+    ("stdio:'.venv-rlcard-uno/bin/uno-fsm'  conformance serve --adapter 'rlcard-uno'",
+     "rlcard-uno"),
+    ("stdio:./other", None),
+    ("stdio:'unbalanced", None),
+    (None, None),
+])
+def test_an_implementation_is_found_by_its_adapter_value(spec: str | None,
+                                                         name: str | None) -> None:
+    found = knowledge.by_adapter(spec)
+    assert (found.name if found else None) == name
+
+
+def test_rlcard_uno_beside_rlcard_says_how_to_run_it(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from uno_cli.main import main
+
+    try:
+        version("rlcard-uno")
+        pytest.skip("this environment is rlcard-uno's own")
+    except PackageNotFoundError:
+        pass
+    assert main(["conformance", "run", "--adapter", "rlcard-uno", "--no-progress"]) == 2
+    line = _one_error(capsys)
+    assert line == ("uno-fsm conformance: the rlcard-uno adapter runs where rlcard-uno is "
+                    "installed, which cannot be beside RLCard (both install `rlcard`): run "
+                    ".ci/setup-rlcard-uno, then use --adapter stdio:'.venv-rlcard-uno/bin/uno-fsm"
+                    " conformance serve --adapter rlcard-uno'")
