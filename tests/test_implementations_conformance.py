@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import importlib.util
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,14 @@ VERIFIED = [i for i in knowledge.load_all() if not i.no_engine]
 def _missing(impl: knowledge.Implementation) -> str | None:
     """Why the implementation cannot run here (None: it can)."""
     spec = impl.adapter["spec"]
+    if impl.package["registry"] == "npm":
+        if shutil.which("node") is None:
+            return "node is not installed"
+        where = ROOT / Path(impl.adapter["file"]).parent
+        found = subprocess.run(["node", "-e", f"require.resolve({impl.package['name']!r})"],
+                               cwd=where, capture_output=True, check=False)
+        if found.returncode != 0:
+            return f"{impl.package['name']} is not installed in {where.relative_to(ROOT)}"
     if spec.startswith("stdio:"):
         program = shlex.split(spec[len("stdio:"):])[0]
         if "/" in program and not (ROOT / program).exists():
