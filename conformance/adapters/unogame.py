@@ -18,9 +18,12 @@ adapter rejects it `card-does-not-match`).
 
 It can hang: a Wild or Wild Draw Four turned first makes `Game.begin` retry `card.played(self)`
 forever (the first player is a `_TempPlayer` with no `ask`, the AttributeError is swallowed by
-`except Exception: continue`). The thread cannot be stopped, so the adapter must run out of
-process: `--adapter uno-game` is `conformance serve --adapter module:...` over stdio, whose
-timeout kills it.
+`except Exception: continue`). A watchdog stops such a loop: when the game thread neither asks
+nor ends within `HANG_SECONDS` (env `UNO_GAME_HANG_SECONDS`), an asynchronous `_Abort` is raised
+in it (`PyThreadState_SetAsyncExc`; delivered between two bytecodes, which a Python loop always
+reaches) and the call answers `uno-game-hung`. The adapter still runs out of process, since
+nothing stops a thread stuck in C code: `--adapter uno-game` is `conformance serve --adapter
+module:...` over stdio, whose timeout kills it.
 
 Setup: the scenario's draw pile replaces uno-game's deck, which is an endless weighted random
 draw (`uno/_core.py draw`, numpy's global generator): the module-level `draw` that `Player.draw`
@@ -274,7 +277,10 @@ class UnoGameAdapter:
                 raise Unsupported("uno-game always starts a hand clockwise")
             if not self.pile:
                 raise AdapterError("bad-request", "setup: start: round needs a draw pile")
-            game = uno._game.Game(self.seats)  # turns the first card: draw(1), from the pile
+            try:
+                game = uno._game.Game(self.seats)  # turns the first card: draw(1), the pile's
+            except _Abort as exc:
+                raise exc.error or AdapterError("bad-request", "setup: no first card") from None
             first = (int(setup.get("dealer", n - 1)) + 1) % n
         else:
             discard = [make_card(c) for c in setup.get("discard") or []]
