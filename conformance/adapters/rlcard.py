@@ -354,7 +354,7 @@ class RLCardAdapter:
             if chosen is None:
                 if len(hand) != 1:
                     return _rejection("color-required", "RLCard's Wild actions carry a colour",
-                                      "CL.WILD.CHOOSE")
+                                      "CL.WILD.COLOUR")
                 chosen = COLORS[PLACEHOLDER]  # the last card: the colour does not matter
             if str(chosen).strip().lower() not in LETTERS:
                 return _rejection("invalid-color", f"unknown colour {chosen!r}")

@@ -70,7 +70,7 @@ class CardError(ValueError):
     """A card in our notation that uno-game does not have."""
 
 
-class _Abort(BaseException):  # noqa: N818 - not an error: unwinds the game thread
+class _Abort(BaseException):
     """Unwinds the game thread; a BaseException so that uno-game's `except Exception` loops
     do not swallow it. Carries what the protocol side must raise (or None: just stop)."""
 
@@ -370,7 +370,7 @@ class UnoGameAdapter:
             return None
         if player != req.seat:
             return _rejection("not-your-turn", f"uno-game waits for seat {req.seat} "
-                              f"({req.kind})")
+                              f"({req.kind})", "CL.PLAY.OUT-OF-TURN")
         if req.kind == "challenge":
             return _rejection("wrong-decision", "uno-game asks whether to challenge the Wild "
                               "Draw Four (WildDraw4.played)")
@@ -415,9 +415,10 @@ class UnoGameAdapter:
         if isinstance(wanted, uno._card.Wild):
             if color is None and len(seat.hand) > 1:
                 return _rejection("color-required", "a Wild needs a colour (uno-game asks for "
-                                  "it once the Wild is played)", "CL.WILD.CHOOSE")
+                                  "it once the Wild is played)", "CL.WILD.COLOUR")
             if color is not None and str(color).lower() not in COLOR_NAMES:
-                return _rejection("invalid-color", f"unknown colour {color!r}")
+                return _rejection("invalid-color", f"unknown colour {color!r}",
+                                  "CL.WILD.FOUR-COLOURS")
         if req.kind == "turn" and not seat.can_play(self.game.card):
             # uno-game's Player.play would draw for the player at once: refuse before that
             return _rejection("card-does-not-match", "no card of the hand can be played "
@@ -540,5 +541,5 @@ def _seat_class() -> type:
     return Seat
 
 
-def _Seat(adapter: UnoGameAdapter, seat: int) -> Any:  # noqa: N802 - a class factory
+def _Seat(adapter: UnoGameAdapter, seat: int) -> Any:  # a class factory, named as the class
     return _seat_class()(adapter, seat)
