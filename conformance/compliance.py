@@ -27,7 +27,6 @@ import functools
 import json
 import sys
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -134,13 +133,6 @@ def _previous_reasons(path: Path) -> dict[str, str]:
 
 def _md(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-@dataclass
-class _AreaCount:
-    title: str = ""
-    scenarios: Counter[str] | None = None
-    rules: Counter[str] | None = None
 
 
 def render_markdown(data: dict[str, Any], info: Implementation) -> str:
