@@ -49,7 +49,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("paths", nargs="*", type=Path,
                      help="scenario files or directories (default: the bundled corpus)")
     run.add_argument("--adapter", default="reference",
-                     help="reference (default) | rlcard | stdio:'<command line>' | "
+                     help="reference (default) | rlcard | rlcard-uno | uno-game | "
+                     "stdio:'<command line>' | "
                      "module:package.module:Class")
     run.add_argument("--id", action="append", default=[], metavar="GLOB",
                      help="scenario id glob (repeatable)")
@@ -85,7 +86,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     srv = csub.add_parser("serve", help="expose an adapter over stdin/stdout (uno-conformance/1)")
     srv.add_argument("--adapter", default="reference",
-                     help="reference (default) | rlcard | module:package.module:Class")
+                     help="reference (default) | rlcard | rlcard-uno | module:package.module:Class")
     srv.set_defaults(handler=cmd_serve)
 
     from conformance.compliance import register as register_compliance
@@ -183,6 +184,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not args.no_expectations:
         path = args.expectations
         name = args.implementation or spec.implementation
+        if name is None:  # an adapter a knowledge file names (conformance/implementations/)
+            from conformance.knowledge import by_adapter
+
+            known = by_adapter(spec.spec)
+            name = known.name if known else None
         if path is None and name:
             path = exp.default_path(name)
         if path is not None:

@@ -1,17 +1,20 @@
 """Compliance report of a third-party implementation, rendered from a JSON run report.
 
-    uno-fsm conformance run --adapter rlcard --no-expectations --format json \\
-        --output reports/rlcard.json
-    uno-fsm conformance compliance --from reports/rlcard.json \\
-        --output docs/compliance/rlcard.md --write-expectations conformance/expectations/rlcard.yaml
+    uno-fsm conformance compliance --implementation rlcard --run
+    uno-fsm conformance compliance --implementation rlcard --from docs/compliance/data/rlcard.json
+
+Everything the report says about one implementation (its package, adapter, commands, how it is
+driven, the adapter's decisions, what it lacks, its deviation catalogue with the matchers that
+recognise each deviation's failures, the failures checked by hand) is data:
+conformance/implementations/<name>.yaml, read through `conformance.knowledge`. This module is
+generic.
 
 The report counts pass, fail and unsupported per rule area (the `area` of the rule's file in
-spec/rules), then lists each deviation: the implementation's code behaviour behind it, its
-scenarios, and the rules it breaks with their statements and the clauses they cite, quoted
-(original and English). Failures are attributed to a deviation by a catalogue of known
-behaviours (`DEVIATIONS`, RLCard 1.2.0 today); a failure nobody has explained is listed as
-unclassified, never hidden. The same attribution rewrites the expectation file, so that
-`conformance run` with it reports only what changed.
+spec/rules), then lists each deviation: the implementation's code behind it (file and function),
+its scenarios, and the rules it breaks with their statements and the clauses they cite, quoted
+(original and English). A failure nobody has explained is listed as unclassified, never hidden.
+The same attribution rewrites the expectation file, so that `conformance run` with it reports
+only what changed.
 
 The run's `outcome` field (the status before expectation files applied) is what is counted, so a
 run with or without the expectation file gives the same report.
@@ -20,195 +23,19 @@ run with or without the expectation file gives the same report.
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import functools
 import json
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance.knowledge import Deviation, Implementation, ImplementationError
+
 ROOT = Path(__file__).resolve().parent.parent
-RUN_COMMAND = ("uno-fsm conformance run --adapter rlcard --no-expectations --format json "
-               "--output reports/rlcard.json")
-COMPLIANCE_COMMAND = ("uno-fsm conformance compliance --from reports/rlcard.json "
-                      "--output docs/compliance/rlcard.md "
-                      "--write-expectations conformance/expectations/rlcard.yaml")
 FAIL = ("failed", "errored")
 
-# --- the catalogue of RLCard's deviations ------------------------------------------------------
-
 Result = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Deviation:
-    key: str
-    short: str  # the reason in the expectation file, after the code location
-    title: str
-    code: str  # where in RLCard's code (rlcard/games/uno/...)
-    behaviour: str  # what the code does, in a sentence or two
-    rules: tuple[str, ...]  # rule ids (or globs) the behaviour breaks
-    matches: Callable[[Result, Any], bool]  # (result, scenario or None) -> attributed here?
-
-    @property
-    def reason(self) -> str:
-        return f"{self.code}: {self.short}"
-
-    def blames(self, rule: str) -> bool:
-        return any(fnmatch.fnmatchcase(rule, g) for g in self.rules)
-
-
-def _mismatch_keys(r: Result) -> set[str]:
-    return {str(m.get("key", "")).split(".")[0] for m in r.get("mismatches") or []}
-
-
-def _expected_decision(r: Result) -> Any:
-    exp = r.get("expected")
-    if isinstance(exp, dict) and isinstance(exp.get("pending"), dict):
-        return exp["pending"].get("decision")
-    return None
-
-
-def _rules(r: Result, *globs: str) -> bool:
-    return any(fnmatch.fnmatchcase(x, g) for x in r.get("rules", []) for g in globs)
-
-
-def _drawn_before(r: Result, sc: Any) -> bool:
-    """The scenario drew a card before the failing step."""
-    if sc is None or not r.get("step"):
-        return False
-    return any(s.act is not None and s.act.get("draw") is True
-               for s in sc.steps if s.index < r["step"])
-
-
-def _msg(r: Result) -> str:
-    return str(r.get("message", ""))
-
-
-DEVIATIONS: tuple[Deviation, ...] = (
-    Deviation(
-        "draw-only-when-stuck",
-        "offers 'draw' only when no card can be played: a player cannot draw "
-        "instead of playing",
-        "A player may draw only when no card can be played",
-        "round.py UnoRound.get_legal_actions",
-        "offers 'draw' only when the hand holds no playable card (`if not legal_actions: "
-        "legal_actions = ['draw']`), so a player can never draw instead of playing",
-        ("CL.DRAW.UNWILLING", "CL.PLAY.TURN-OPTIONS"),
-        lambda r, sc: "RLCard offers 'draw' only" in _msg(r)),
-    Deviation(
-        "wd4-only-when-stuck",
-        "lists a Wild Draw Four only when no other card (not even a Wild or a "
-        "number or symbol match) is playable",
-        "A Wild Draw Four is offered only when nothing else is playable",
-        "round.py UnoRound.get_legal_actions",
-        "lists the wild_draw_4 actions only when no other action is legal, so a Wild Draw Four "
-        "is refused while the player holds a Wild or a card matching only by number or symbol",
-        ("CL.WD4.LEGAL-OTHER-MATCHES", "CL.WD4.BLUFF-ACCEPTED"),
-        lambda r, sc: "Wild Draw Four only when" in _msg(r)),
-    Deviation(
-        "drawn-card-decided-by-rlcard",
-        "auto-plays a drawn card of the target's colour or a drawn Wild "
-        "(random colour), keeps any other and ends the turn: no play-or-keep decision",
-        "RLCard plays or keeps the drawn card itself",
-        "round.py UnoRound._perform_draw_action",
-        "decides for the player after a draw: a drawn card of the target's colour is played at "
-        "once (an action card with its effect), a drawn Wild or Wild Draw Four is played at once "
-        "with a colour drawn from np_random (the Wild Draw Four without its draw-four effect), "
-        "any other drawn card (even one matching by number or symbol) is kept and the turn "
-        "passes; there is no play-or-keep decision and the turn never stays with the drawer",
-        ("CL.DRAW.PLAY-DRAWN", "CL.DRAW.KEEP", "CL.DRAW.ONLY-DRAWN", "CL.DRAW.DRAWN-WD4"),
-        lambda r, sc: _drawn_before(r, sc) and (
-            _expected_decision(r) == "play-drawn" or "not-your-turn" in _msg(r)
-            or _msg(r).startswith("action accepted") or "hands" in _mismatch_keys(r)
-            or "current" in _mismatch_keys(r))),
-    Deviation(
-        "reshuffle-takes-the-top-card",
-        "shuffles the whole discard pile, top card included, into the new "
-        "draw pile",
-        "The reshuffle takes the top discard too",
-        "round.py UnoRound.replace_deck",
-        "moves every card of played_cards, the top card (round.target) included, into the deck "
-        "and shuffles it, leaving an empty discard pile while the target still points at a card "
-        "now in the draw pile (a just-played Draw Two can be drawn by its own victim); "
-        "_preform_non_number_action calls it as soon as fewer than 2 (or 4) cards remain",
-        ("CL.RESHUFFLE.KEEP-TOP", "CL.RESHUFFLE.BOTH-EMPTY"),
-        lambda r, sc: _rules(r, "CL.RESHUFFLE.*")
-        and bool({"discard_size", "draw_size", "hands"} & _mismatch_keys(r))),
-    Deviation(
-        "two-player-reverse-is-not-skip",
-        "a Reverse only flips direction: with two players the other "
-        "player plays next",
-        "With two players a Reverse does not act as a Skip",
-        "round.py UnoRound._preform_non_number_action",
-        "handles 'reverse' by flipping self.direction only, whatever the number of players; "
-        "with two players the turn goes to the other player instead of back to the player "
-        "of the Reverse",
-        ("CL.TWO.REVERSE-SKIP", "CL.TWO.REVERSE-DIRECTION"),
-        lambda r, sc: _rules(r, "CL.TWO.REVERSE-*")
-        and bool({"current", "pending"} & _mismatch_keys(r))),
-    Deviation(
-        "no-wd4-challenge",
-        "a Wild Draw Four takes effect at once: no challenge decision",
-        "A Wild Draw Four cannot be challenged",
-        "round.py UnoRound._preform_non_number_action",
-        "applies a Wild Draw Four at once (the next player draws 4 and is skipped); RLCard has "
-        "no challenge decision",
-        ("CL.WD4.CHALLENGE.DECISION",),
-        lambda r, sc: _expected_decision(r) == "challenge"),
-    Deviation(
-        "first-draw-two-no-skip",
-        "a Draw Two turned first makes player 0 draw 2 but does not skip "
-        "them",
-        "A Draw Two turned first does not skip its victim",
-        "round.py UnoRound.perform_top_card",
-        "deals 2 cards to player 0 (the player left of the dealer) for a Draw Two turned first "
-        "but leaves current_player at 0, so the victim plays first instead of losing the turn",
-        ("CL.FIRST.D2",),
-        lambda r, sc: _rules(r, "CL.FIRST.D2")),
-    Deviation(
-        "first-wild-random-colour",
-        "a Wild turned first gets a random colour",
-        "A Wild turned first gets a random colour",
-        "round.py UnoRound.flip_top_card",
-        "gives a Wild turned first a colour drawn from np_random (`top.color = "
-        "self.np_random.choice(...)`); the first player must then follow that colour instead "
-        "of the rule for a first Wild",
-        ("CL.FIRST.WILD",),
-        lambda r, sc: _rules(r, "CL.FIRST.WILD")),
-)
-
-# Scenario failures checked by hand against RLCard's code (rlcard 1.2.0) and the scenario.
-VERIFIED = frozenset({
-    "classic.draw.unable.play-drawn", "classic.draw.unable.keep-drawn",
-    "classic.draw.unwilling.play-drawn", "classic.draw.unwilling.unplayable-passes",
-    "classic.draw.unwilling.keep", "classic.draw.only-drawn.play-after",
-    "classic.draw.only-drawn.keep-after", "classic.draw.only-drawn.number-match-in-hand",
-    "classic.draw.second-draw-rejected", "classic.draw.drawn-wild", "classic.draw.drawn-wild-kept",
-    "classic.draw.drawn-skip", "classic.draw.drawn-draw-two", "classic.draw.drawn-number-match",
-    "classic.draw.other-player-during-play-drawn", "classic.draw.pass-by-other-player",
-    "classic.errors.wrong-decision.draw-after-draw", "classic.errors.color-required.after-draw",
-    "classic.errors.invalid-color.wd4-after-draw", "classic.reshuffle.on-demand",
-    "classic.reshuffle.empty-at-turn-start", "classic.reshuffle.mid-draw-two",
-    "classic.reshuffle.wild-top-keeps-colour", "classic.reshuffle.reshuffled-wild-is-fresh",
-    "classic.reshuffle.drawn-card-from-reshuffle-playable",
-    "classic.reshuffle.both-empty-draw-two-short", "classic.reshuffle.play-goes-on",
-    "classic.ruling.draw-voluntary", "classic.ruling.draw-same-turn",
-    "classic.ruling.two-player-play-again", "classic.ruling.two-player-reverse-direction",
-    "classic.two-player.reverse.acts-as-skip", "classic.two-player.reverse.twice",
-    "classic.two-player.reverse.seat-1-counterclockwise", "classic.two-player.drawn-skip",
-    "classic.wd4.missing-colour", "classic.first-card.draw-two.three-players",
-    "classic.first-card.draw-two.four-players-wrap", "classic.first-card.draw-two.two-players",
-    "classic.first-card.wild.three-players", "classic.first-card.wild.four-players-wrap",
-    "classic.ruling.first-card-wild", "classic.draw.drawn-wd4-kept", "classic.first-card.full-deck",
-    "classic.reshuffle.ruling.when.on-demand", "classic.reshuffle.both-empty-wd4-short",
-    "classic.reshuffle.ruling.top-card.wd4-colour", "classic.wd4.play.other-colour-number",
-    "classic.wd4.play.other-colour-symbol", "classic.wd4.play.holding-wild",
-    "classic.wd4.play.bluff-accepted",
-})
 UNCHECKED = " [attributed by its failure signature; not yet checked by hand]"
 
 # --- attribution -------------------------------------------------------------------------------
@@ -236,10 +63,14 @@ def outcome(r: Result) -> str:
     return str(r.get("outcome") or r["status"])
 
 
-def attribute(r: Result) -> Deviation | None:
-    """The known deviation explaining a failing result (None: unexplained)."""
+def _msg(r: Result) -> str:
+    return str(r.get("message", ""))
+
+
+def attribute(r: Result, impl: Implementation) -> Deviation | None:
+    """The known deviation of `impl` explaining a failing result (None: unexplained)."""
     sc = scenario_of(r)
-    for dev in DEVIATIONS:
+    for dev in impl.deviations:
         try:
             if dev.matches(r, sc):
                 return dev
@@ -251,31 +82,31 @@ def attribute(r: Result) -> Deviation | None:
 # --- expectation file --------------------------------------------------------------------------
 
 
-def expectations_text(data: dict[str, Any], implementation: str = "rlcard",
+def expectations_text(data: dict[str, Any], impl: Implementation,
                       previous: dict[str, str] | None = None) -> str:
     """The expectation file for the failing scenarios of a run, each with the reason."""
     previous = previous or {}
-    impl = data.get("implementation") or {}
+    hello = data.get("implementation") or {}
     lines = [
-        f"# Known failures of {impl.get('name', implementation)} {impl.get('version', '')} "
+        f"# Known failures of {hello.get('name', impl.title)} {hello.get('version', '')} "
         "against the corpus, each with the",
-        "# RLCard code behaviour behind it (docs/compliance/rlcard.md explains each one).",
+        f"# {impl.label} code behaviour behind it ({impl.page} explains each one).",
         "# Generated; do not edit by hand. Regenerate with:",
-        f"#   {RUN_COMMAND}",
-        f"#   {COMPLIANCE_COMMAND}",
-        f"implementation: {implementation}",
+        f"#   {impl.commands['run']}",
+        f"#   {impl.commands['compliance']}",
+        f"implementation: {impl.name}",
     ]
     entries = []
     for r in sorted(data["results"], key=lambda x: x["id"]):
         if outcome(r) not in FAIL:
             continue
-        dev = attribute(r)
+        dev = attribute(r, impl)
         if dev is not None:
-            reason = dev.reason + ("" if r["id"] in VERIFIED else UNCHECKED)
+            reason = dev.reason + ("" if r["id"] in impl.verified else UNCHECKED)
         elif r["id"] in previous:
             reason = previous[r["id"]]
         else:
-            reason = f"UNCLASSIFIED (check against RLCard's code): {_msg(r)}"
+            reason = f"UNCLASSIFIED (check against {impl.label}'s code): {_msg(r)}"
         entries.append((r["id"], reason))
     if not entries:
         lines.append("failures: []")
@@ -306,14 +137,7 @@ def _md(text: Any) -> str:
     return md(text)
 
 
-@dataclass
-class _AreaCount:
-    title: str = ""
-    scenarios: Counter[str] | None = None
-    rules: Counter[str] | None = None
-
-
-def render_markdown(data: dict[str, Any]) -> str:
+def render_markdown(data: dict[str, Any], info: Implementation) -> str:
     from conformance import specdata
     from uno_spec.loader import load_rules
 
@@ -322,7 +146,7 @@ def render_markdown(data: dict[str, Any]) -> str:
     area_titles = _area_titles()
     results = data["results"]
     attributed: dict[str, Deviation | None] = {
-        r["id"]: attribute(r) for r in results if outcome(r) in FAIL}
+        r["id"]: attribute(r, info) for r in results if outcome(r) in FAIL}
 
     # rule status: fail if a failing scenario blames it, pass if a passing scenario lists it
     rule_status: dict[str, set[str]] = defaultdict(set)
@@ -362,19 +186,22 @@ def render_markdown(data: dict[str, Any]) -> str:
 
     s = Counter(outcome(r) for r in results)
     name = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+    pkg = info.package
+    kind = {"pypi": "Python package", "npm": "npm package"}.get(pkg["registry"], "package")
+    module = f", module `{pkg['module']}`" if pkg.get("module") else ""
     out = [
         f"# Compliance report: {name}",
         "",
         "Generated from a conformance run; do not edit by hand. Produced with",
         "",
         "```sh",
-        "pip install '.[rlcard]'",
-        RUN_COMMAND,
-        COMPLIANCE_COMMAND,
+        *info.commands["setup"],
+        info.commands["run"],
+        info.commands["compliance"],
         "```",
         "",
-        f"Implementation: **{name}** (Python package `rlcard`, module `rlcard.games.uno`), "
-        f"adapter `{data.get('adapter')}` (`conformance/adapters/rlcard.py`), protocol "
+        f"Implementation: **{name}** ({kind} `{pkg['name']}` {pkg['version']}{module}), "
+        f"adapter `{data.get('adapter')}` (`{info.adapter['file']}`), protocol "
         f"`{impl.get('protocol', '?')}`, run {data.get('started', '?')}. "
         f"Declared rulesets: {', '.join(impl.get('rulesets', []))}; features: "
         f"{', '.join(impl.get('features', []))}; observations: "
@@ -383,40 +210,25 @@ def render_markdown(data: dict[str, Any]) -> str:
         f"**{len(results)} scenarios: {s['passed']} pass, {s['failed'] + s['errored']} fail "
         f"({s['errored']} errored), {s['unsupported']} unsupported.**",
         "",
-        "## How RLCard is driven",
+        f"## How {info.label} is driven",
         "",
-        "- Positions are set directly in RLCard's game objects (`UnoGame`, its `UnoRound`, the "
-        "`UnoDealer`'s deck, the players' hands; `round.target`, `played_cards`, "
-        "`current_player`, `direction`). RLCard draws with `deck.pop()`: the top of the draw "
-        "pile is the end of the list. A Wild's chosen colour is the card's `color`.",
-        "- RLCard has no dealer; its player 0 always opens a hand. For a scenario starting a "
-        "round, the seat left of the dealer is RLCard's player 0 (seats keep their clockwise "
-        "order); RLCard's own `flip_top_card` and `perform_top_card` turn the first card.",
-        "- Legality is checked by the adapter against RLCard's `get_legal_actions()`: RLCard's "
-        "`UnoGame.step` validates nothing (an unlisted action corrupts its state or crashes on "
-        "`hand.pop(None)`), and its RL environment replaces an illegal action by a random legal "
-        "one (`envs/uno.py _decode_action`). An unlisted action is rejected with the closest "
-        "error code (`not-your-turn`, `card-not-in-hand`, `card-does-not-match`, "
-        "`wrong-decision` for a draw or a pass RLCard does not offer, `color-required`, "
-        "`game-over`), and RLCard's state is left untouched.",
-        "- Where RLCard's own randomness decides (the colour of a Wild it plays after a draw or "
-        "turns first, the reshuffle, a Wild Draw Four turned first and shuffled back), its "
-        "`np_random` is seeded with the scenario's seed: runs are reproducible.",
-        "- RLCard has no challenge: its Wild Draw Four gives the next player four cards and "
-        "skips them at the play. The victim's `challenge: false` right after it (accepting the "
-        "card) is answered as done, any other `challenge: false` is `not-challengeable`: so the "
-        "play and its effect are judged apart from the challenge (an adapter decision).",
-        "- Not implemented by RLCard, hence `unsupported`: scoring and games of several rounds, "
-        "the UNO call and catch, the Wild Draw Four challenge, table (referee) penalties, "
-        "classic-2022, the 2018 cards, Flip and the house-rule variants. RLCard does draw and "
-        "then play or keep the drawn card, but decides that itself; those scenarios run and "
-        "show the difference.",
+        *(f"- {_md(b)}" for b in info.driven),
+        f"- {_md(info.lacks)}",
+        "",
+        "## Adapter decisions",
+        "",
+        "Where the implementation's API and the protocol differ, the adapter bridges them. Each "
+        "choice below is the adapter's, not the implementation's; the deviations further down "
+        "are the implementation's own.",
+        "",
+        *(f"- **{_md(d.title)}** ({d.key}): {_md(d.text)}" for d in info.decisions),
+        *(["- None."] if not info.decisions else []),
         "",
         "## Per rule area",
         "",
         "Scenarios count once in each area of the rules they list. A rule *fails* when a failing "
         "scenario's deviation breaks it, *passes* when a passing scenario lists it and none "
-        "fails; rules of classic-official with no scenario run are *untested*.",
+        "fails; rules of the declared rulesets with no scenario run are *untested*.",
         "",
         "| area | title | scenarios pass | fail | unsupported | rules pass | fail | "
         "unsupported | untested |",
@@ -438,24 +250,26 @@ def render_markdown(data: dict[str, Any]) -> str:
     if not by_dev:
         out += ["None: every scenario run passed.", ""]
     n = 0
-    for dev in DEVIATIONS:
+    for dev in info.deviations:
         items = by_dev.get(dev.key)
         if not items:
             continue
         n += 1
+        whose = "Adapter artefact, adapter code" if dev.artefact else f"{info.label} code"
         out += [f"### {n}. {dev.title}", "",
-                f"RLCard code: `rlcard/games/uno/{dev.code.split(' ')[0]}` "
-                f"`{' '.join(dev.code.split(' ')[1:])}` {dev.behaviour}.", "",
+                f"{whose}: `{info.code_path(dev)}` `{dev.code.function}` {dev.behaviour}.", "",
                 f"Scenarios ({len(items)}): " + ", ".join(
-                    f"`{r['id']}`" + ("" if r["id"] in VERIFIED else " (not yet checked by hand)")
+                    f"`{r['id']}`" + ("" if r["id"] in info.verified
+                                      else " (not yet checked by hand)")
                     for r in items), ""]
         out += ["Rules it breaks (with the clauses they cite):", ""]
         out += _rule_quotes(sorted(x for x in all_rules if dev.blames(x)), all_rules, specdata)
     rest = by_dev.get("")
     if rest:
         out += ["### Unclassified failures", "",
-                "Not explained by a known RLCard behaviour yet: check each against RLCard's "
-                "code (an adapter mistake is fixed in the adapter, not listed here).", ""]
+                f"Not explained by a known {info.label} behaviour yet: check each against "
+                f"{info.label}'s code (an adapter mistake is fixed in the adapter, not listed "
+                "here).", ""]
         for r in rest:
             out += [f"- `{r['id']}` ({r.get('file')}:{r.get('step_line') or r.get('line')}): "
                     f"{_md(_msg(r))}"]
@@ -463,7 +277,7 @@ def render_markdown(data: dict[str, Any]) -> str:
                 out.append(f"  - rule `{q['id']}`: {_md(q['statement'])}")
         out.append("")
 
-    out += ["## Unsupported", "", "| what RLCard lacks | scenarios |", "|---|---:|"]
+    out += ["## Unsupported", "", f"| what {info.label} lacks | scenarios |", "|---|---:|"]
     missing: Counter[str] = Counter()
     for r in results:
         if outcome(r) == "unsupported":
@@ -509,48 +323,119 @@ def _area_titles() -> dict[str, str]:
 
 def register(csub: Any) -> None:
     """Add `uno-fsm conformance compliance` (called from conformance.cli.register)."""
-    p = csub.add_parser("compliance", help="compliance report (Markdown) and expectation file "
-                        "of an implementation, from a JSON run report")
-    p.add_argument("--from", dest="source", type=Path, required=True, metavar="FILE",
-                   help="JSON report of `conformance run --format json`")
+    p = csub.add_parser(
+        "compliance", help="compliance page (Markdown) and expectation file of an "
+        "implementation, from a JSON run report",
+        description="Render docs/compliance/<name>.md and conformance/expectations/<name>.yaml "
+        "from a JSON run report, with what conformance/implementations/<name>.yaml knows about "
+        "the implementation. With neither --output nor --write-expectations both go to the "
+        "paths the implementation file names; with either, only what is asked is written.")
+    p.add_argument("--implementation", metavar="NAME",
+                   help="conformance/implementations/NAME.yaml (default: the implementation "
+                   "whose adapter ran the report)")
+    p.add_argument("--from", dest="source", type=Path, metavar="FILE",
+                   help="JSON report of `conformance run --format json` (default: the "
+                   "implementation's committed report)")
+    p.add_argument("--run", action="store_true",
+                   help="first run the corpus against the implementation (its adapter, no "
+                   "expectation file) and write the JSON report to --from or its default")
+    p.add_argument("--timeout", type=float, default=10.0,
+                   help="with --run: seconds per scenario (default 10)")
     p.add_argument("--output", "-o", type=Path, metavar="FILE",
-                   help="write the Markdown report here (default: stdout)")
+                   help="write the Markdown page here ('-': stdout)")
     p.add_argument("--write-expectations", type=Path, metavar="FILE",
                    help="rewrite this expectation file from the run's failures")
-    p.add_argument("--implementation", default="rlcard", metavar="NAME",
-                   help="implementation name written in the expectation file")
     p.set_defaults(handler=cmd_compliance)
+
+
+def _fail(message: str) -> int:
+    print(f"uno-fsm conformance compliance: {message}", file=sys.stderr)
+    return 2
+
+
+def _implementation_of(args: argparse.Namespace, data: dict[str, Any] | None) -> Implementation:
+    from conformance import knowledge
+
+    if args.implementation:
+        return knowledge.get(args.implementation)
+    adapter = (data or {}).get("adapter")
+    impl = knowledge.by_adapter(adapter)
+    if impl is not None:
+        return impl
+    raise ImplementationError(f"no implementation file has adapter {adapter!r}: name one with "
+                              "--implementation")
+
+
+def _run(impl: Implementation, timeout: float) -> dict[str, Any]:
+    """Run the whole corpus against the implementation, without expectations."""
+    from conformance import reports
+    from conformance.adapters import resolve
+    from conformance.runner import Runner
+    from conformance.scenario import load_corpus
+
+    corpus = load_corpus(None)
+    if corpus.errors:
+        raise ImplementationError(f"{len(corpus.errors)} scenario file error(s): "
+                                  f"{corpus.errors[0]}")
+    spec = resolve(impl.adapter["spec"], timeout=timeout)
+    report = Runner(spec.factory, adapter_name=spec.spec, timeout=timeout).run(corpus.scenarios)
+    return reports.to_json(report)
 
 
 def cmd_compliance(args: argparse.Namespace) -> int:
     from conformance import reports
+    from conformance.adapters import AdapterSpecError
     from conformance.cli import output_problem, read_report, write_file
 
-    for path in (args.output, args.write_expectations):  # before anything is written
-        if (problem := output_problem(path)) is not None:
-            print(f"uno-fsm conformance compliance: {problem}", file=sys.stderr)
-            return 2
+    if not args.timeout > 0:
+        return _fail(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
     try:
-        data = read_report(args.source)
-    except reports.ReportError as exc:
-        print(f"uno-fsm conformance compliance: {exc}", file=sys.stderr)
-        return 2
-
-    text = render_markdown(data)
-    if args.output is None:
-        sys.stdout.write(text)
-    elif (problem := write_file(args.output, text)) is not None:
-        print(f"uno-fsm conformance compliance: {problem}", file=sys.stderr)
-        return 2
-    if args.write_expectations is not None:
-        previous = _previous_reasons(args.write_expectations)
-        problem = write_file(args.write_expectations,
-                             expectations_text(data, args.implementation, previous))
+        impl = _implementation_of(args, None) if args.implementation or args.run else None
+    except ImplementationError as exc:
+        return _fail(str(exc))
+    if impl is not None and impl.no_engine:
+        return _fail(f"{impl.name}: no rules engine to verify ({impl.no_engine})")
+    source: Path | None = args.source
+    if source is None:
+        if impl is None:
+            return _fail("--from FILE or --implementation NAME is required")
+        source = impl.path(impl.report)
+    if args.run:
+        assert impl is not None
+        try:
+            data = _run(impl, args.timeout)
+        except (AdapterSpecError, ImplementationError) as exc:
+            return _fail(str(exc))
+        if (problem := write_file(source, reports.render(data, "json"))) is not None:
+            return _fail(problem)
+    else:
+        try:
+            data = read_report(source)
+        except reports.ReportError as exc:
+            return _fail(str(exc))
+    try:
+        impl = impl or _implementation_of(args, data)
+    except ImplementationError as exc:
+        return _fail(str(exc))
+    page, written = args.output, args.write_expectations
+    if page is None and written is None:
+        page, written = impl.path(impl.page), impl.path(impl.expectations)
+    for path in (None if str(page) == "-" else page, written):  # before anything is written
+        if (problem := output_problem(path)) is not None:
+            return _fail(problem)
+    if page is not None:
+        text = render_markdown(data, impl)
+        if str(page) == "-":
+            sys.stdout.write(text)
+        elif (problem := write_file(page, text)) is not None:
+            return _fail(problem)
+    if written is not None:
+        previous = _previous_reasons(written)
+        problem = write_file(written, expectations_text(data, impl, previous))
         if problem is not None:
-            print(f"uno-fsm conformance compliance: {problem}", file=sys.stderr)
-            return 2
+            return _fail(problem)
     unexplained = [r["id"] for r in data["results"]
-                   if outcome(r) in FAIL and attribute(r) is None]
+                   if outcome(r) in FAIL and attribute(r, impl) is None]
     if unexplained:
         print(f"uno-fsm conformance compliance: {len(unexplained)} unclassified failure(s): "
               + ", ".join(unexplained), file=sys.stderr)

@@ -107,7 +107,8 @@ def test_report_output_unwritable(report_file: Path, unwritable: Path,
 def test_compliance_output_unwritable(option: str, report_file: Path, unwritable: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
-    argv = ["conformance", "compliance", "--from", str(report_file), option, str(unwritable)]
+    argv = ["conformance", "compliance", "--implementation", "rlcard", "--from", str(report_file),
+            option, str(unwritable)]
     if option != "--output":
         argv += ["--output", str(unwritable.parents[2] / "c.md")]
     assert main(argv) == 2

@@ -100,7 +100,8 @@ def test_a_bad_scenario_file_is_one_line_and_exit_2(command: str, tmp_path: Path
 
 
 @pytest.mark.parametrize(("argv", "start"), [
-    (["errors", "--format", "xml"], "uno-fsm conformance errors: argument --format: invalid choice"),
+    (["errors", "--format", "xml"],
+     "uno-fsm conformance errors: argument --format: invalid choice"),
     (["features", "--format", "csv"],
      "uno-fsm conformance features: argument --format: invalid choice"),
     (["rulesets", "--bogus"], "uno-fsm: unrecognized arguments: --bogus"),

@@ -98,9 +98,11 @@ def test_run_timeout(value: str, why: str, tmp_path: Path,
     (["rules", "show"], "uno-fsm rules show: the following arguments are required: RULE-ID "
      "(see `uno-fsm rules show --help`)"),
     (["conformance", "run", "--adapter", "nope"], "uno-fsm conformance: unknown adapter 'nope': "
-     "use reference, rlcard, stdio:'<command>' or module:package.module:Class"),
+     "use reference, rlcard, rlcard-uno, uno-game, stdio:'<command>' or "
+     "module:package.module:Class"),
     (["conformance", "serve", "--adapter", "nope"], "uno-fsm conformance: unknown adapter "
-     "'nope': use reference, rlcard, stdio:'<command>' or module:package.module:Class"),
+     "'nope': use reference, rlcard, rlcard-uno, uno-game, stdio:'<command>' or "
+     "module:package.module:Class"),
     (["conformance", "run", "--format", "html"], "uno-fsm conformance run: argument --format: "
      "invalid choice: 'html' (choose from 'console', 'json', 'junit', 'markdown') (see "
      "`uno-fsm conformance run --help`)"),
@@ -229,8 +231,8 @@ def test_compliance_checks_both_outputs_before_writing_either(
                  str(report), "--no-progress"]) == 0
     capsys.readouterr()
     page = tmp_path / "page.md"
-    assert main(["conformance", "compliance", "--from", str(report), "--output", str(page),
-                 "--write-expectations", str(tmp_path)]) == 2
+    assert main(["conformance", "compliance", "--implementation", "rlcard", "--from", str(report),
+                 "--output", str(page), "--write-expectations", str(tmp_path)]) == 2
     assert one_line(capsys) == (f"uno-fsm conformance compliance: {tmp_path}: cannot write: a "
                                 "directory, not a regular file")
     assert not page.exists()

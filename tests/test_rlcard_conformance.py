@@ -15,13 +15,14 @@ import pytest
 
 pytest.importorskip("rlcard", reason="RLCard is not installed (pip install '.[rlcard]')")
 
-from conformance import compliance, reports  # noqa: E402
+from conformance import compliance, knowledge, reports  # noqa: E402
 from conformance import expectations as exp  # noqa: E402
 from conformance.adapters import resolve  # noqa: E402
 from conformance.runner import UNEXPECTED, Runner, RunReport  # noqa: E402
 from conformance.scenario import load_corpus  # noqa: E402
 
 EXPECTATIONS = exp.EXPECTATIONS_DIR / "rlcard.yaml"
+RLCARD = knowledge.get("rlcard")
 
 
 @pytest.fixture(scope="module")
@@ -55,13 +56,13 @@ def test_every_failure_is_explained_and_the_report_renders(run: RunReport,
     data: dict[str, Any] = reports.to_json(run)
     failing = [r for r in data["results"] if compliance.outcome(r) in compliance.FAIL]
     assert failing
-    assert [r["id"] for r in failing if compliance.attribute(r) is None] == []
-    text = compliance.render_markdown(data)
+    assert [r["id"] for r in failing if compliance.attribute(r, RLCARD) is None] == []
+    text = compliance.render_markdown(data, RLCARD)
     assert "## Per rule area" in text and "| classic-draw |" in text
     assert "UnoRound._perform_draw_action" in text
     assert "Unclassified" not in text
     # the expectation file is what the generator writes from this run
-    assert compliance.expectations_text(data) == EXPECTATIONS.read_text(encoding="utf-8")
+    assert compliance.expectations_text(data, RLCARD) == EXPECTATIONS.read_text(encoding="utf-8")
 
 
 def test_the_compliance_command(run: RunReport, tmp_path: Path) -> None:
@@ -71,7 +72,7 @@ def test_the_compliance_command(run: RunReport, tmp_path: Path) -> None:
     source.write_text(reports.render(reports.to_json(run), "json"), encoding="utf-8")
     out, written = tmp_path / "rlcard.md", tmp_path / "rlcard.yaml"
     code = main(["conformance", "compliance", "--from", str(source), "--output", str(out),
-                 "--write-expectations", str(written)])
+                 "--write-expectations", str(written)])  # the implementation: by its adapter
     assert code == 0
     assert out.read_text(encoding="utf-8").startswith("# Compliance report: RLCard UNO")
     assert exp.load(written).implementation == "rlcard"

@@ -8,18 +8,31 @@ fresh adapter (the runner calls it again to restart after a crash):
 - `stdio:<command line>`: any program speaking `uno-conformance/1` over stdin/stdout;
 - `module:package.module:Class`: an in-process Python adapter;
 - `rlcard`: RLCard's UNO environment (`conformance.adapters.rlcard:RLCardAdapter`, needs the
-  `rlcard` extra).
+  `rlcard` extra);
+- `rlcard-uno`: the rlcard-uno fork (`conformance.adapters.rlcard_uno:RLCardUnoAdapter`), in
+  process where it is installed: in its own virtual environment, since it installs under the
+  import name `rlcard` too (`.ci/setup-rlcard-uno`; then `stdio:'.venv-rlcard-uno/bin/uno-fsm
+  conformance serve --adapter rlcard-uno'`);
+- `uno-game`: uno-game's `Game` driven through its player callbacks
+  (`conformance.adapters.unogame:UnoGameAdapter`, needs the `uno-game` extra). It can loop
+  forever, so it always runs out of process: `conformance serve --adapter module:...` in a
+  child Python, over stdio, whose timeout kills it.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import shlex
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 REFERENCE = "conformance.adapters.reference:ReferenceAdapter"
 RLCARD = "conformance.adapters.rlcard:RLCardAdapter"
+RLCARD_UNO = "conformance.adapters.rlcard_uno:RLCardUnoAdapter"
+RLCARD_UNO_VENV = ".venv-rlcard-uno"
+UNO_GAME = "conformance.adapters.unogame:UnoGameAdapter"
 
 
 class AdapterSpecError(ValueError):
@@ -47,18 +60,46 @@ def _module_factory(target: str) -> Callable[[], Any]:
     return cls  # type: ignore[no-any-return]
 
 
+def _installed(distribution: str) -> bool:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        version(distribution)
+    except PackageNotFoundError:
+        return False
+    return True
+
+
 def resolve(spec: str | None, *, timeout: float = 10.0) -> AdapterSpec:
     """Parse an `--adapter` value. Raises AdapterSpecError with a readable message."""
     spec = (spec or "reference").strip()
     if spec == "reference":
         return AdapterSpec(spec, "reference", "reference", _module_factory(REFERENCE))
     if spec == "rlcard":
-        if importlib.util.find_spec("rlcard") is None:
+        if importlib.util.find_spec("rlcard") is None or not _installed("rlcard"):
             raise AdapterSpecError(
                 "the rlcard adapter needs RLCard: pip install 'uno-fsm[rlcard]'")
         if importlib.util.find_spec("conformance.adapters.rlcard") is None:
             raise AdapterSpecError("the rlcard adapter is not available in this version")
         return AdapterSpec(spec, "rlcard", "rlcard", _module_factory(RLCARD))
+    if spec == "rlcard-uno":
+        if not _installed("rlcard-uno"):
+            raise AdapterSpecError(
+                "the rlcard-uno adapter runs where rlcard-uno is installed, which cannot be "
+                "beside RLCard (both install `rlcard`): run .ci/setup-rlcard-uno, then use "
+                f"--adapter stdio:'{RLCARD_UNO_VENV}/bin/uno-fsm conformance serve --adapter "
+                "rlcard-uno'")
+        return AdapterSpec(spec, "rlcard", "rlcard-uno", _module_factory(RLCARD_UNO))
+    if spec == "uno-game":
+        if importlib.util.find_spec("uno") is None or not _installed("uno-game"):
+            raise AdapterSpecError(
+                "the uno-game adapter needs uno-game: pip install 'uno-fsm[uno-game]'")
+        from conformance.adapters.stdio import StdioAdapter
+
+        served = (f"{shlex.quote(sys.executable)} -m uno_cli.main conformance serve "
+                  f"--adapter module:{UNO_GAME}")
+        return AdapterSpec(spec, "stdio", "uno-game",
+                           lambda: StdioAdapter(served, timeout=timeout), out_of_process=True)
     if spec.startswith("stdio:"):
         command = spec[len("stdio:"):].strip()
         if not command:
@@ -75,5 +116,6 @@ def resolve(spec: str | None, *, timeout: float = 10.0) -> AdapterSpec:
         target = spec[len("module:"):].strip()
         return AdapterSpec(spec, "module", None, _module_factory(target))
     raise AdapterSpecError(
-        f"unknown adapter {spec!r}: use reference, rlcard, stdio:'<command>' or "
+        f"unknown adapter {spec!r}: use reference, rlcard, rlcard-uno, uno-game, "
+        "stdio:'<command>' or "
         "module:package.module:Class")

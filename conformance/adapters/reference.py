@@ -7,20 +7,13 @@ The conformance runner loads `ReferenceAdapter` as its default adapter.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from conformance.protocol import PROTOCOL, AdapterError, Unsupported
 
-# bases and the variants that compose with them (the runner accepts base+variant+... when each
-# part is declared)
-RULESETS = ["classic-official", "classic-2022", "cards-2018", "play-for-points", "seven-o",
-            "stacking", "jump-in", "swap-hands", "partners", "flip", "flip-alt-scoring"]
-FEATURES = [
-    "basic-play", "draw-then-play", "action-cards", "wild", "wd4", "wd4-challenge", "uno-call",
-    "uno-catch", "first-card", "deal", "reshuffle", "scoring", "two-player", "referee-penalties",
-    "cards-2018", "seven-o", "stacking", "jump-in", "swap-hands", "partners", "flip",
-    "flip-challenge", "alt-scoring", "game-start", "views",
-]
+# The observations the engine answers: the protocol's vocabulary and the optional ones of the
+# `game-start` and `views` features (docs/adapter-protocol.md).
 OBSERVATIONS = [
     "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
     "draw_size", "discard_size", "scores", "round_over", "game_over", "winner", "dealer",
@@ -30,6 +23,33 @@ DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
             "challenge": "challenge", "swap": "swap", "round-over": "none"}
 ACTION_KEYS = {"player", "play", "color", "uno", "draw", "pass", "challenge", "catch", "swap",
                "referee", "card", "next_round"}
+
+
+@functools.cache
+def capabilities() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(rulesets, features) the engine plays, read from spec/ rather than listed here.
+
+    Rulesets: every base and variant of spec/rulesets that the engine accepts (a variant is tried
+    composed with the first base it applies to; the runner accepts base+variant+... when each
+    part is declared). Features: every entry of spec/features.yaml except one named after a
+    ruleset the engine refuses (today `desafio`: uno_fsm.params refuses its elimination scoring).
+    """
+    from conformance import specdata
+    from uno_fsm.params import Params
+    from uno_spec.loader import SpecError
+    from uno_spec.rulesets import ruleset_files
+
+    played: list[str] = []
+    refused: set[str] = set()
+    for rid, rf in sorted(ruleset_files().items()):
+        name = rid if rf.kind == "base" or not rf.applies_to else f"{rf.applies_to[0]}+{rid}"
+        try:
+            Params.of(name)
+        except (ValueError, SpecError):
+            refused.add(rid)
+            continue
+        played.append(rid)
+    return tuple(played), tuple(f for f in specdata.features() if f not in refused)
 
 
 def _error(code: str, rule: str | None = None, message: str = "") -> dict[str, Any]:
@@ -54,8 +74,8 @@ class ReferenceAdapter:
             "protocol": PROTOCOL,
             "name": "uno-fsm reference engine",
             "version": "0.1.0",
-            "rulesets": list(RULESETS),
-            "features": list(FEATURES),
+            "rulesets": list(capabilities()[0]),
+            "features": list(capabilities()[1]),
             "observations": list(OBSERVATIONS),
         }
 

@@ -177,17 +177,24 @@ def _rejection(code: str, message: str, rule: str | None = None) -> dict[str, An
     return out
 
 
-def rlcard_version() -> str:
+def rlcard_version(distribution: str = "rlcard") -> str:
     try:
         from importlib.metadata import version
 
-        return version("rlcard")
+        return version(distribution)
     except Exception:  # noqa: BLE001 - metadata missing in odd installs
         return "unknown"
 
 
 class RLCardAdapter:
-    """RLCard's UNO game as an implementation under test."""
+    """RLCard's UNO game as an implementation under test.
+
+    Forks of RLCard's UNO with the same game objects subclass it (conformance/adapters/
+    rlcard_uno.py): `NAME`, `DISTRIBUTION` and `new_game` are what differs.
+    """
+
+    NAME = "RLCard UNO"
+    DISTRIBUTION = "rlcard"  # the distribution whose version hello reports
 
     def __init__(self) -> None:
         self.game: Any = None
@@ -210,8 +217,8 @@ class RLCardAdapter:
 
         return {
             "protocol": PROTOCOL,
-            "name": "RLCard UNO",
-            "version": rlcard_version(),
+            "name": self.NAME,
+            "version": rlcard_version(self.DISTRIBUTION),
             "rulesets": list(RULESETS),
             "features": list(FEATURES),
             "observations": list(OBSERVATIONS),
@@ -235,7 +242,6 @@ class RLCardAdapter:
     def _build(self, setup: dict[str, Any], seed: int) -> Any:
         import numpy as np
         from rlcard.games.uno.dealer import UnoDealer
-        from rlcard.games.uno.game import UnoGame
         from rlcard.games.uno.player import UnoPlayer
         from rlcard.games.uno.round import UnoRound
 
@@ -249,7 +255,7 @@ class RLCardAdapter:
         start = setup.get("start", "turn")
         self.n = n
         self.offset = (int(setup.get("dealer", n - 1)) + 1) % n if start == "round" else 0
-        game = UnoGame(num_players=n)
+        game = self.new_game(n)
         game.np_random = np.random.RandomState(seed)
         rng = game.np_random
         game.payoffs = [0] * n
@@ -294,6 +300,12 @@ class RLCardAdapter:
         rnd.direction = 1 if direction == "clockwise" else -1
         rnd.current_player = self.to_rl(int(setup.get("current", 0)))
         return game
+
+    def new_game(self, n: int) -> Any:
+        """An `UnoGame` for `n` players (RLCard 1.2 takes the count in its constructor)."""
+        from rlcard.games.uno.game import UnoGame
+
+        return UnoGame(num_players=n)
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
         g = self.game
@@ -348,7 +360,7 @@ class RLCardAdapter:
             if chosen is None:
                 if len(hand) != 1:
                     return _rejection("color-required", "RLCard's Wild actions carry a colour",
-                                      "CL.WILD.CHOOSE")
+                                      "CL.WILD.COLOUR")
                 chosen = COLORS[PLACEHOLDER]  # the last card: the colour does not matter
             if str(chosen).strip().lower() not in LETTERS:
                 return _rejection("invalid-color", f"unknown colour {chosen!r}")
