@@ -96,11 +96,11 @@ function mulberry32(seed) {
 }
 
 const ERROR_MESSAGES = [ // decision: engine-messages
-  [/does not have card/, "card-not-in-hand", "CL.PLAY.MATCH"],
+  [/does not have card/, "card-not-in-hand", "CL.PLAY.TURN-OPTIONS"],
   [/does not match/, "card-does-not-match", "CL.PLAY.MATCH"],
   [/must have its color set/, "color-required", "CL.WILD.COLOUR"],
-  [/must be a value from Color enum/, "invalid-color", "CL.WILD.COLOUR"],
-  [/must draw at least one card before passing/, "wrong-decision", "CL.DRAW.KEEP"],
+  [/must be a value from Color enum/, "invalid-color", "CL.WILD.FOUR-COLOURS"],
+  [/must draw at least one card before passing/, "wrong-decision", "CL.PLAY.TURN-OPTIONS"],
 ];
 
 function engineRejection(exc) {
@@ -235,7 +235,7 @@ class UnoEngineAdapter {
 
   notYourTurn(player) { // decision: turn-by-api
     const current = this.seatOf(this.game.currentPlayer);
-    return { code: "not-your-turn", rule: "CL.PLAY.TURN",
+    return { code: "not-your-turn", rule: "CL.PLAY.OUT-OF-TURN",
       message: `uno-engine acts for game.currentPlayer (seat ${current}), not seat ${player.name}` };
   }
 
