@@ -25,9 +25,9 @@ const RULESETS = ["classic-official"];
 // play/draw/pass, Skip, Reverse (a Skip with two players), Draw Two, Wild, Wild Draw Four,
 // Game.uno() for a call and a catch, Deck.draw's answer to an exhausted pile, the hand's score
 // in the `end` event. Not declared: wd4-challenge (no challenge: Game.play draws four at once),
-// first-card and deal (Game.newGame deals seven random cards and picks a random first player:
-// no dealer, no position can be dealt), game-start, views, referee-penalties, cards-2018, Flip,
-// every variant (house rules: the bundle ships none).
+// first-card and deal (no dealer: Game.newGame deals seven random cards and picks a random first
+// player, so no dealt position can be given to it), game-start, views, referee-penalties,
+// cards-2018, Flip, every variant (house rules: the bundle ships none).
 const FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "uno-call",
   "uno-catch", "reshuffle", "scoring", "two-player"];
 // Not declared: discard_size and total_cards (uno-engine keeps the top card only, no discard
@@ -143,8 +143,9 @@ class UnoEngineAdapter {
     }
     const start = setup.start ?? "turn";
     if (start !== "turn") {
-      throw unsupported(`start: ${start}: Game.newGame deals seven random cards to every player `
-        + "and picks a random first player; no dealt position can be given to it");
+      // decision: no-dealer
+      throw unsupported(`start: ${start}: uno-engine has no dealer; Game.newGame picks the first `
+        + "player at random, so a first player following from the dealer cannot be set up");
     }
     if (setup.side !== undefined && setup.side !== "light") throw unsupported("no Flip side");
     const scores = setup.scores ?? {};
@@ -178,6 +179,10 @@ class UnoEngineAdapter {
     if (direction !== "clockwise" && direction !== "counterclockwise") {
       throw badRequest(`direction: ${direction}`);
     }
+    const current = Number(setup.current);
+    if (!Number.isInteger(current) || current < 0 || current >= n) {
+      throw badRequest(`current: ${setup.current}`);
+    }
     const seed = Number(params.seed ?? 0);
     Math.random = mulberry32(Number.isFinite(seed) ? seed : 0); // decision: seeded-math-random
 
@@ -196,10 +201,6 @@ class UnoEngineAdapter {
     pile.cards = drawCards.slice().reverse();
     pile.length = pile.cards.length;
     if (direction === "counterclockwise") game.playingDirection = COUNTER_CLOCKWISE;
-    const current = Number(setup.current);
-    if (!Number.isInteger(current) || current < 0 || current >= n) {
-      throw badRequest(`current: ${setup.current}`);
-    }
     game.currentPlayer = this.player(current);
     game.drawn = false;
     // decision: setup-no-open-window
