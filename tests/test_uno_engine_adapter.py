@@ -136,6 +136,35 @@ def test_an_action_without_an_engine_api_is_unsupported() -> None:
     assert [a["error"]["code"] for a in answers[2:]] == ["unsupported", "unsupported"]
 
 
+def test_the_victims_acceptance_of_a_wild_draw_four_is_the_engines_effect() -> None:
+    keys = ["hands", "current", "pending", "top", "active_color"]
+    wd4 = {**POSITION, "hands": {"0": ["W4", "B5"], "1": ["Y5"], "2": ["G4", "B6"]}}
+    answers = exchange([
+        HELLO, setup(wd4), act(3, player=0, play="W4", color="green"), observe(4, keys),
+        act(5, player=2, challenge=False), act(6, player=1, challenge=True),
+        act(7, player=1, challenge=False), observe(8, keys),
+        act(9, player=1, challenge=False)])
+    after_play = answers[3]["result"]
+    # Game.play already gave seat 1 four cards and skipped them
+    assert after_play == {"hands": {"0": ["B5"], "1": ["Y5", "B1", "G6", "R9", "Y2"],
+                                    "2": ["G4", "B6"]},
+                          "current": 2, "pending": {"player": 2, "decision": "play"},
+                          "top": "W4", "active_color": "green"}
+    assert [a["error"]["code"] for a in answers[4:6]] == ["unsupported", "unsupported"]
+    assert answers[6] == {"id": 7, "result": {}}
+    assert answers[7]["result"] == after_play
+    assert answers[8]["error"]["code"] == "unsupported"  # nothing left to accept
+
+
+def test_a_last_wild_without_colour_ends_the_hand_with_no_colour_in_force() -> None:
+    last = {**POSITION, "hands": {"0": ["W"], "1": ["Y5"], "2": ["G4", "B6"]}}
+    answers = exchange([HELLO, setup(last), act(3, player=0, play="W"),
+                        observe(4, ["top", "active_color", "round_over", "winner", "current"])])
+    assert answers[2] == {"id": 3, "result": {}}
+    assert answers[3]["result"] == {"top": "W", "active_color": None, "round_over": True,
+                                    "winner": 0, "current": None}
+
+
 def test_the_seed_fixes_the_engines_global_random() -> None:
     # Drawing the pile's last card makes uno-engine rebuild and shuffle a full deck with
     # Math.random (Deck.draw): the next card drawn depends on the seed only.

@@ -24,7 +24,8 @@ const RULESETS = ["classic-official"];
 // Only what uno-engine's code implements (dist/uno-engine.cjs.js, class Game):
 // play/draw/pass, Skip, Reverse (a Skip with two players), Draw Two, Wild, Wild Draw Four,
 // Game.uno() for a call and a catch, Deck.draw's answer to an exhausted pile, the hand's score
-// in the `end` event. Not declared: wd4-challenge (no challenge: Game.play draws four at once),
+// in the `end` event. Not declared: wd4-challenge (no challenge: Game.play draws four at once;
+// the victim's acceptance is answered as done, see wd4-accept-is-done),
 // first-card and deal (no dealer: Game.newGame deals seven random cards and picks a random first
 // player, so no dealt position can be given to it), game-start, views, referee-penalties,
 // cards-2018, Flip, every variant (house rules: the bundle ships none).
@@ -116,6 +117,9 @@ class UnoEngineAdapter {
     this.game = null;
     this.n = 0;
     this.ended = null; // {winner: seat, score} once the engine's `end` event fired
+    this.wd4Victim = null; // the seat a Wild Draw Four hit with the last accepted action
+    this.hit = null; // the seat the action being handled hit with a Wild Draw Four
+    this.placeholder = null; // a last Wild the adapter gave the placeholder colour
   }
 
   hello() {
@@ -191,6 +195,8 @@ class UnoEngineAdapter {
     this.game = game;
     this.n = n;
     this.ended = null;
+    this.wd4Victim = null;
+    this.placeholder = null;
     game.on("end", (event) => { // decision: end-event
       if (this.ended === null) this.ended = { winner: this.seatOf(event.winner), score: event.score };
     });
@@ -214,6 +220,18 @@ class UnoEngineAdapter {
     if (action === null || typeof action !== "object") {
       return { code: "malformed-action", message: `not an action: ${JSON.stringify(action)}` };
     }
+    if (action.challenge === false && Object.keys(action).length === 2
+        && this.wd4Victim !== null && action.player === this.wd4Victim) {
+      this.wd4Victim = null; // decision: wd4-accept-is-done
+      return null;
+    }
+    this.hit = null;
+    const rejection = this.dispatch(action);
+    if (rejection === null) this.wd4Victim = this.hit;
+    return rejection;
+  }
+
+  dispatch(action) {
     for (const key of ["challenge", "swap", "referee", "next_round"]) { // decision: unsupported-actions
       if (key in action) throw unsupported(`${key}: uno-engine has no such action`);
     }
@@ -249,6 +267,7 @@ class UnoEngineAdapter {
     }
     let card;
     let coloured = null; // the Wild in the hand whose colour the adapter set
+    let placeholder = false;
     if (parsed.color === undefined) {
       // decision: wild-colour
       card = player.hand.find((c) => c.value === parsed.value) ?? new Card(parsed.value);
@@ -265,16 +284,20 @@ class UnoEngineAdapter {
       } else if (player.hand.length === 1 && player.hand[0] === card) {
         card.color = Color.RED; // decision: last-wild-placeholder
         coloured = card;
+        placeholder = true;
       }
     } else {
       card = new Card(parsed.value, parsed.color);
     }
+    const next = game.nextPlayer; // the player a Wild Draw Four makes draw
     try {
       game.play(card);
     } catch (exc) {
       if (coloured !== null) coloured.color = undefined;
       return engineRejection(exc);
     }
+    if (placeholder) this.placeholder = card;
+    if (card.value === Value.WILD_DRAW_FOUR && this.ended === null) this.hit = this.seatOf(next);
     if (action.uno === true) game.uno(player); // decision: uno-with-play
     return null;
   }
@@ -327,7 +350,8 @@ class UnoEngineAdapter {
           out[key] = cardText(game.discardedCard);
           break;
         case "active_color":
-          out[key] = NAME_OF_COLOR[game.discardedCard?.color] ?? null;
+          out[key] = game.discardedCard === this.placeholder ? null // decision: last-wild-placeholder
+            : NAME_OF_COLOR[game.discardedCard?.color] ?? null;
           break;
         case "current":
           out[key] = over ? null : this.seatOf(game.currentPlayer);
