@@ -4,6 +4,7 @@
     uno-fsm conformance lint    [PATHS...] [--strict] [--format text|json]
     uno-fsm conformance report  --from results.json [--format F] [--output FILE]
     uno-fsm conformance serve   [--adapter A]
+    uno-fsm conformance site    [--from FILE_OR_DIR...] [--output DIR] [--markdown FILE]
 
 Exit codes of `run`: 0 when nothing unexpected happened (passed, xfailed, unsupported);
 1 when a scenario failed, errored or xpassed; 2 for usage errors (bad scenario files, an
@@ -79,6 +80,10 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     from conformance.compliance import register as register_compliance
 
     register_compliance(csub)  # uno-fsm conformance compliance (conformance/compliance.py)
+
+    from conformance.site import register as register_site
+
+    register_site(csub)  # uno-fsm conformance site (conformance/site.py)
 
 
 def _output_args(p: argparse.ArgumentParser) -> None:
