@@ -89,6 +89,10 @@ def verdict(r: Result) -> str:
     return "fail"  # failed, errored (and anything unknown: never shown as a pass)
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _strings(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
@@ -171,8 +175,7 @@ def load(sources: list[Path] | None = None, *, metadata_dir: Path = IMPLEMENTATI
         key = safe_key(path.stem)
         if key in impls:
             raise SiteError(f"{path}: a second report for implementation {key!r}")
-        hello = data.get("implementation") if isinstance(data.get("implementation"), dict) \
-            else {}
+        hello = _mapping(data.get("implementation"))
         meta = _metadata(key, metadata_dir)
         impls[key] = Implementation(
             key=key, title=str(meta.get("title") or hello.get("name") or key),
@@ -354,10 +357,10 @@ def _json_block(label: str, value: Any) -> str:
 def _quotes(r: Result) -> str:
     from conformance import specdata
 
-    quotes = r.get("quotes") if isinstance(r.get("quotes"), dict) else {}
-    rules = quotes.get("rules") if isinstance(quotes.get("rules"), list) else \
+    quotes = _mapping(r.get("quotes"))
+    rules: list[Any] = quotes["rules"] if isinstance(quotes.get("rules"), list) else \
         specdata.quote_rules(_strings(r.get("rules")))
-    clauses = quotes.get("clauses") if isinstance(quotes.get("clauses"), list) else \
+    clauses: list[Any] = quotes["clauses"] if isinstance(quotes.get("clauses"), list) else \
         specdata.quote_clauses(_strings(r.get("cites")))
     try:
         langs = specdata.source_languages()
@@ -413,8 +416,7 @@ def _scenario(r: Result) -> str:
 
 
 def render_implementation(m: Matrix, impl: Implementation) -> str:
-    hello = impl.report.get("implementation")
-    hello = hello if isinstance(hello, dict) else {}
+    hello = _mapping(impl.report.get("implementation"))
 
     def joined(key: str) -> str:
         return ", ".join(_strings(hello.get(key))) or "—"
