@@ -5,9 +5,10 @@
 
 Input: JSON reports of `conformance run --no-expectations --format json` (the source of
 truth), one per implementation, named `<implementation>.json` (default: every report in
-`docs/compliance/data/`). Optional metadata per implementation in
-`conformance/implementations/<implementation>.yaml` (`title`, `version`, `package`); packages
-with no rules engine to verify in `conformance/implementations/_not-verifiable.yaml`.
+`docs/compliance/data/`). The implementation's knowledge file
+`conformance/implementations/<implementation>.yaml`, when there is one, gives its `title` and
+`package`; a knowledge file with `no_engine` (why) names a package with no rules engine to
+verify, listed apart.
 
 Rows are the rule areas of spec/rules (one file each, e.g. `classic-wd4`). A scenario counts in
 every area of the rules it lists (as on the compliance pages), so an area's cell answers "how do
@@ -38,7 +39,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "docs" / "compliance" / "data"
 IMPLEMENTATIONS_DIR = Path(__file__).resolve().parent / "implementations"
-NOT_VERIFIABLE = IMPLEMENTATIONS_DIR / "_not-verifiable.yaml"
 NO_AREA = "(no rule)"
 VERDICTS = ("pass", "fail", "unsupported")
 Result = dict[str, Any]
@@ -120,52 +120,64 @@ def report_files(sources: list[Path]) -> list[Path]:
     return files
 
 
-def _metadata(key: str, folder: Path) -> dict[str, Any]:
-    path = folder / f"{key}.yaml"
-    if not path.is_file():
+REGISTRIES = {"pypi": "PyPI", "npm": "npm"}
+
+
+def load_metadata(folder: Path = IMPLEMENTATIONS_DIR) -> dict[str, dict[str, Any]]:
+    """Every `<name>.yaml` of conformance/implementations (the knowledge files), by file stem.
+    Only `title`, `package` (`registry`, `name`, `version`) and `no_engine` are read here."""
+    if not folder.is_dir():
         return {}
-    from uno_spec.loader import SpecError, load_yaml
-
-    try:
-        doc = load_yaml(path)
-    except SpecError as exc:
-        raise SiteError(str(exc)) from None
-    if not isinstance(doc, dict):
-        raise SiteError(f"{path}:1: expected a mapping")
-    return doc
-
-
-def load_not_verifiable(path: Path = NOT_VERIFIABLE) -> list[dict[str, str]]:
-    """Packages that present themselves as UNO implementations but have no rules engine."""
-    if not path.is_file():
-        return []
     from uno_spec.loader import SpecError, line_of, load_yaml
 
-    try:
-        doc = load_yaml(path)
-    except SpecError as exc:
-        raise SiteError(str(exc)) from None
-    items = doc.get("packages") if isinstance(doc, dict) else None
-    if not isinstance(items, list):
-        raise SiteError(f"{path}:1: expected a mapping with `packages:` (a list)")
-    out = []
-    for item in items:
-        keys = ("name", "registry", "version", "reason")
-        if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in keys):
-            raise SiteError(f"{path}:{line_of(item)}: each package needs name, registry, "
-                            "version and reason (strings)")
-        out.append({k: str(item[k]).strip() for k in keys})
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            doc = load_yaml(path)
+        except SpecError as exc:
+            raise SiteError(str(exc)) from None
+        if not isinstance(doc, dict):
+            raise SiteError(f"{path}:1: expected a mapping")
+        if doc.get("package") is not None and not isinstance(doc.get("package"), dict):
+            raise SiteError(f"{path}:{line_of(doc, 'package')}: `package` must be a mapping "
+                            "(registry, name, version)")
+        out[safe_key(path.stem)] = doc
     return out
 
 
-def load(sources: list[Path] | None = None, *, metadata_dir: Path = IMPLEMENTATIONS_DIR,
-         not_verifiable: Path = NOT_VERIFIABLE) -> Matrix:
+def package_label(meta: dict[str, Any]) -> str:
+    """`rlcard 1.2.0 (PyPI)` from a knowledge file's `package`."""
+    pkg = _mapping(meta.get("package"))
+    if not pkg.get("name"):
+        return ""
+    registry = str(pkg.get("registry", ""))
+    where = f" ({REGISTRIES.get(registry, registry)})" if registry else ""
+    return f"{pkg['name']} {pkg.get('version', '')}".strip() + where
+
+
+def not_verifiable(metadata: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
+    """Packages presented as UNO implementations with no rules engine (`no_engine`: why)."""
+    out = []
+    for key, meta in metadata.items():
+        if isinstance(meta.get("no_engine"), str) and meta["no_engine"].strip():
+            pkg = _mapping(meta.get("package"))
+            registry = str(pkg.get("registry", ""))
+            out.append({"name": str(pkg.get("name") or key),
+                        "registry": REGISTRIES.get(registry, registry),
+                        "version": str(pkg.get("version", "")),
+                        "reason": " ".join(meta["no_engine"].split())})
+    return out
+
+
+def load(sources: list[Path] | None = None, *,
+         metadata_dir: Path = IMPLEMENTATIONS_DIR) -> Matrix:
     """Read the reports and metadata; raises SiteError on the first bad file."""
     from conformance import reports, specdata
 
     files = report_files(sources or [DATA_DIR])
     if not files:
         raise SiteError("no JSON report found in " + ", ".join(map(str, sources or [DATA_DIR])))
+    metadata = load_metadata(metadata_dir)
     impls: dict[str, Implementation] = {}
     for path in files:
         try:
@@ -176,11 +188,12 @@ def load(sources: list[Path] | None = None, *, metadata_dir: Path = IMPLEMENTATI
         if key in impls:
             raise SiteError(f"{path}: a second report for implementation {key!r}")
         hello = _mapping(data.get("implementation"))
-        meta = _metadata(key, metadata_dir)
+        meta = metadata.get(key, {})
         impls[key] = Implementation(
             key=key, title=str(meta.get("title") or hello.get("name") or key),
-            version=str(hello.get("version") or meta.get("version") or ""),
-            package=str(meta.get("package") or ""), report=data)
+            version=str(hello.get("version") or _mapping(meta.get("package")).get("version")
+                        or ""),
+            package=package_label(meta), report=data)
     try:
         rule_area = {rid: r.area for rid, r in specdata.rules().items()}
         titles = specdata.rule_areas()
@@ -198,8 +211,7 @@ def load(sources: list[Path] | None = None, *, metadata_dir: Path = IMPLEMENTATI
     if NO_AREA in used:
         areas[NO_AREA] = "Scenarios that list no rule"
     order = sorted(impls, key=lambda k: (k != "reference", k))
-    return Matrix([impls[k] for k in order], areas,
-                  load_not_verifiable(not_verifiable))
+    return Matrix([impls[k] for k in order], areas, not_verifiable(metadata))
 
 
 # --- HTML ----------------------------------------------------------------------------------
@@ -504,8 +516,8 @@ def render_markdown(m: Matrix, pages_dir: Path) -> str:
     if m.not_verifiable:
         out += ["", "## Packages with no rules engine to verify", "",
                 "Published as UNO packages, but they hold no game to drive (no turns, no card "
-                "effects), so the suite has nothing to judge (data: "
-                "`conformance/implementations/_not-verifiable.yaml`).", "",
+                "effects), so the suite has nothing to judge (data: `no_engine` in "
+                "`conformance/implementations/<name>.yaml`).", "",
                 "| package | registry | version | why |", "|---|---|---|---|"]
         out += [f"| `{_md(p['name'])}` | {_md(p['registry'])} | {_md(p['version'])} | "
                 f"{_md(p['reason'])} |" for p in m.not_verifiable]

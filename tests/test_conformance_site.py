@@ -104,7 +104,7 @@ def test_markdown_matrix_counts_links_and_not_verifiable(
     assert f"| {titles['classic-wd4']} (`classic-wd4`) | 0 / 1 / 1 | 1 / 1 / 0 |" in md
     assert "| Alpha &lt;script>" in md and "<script>" not in md
     assert "| [Beta](beta.md) | 9.9 |  | `stdio:./x` | 4 | 3 | 1 | 0 |" in md
-    assert "| `unointerface` | PyPI | 1.0 | Card containers only" in md
+    assert "| `unointerface` | PyPI | 1.0 | No rules engine to verify: its one module" in md
 
 
 def test_markdown_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -156,13 +156,35 @@ def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert run(capsys, "--output", str(tmp_path / "s"), "--check")[0] == 2
 
 
-def test_bad_not_verifiable_file(tmp_path: Path) -> None:
-    from conformance.site import SiteError, load_not_verifiable
+def test_knowledge_files_give_title_package_and_no_engine(tmp_path: Path) -> None:
+    from conformance.site import load, render_markdown
 
-    bad = tmp_path / "nv.yaml"
-    bad.write_text("packages:\n  - name: x\n    registry: PyPI\n")
-    with pytest.raises(SiteError, match=re.escape(f"{bad}:2: each package needs name")):
-        load_not_verifiable(bad)
+    meta = tmp_path / "implementations"
+    meta.mkdir()
+    (meta / "alpha.yaml").write_text(
+        "name: alpha\ntitle: The Alpha Engine\nlabel: Alpha\n"
+        "package: {registry: npm, name: alpha-uno, version: 2.0.3}\n")
+    (meta / "cards-only.yaml").write_text(
+        "name: cards-only\ntitle: cards-only\nlabel: c\n"
+        "package: {registry: pypi, name: cards-only, version: '1.0'}\n"
+        "no_engine: >-\n  Card classes only,\n  no turns.\n")
+    m = load([write_reports(tmp_path / "data")], metadata_dir=meta)
+    alpha = m.implementations[0]
+    assert (alpha.key, alpha.title, alpha.version, alpha.package) == (
+        "alpha", "The Alpha Engine", "9.9", "alpha-uno 2.0.3 (npm)")
+    assert m.not_verifiable == [{"name": "cards-only", "registry": "PyPI", "version": "1.0",
+                                 "reason": "Card classes only, no turns."}]
+    md = render_markdown(m, tmp_path)
+    assert "| The Alpha Engine | 9.9 | alpha-uno 2.0.3 (npm) | `stdio:./x` | 4 | 1 | 2 | 1 |" in md
+    assert "| `cards-only` | PyPI | 1.0 | Card classes only, no turns. |" in md
+
+
+def test_bad_knowledge_file(tmp_path: Path) -> None:
+    from conformance.site import SiteError, load_metadata
+
+    (tmp_path / "x.yaml").write_text("name: x\ntitle: x\npackage: x 1.0\n")
+    with pytest.raises(SiteError, match=re.escape(f"{tmp_path / 'x.yaml'}:3: `package` must be")):
+        load_metadata(tmp_path)
 
 
 # --- HTML ----------------------------------------------------------------------------------
