@@ -239,6 +239,7 @@ margin:3px 0}
 .bar i{display:block}.bar .pass{background:var(--pass)}.bar .fail{background:var(--fail)}
 .bar .unsupported{background:var(--uns)}
 .n{font-variant-numeric:tabular-nums;font-size:12px}
+.rate{display:block;font-size:15px;font-variant-numeric:tabular-nums}
 .n .pass{color:var(--pass)}.n .fail{color:var(--fail)}.n .unsupported{color:var(--muted)}
 .area-id{font-family:ui-monospace,monospace;font-size:12px;color:var(--muted)}
 .badge{display:inline-block;min-width:84px;padding:1px 6px;border-radius:9px;font-size:12px;
@@ -299,6 +300,13 @@ def _bar(c: Counter[str]) -> str:
     return f'<div class="bar">{parts}</div>'
 
 
+def _rate(c: Counter[str]) -> str:
+    """Pass rate of the scenarios judged (unsupported ones left out), as test262.fyi shows."""
+    judged = c["pass"] + c["fail"]
+    text = f"{100 * c['pass'] / judged:.0f}%" if judged else "—"
+    return f'<b class="rate" title="passed of the scenarios judged">{text}</b>'
+
+
 def _numbers(c: Counter[str]) -> str:
     return (f'<span class="n"><span class="pass" title="pass">{c["pass"]} pass</span> · '
             f'<span class="fail" title="fail">{c["fail"]} fail</span> · '
@@ -319,8 +327,8 @@ def render_index(m: Matrix) -> str:
     head = "".join(f'<th class="impl" data-impl="{_e(i.key)}">{_impl_label(i)}</th>'
                    for i in m.implementations)
     totals = "".join(
-        f'<td class="cell total" data-impl="{_e(i.key)}">{_bar(i.counts())}'
-        f"{_numbers(i.counts())}</td>" for i in m.implementations)
+        f'<td class="cell total" data-impl="{_e(i.key)}">{_rate(i.counts())}'
+        f"{_bar(i.counts())}{_numbers(i.counts())}</td>" for i in m.implementations)
     rows = []
     for area, title in m.areas.items():
         cells = []
@@ -336,7 +344,7 @@ def render_index(m: Matrix) -> str:
                 f'data-pass="{c["pass"]}" data-fail="{c["fail"]}" '
                 f'data-unsupported="{c["unsupported"]}"><a href="{_e(impl.key)}.html#'
                 f'{_e(area_anchor(area))}" title="{_e(impl.title)}: {_e(title)}">'
-                f"{_bar(c)}{_numbers(c)}</a></td>")
+                f"{_rate(c)}{_bar(c)}{_numbers(c)}</a></td>")
         rows.append(f'<tr data-area="{_e(area)}"><th scope="row">{_e(title)}<br>'
                     f'<span class="area-id">{_e(area)}</span></th>{"".join(cells)}</tr>')
     body = [
@@ -346,7 +354,8 @@ def render_index(m: Matrix) -> str:
         "in each area of the rules it lists); a cell opens its scenarios, each failure with "
         "expected against observed and the clauses quoted. <em>fail</em> counts failed and "
         "errored scenarios; <em>unsupported</em> ones need a ruleset, feature or observation "
-        "the implementation does not declare.</p>",
+        "the implementation does not declare. The percentage is passed of the scenarios judged "
+        "(unsupported ones left out).</p>",
         '<table class="matrix"><thead><tr><th>rule area</th>' + head + "</tr></thead><tbody>",
         '<tr class="totals"><th scope="row">all scenarios</th>' + totals + "</tr>",
         *rows, "</tbody></table>"]
