@@ -8,8 +8,10 @@ not declare `uno-catch`: which items fail and which are skipped is derived from 
 from __future__ import annotations
 
 import functools
+import os
 import subprocess
 import sys
+import uuid
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -162,6 +164,32 @@ def test_x_lf_and_junitxml(broken: pytest.Pytester) -> None:
     assert (case.get("classname"), case.get("name")) == ("uno-conformance", failing[0])
     failure = case.find("failure")
     assert failure is not None and "not-challengeable" in (failure.text or "")
+
+
+def _marked_processes(mark: str) -> list[int]:
+    """Processes whose environment holds `mark` (they inherited it from this test)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            env = (proc / "environ").read_bytes()
+        except OSError:
+            continue
+        if proc.name.isdigit() and mark.encode() in env and int(proc.name) != os.getpid():
+            found.append(int(proc.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_stdio_adapter_stopped_after_x(broken: pytest.Pytester,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-x` ends the session early: the adapter's program is stopped all the same."""
+    mark = f"UNO_PLUGIN_TEST={uuid.uuid4().hex}"
+    monkeypatch.setenv("UNO_PLUGIN_TEST", mark.split("=")[1])
+    serve = f"{sys.executable} -m uno_cli conformance serve --adapter {BROKEN}"
+    result = broken.runpytest(f"--uno-adapter=stdio:{serve}", f"--uno-corpus={WD4_CHALLENGE}",
+                              "-x", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    assert _marked_processes(mark) == []
 
 
 @pytest.mark.parametrize("args, message", [

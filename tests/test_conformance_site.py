@@ -249,6 +249,16 @@ def _chromium() -> str:
     pytest.skip("chromium is not installed (apt-get install chromium)")
 
 
+def test_no_chromium_fails_in_ci_and_skips_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="chromium is not installed"):
+        _chromium()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="chromium is not installed"):
+        _chromium()
+
+
 def dump_dom(chromium: str, url: str, profile: Path) -> str:
     proc = subprocess.run(
         [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
