@@ -5,6 +5,7 @@
     uno-fsm conformance report  --from results.json [--format F] [--output FILE]
     uno-fsm conformance serve   [--adapter A]
     uno-fsm conformance features | errors | rulesets [--format text|json|markdown]
+    uno-fsm conformance site    [--from FILE_OR_DIR...] [--output DIR] [--markdown FILE]
 
 Exit codes of `run`: 0 when nothing unexpected happened (passed, xfailed, unsupported);
 1 when a scenario failed, errored or xpassed; 2 for bad input or usage (bad scenario files, a
@@ -96,6 +97,10 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     from conformance.registries import register as register_registries
 
     register_registries(csub)  # uno-fsm conformance features | errors | rulesets
+
+    from conformance.site import register as register_site
+
+    register_site(csub)  # uno-fsm conformance site (conformance/site.py)
 
 
 def _choose(parser: argparse.ArgumentParser) -> int:

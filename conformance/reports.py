@@ -63,15 +63,18 @@ def cut(text: Any, limit: int | None = None) -> str:
     return out[:cap] + f"... [{len(out) - cap} more characters]"
 
 
+def result_json(r: Result) -> dict[str, Any]:
+    """One result of the JSON report; one that did not pass carries its `quotes`."""
+    item = r.to_json()
+    if r.status in QUOTED:
+        item["quotes"] = {"clauses": specdata.quote_clauses(r.cites),
+                          "rules": specdata.quote_rules(r.rules)}
+    return item
+
+
 def to_json(report: RunReport) -> dict[str, Any]:
     """The JSON report: `summary` first, then run metadata, then one result per scenario."""
-    results = []
-    for r in report.results:
-        item = r.to_json()
-        if r.status in QUOTED:
-            item["quotes"] = {"clauses": specdata.quote_clauses(r.cites),
-                              "rules": specdata.quote_rules(r.rules)}
-        results.append(item)
+    results = [result_json(r) for r in report.results]
     return finite({
         "summary": report.summary(),
         "format": FORMAT,

@@ -156,6 +156,11 @@ class Runner:
             except Exception:  # noqa: BLE001 - a broken adapter must not stop the run
                 pass
 
+    def close(self) -> None:
+        """Throw the current adapter away (a program is stopped); the next `run_one` makes a
+        fresh one. `run` does this itself; callers of `run_one` call it when done."""
+        self._discard()
+
     def _ensure(self) -> Any:
         if self.adapter is not None:
             return self.adapter

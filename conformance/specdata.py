@@ -30,6 +30,7 @@ class RuleText:
     id: str
     statement: str
     rulesets: tuple[str, ...]
+    area: str = ""
 
 
 def _load_yaml(path: Path) -> Any:
@@ -55,7 +56,29 @@ def rules() -> dict[str, RuleText]:
     """Every rule of spec/rules, by id."""
     from uno_spec.loader import load_rules
 
-    return {r.id: RuleText(r.id, r.statement, tuple(r.rulesets)) for r in load_rules()}
+    return {r.id: RuleText(r.id, r.statement, tuple(r.rulesets), r.area) for r in load_rules()}
+
+
+@functools.lru_cache(maxsize=1)
+def rule_areas() -> dict[str, str]:
+    """The rule areas (one per file of spec/rules, in file order): area id -> title."""
+    from uno_spec.loader import yaml_files
+
+    out: dict[str, str] = {}
+    for path in yaml_files(spec_root(), "rules"):
+        doc = _load_yaml(path)
+        if isinstance(doc, dict):
+            out[str(doc.get("area") or path.stem)] = str(doc.get("title", ""))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def source_languages() -> dict[str, str]:
+    """Language tag (BCP 47, e.g. pt-BR) of each source of spec/sources, by source id (the
+    first part of a clause id)."""
+    from uno_spec.loader import load_sources
+
+    return {s.id: s.language for s in load_sources()}
 
 
 def _registry(name: str, list_key: str, id_key: str) -> dict[str, str]:
@@ -210,8 +233,8 @@ def quote_rules(ids: list[str]) -> list[dict[str, str]]:
 
 
 def clear_caches() -> None:
-    for fn in (clauses, rules, features, error_codes, rulesets, ruleset_params, ruleset_info,
-               scenario_schema, deck):
+    for fn in (clauses, rules, rule_areas, source_languages, features, error_codes, rulesets,
+               ruleset_params, ruleset_info, scenario_schema, deck):
         fn.cache_clear()
     try:
         from uno_spec.loader import clear_caches as spec_clear

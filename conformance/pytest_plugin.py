@@ -1,0 +1,204 @@
+"""pytest plugin: every scenario of the corpus as a pytest test item (entry point `pytest11`).
+
+    pytest --uno-adapter 'stdio:./my-uno --conformance' [--uno-ruleset GLOB]
+           [--uno-expectations FILE] [--uno-corpus PATH] [--uno-timeout S]
+
+Each scenario becomes an item named by its id (node id `uno-conformance::<id>`), so `-k`, `-x`,
+`--lf` and `--junitxml` work as for any test; `-k` also matches a scenario's features and
+ruleset. One `conformance.runner.Runner` serves the whole session, so the adapter (its program)
+is started once and restarted only after it broke. A scenario listed in the expectation file is
+`xfail(strict=True)` with the file's reason: it passing fails the run, as in `conformance run`.
+An unsupported scenario is skipped with what the adapter lacks as the reason. A failure shows
+the runner's message, expected against observed, and the rules and clauses, quoted.
+
+Without `--uno-adapter` the plugin does nothing, and at start-up it imports nothing but pytest:
+the conformance modules load only when a run asks for them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from conformance.runner import Result, Runner
+    from conformance.scenario import Scenario
+
+NAME = "uno-conformance"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup(NAME, "UNO conformance scenarios (uno-fsm)")
+    group.addoption("--uno-adapter", metavar="ADAPTER", default=None,
+                    help="collect the scenario corpus and play it against this adapter: "
+                    "reference | rlcard | stdio:'<command line>' | module:package.module:Class")
+    group.addoption("--uno-ruleset", action="append", default=[], metavar="GLOB",
+                    help="only scenarios of these rulesets (repeatable)")
+    group.addoption("--uno-expectations", type=Path, metavar="FILE", default=None,
+                    help="expectation file: its known failures become xfail (strict)")
+    group.addoption("--uno-corpus", action="append", type=Path, default=[], metavar="PATH",
+                    help="scenario files or directories (repeatable; default: the bundled "
+                    "corpus)")
+    group.addoption("--uno-timeout", type=float, default=10.0, metavar="S",
+                    help="seconds per scenario (default 10)")
+
+
+class ScenarioFailed(Exception):
+    """A scenario failed (or errored): carries the report's JSON result."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__(result.get("message", ""))
+        self.result = result
+
+
+class _Session:
+    """The run's state: the runner (made on first use), expectations, scenario order."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        from conformance import expectations as exp
+        from conformance.adapters import AdapterSpecError, resolve
+
+        self.config = config
+        timeout = float(config.getoption("uno_timeout"))
+        if not timeout > 0:
+            raise pytest.UsageError(f"--uno-timeout must be a positive number of seconds, "
+                                    f"not {timeout:g}")
+        self.timeout = timeout
+        try:
+            self.spec = resolve(str(config.getoption("uno_adapter")), timeout=timeout)
+        except AdapterSpecError as exc:
+            raise pytest.UsageError(f"--uno-adapter: {exc}") from None
+        path = config.getoption("uno_expectations")
+        self.expectations = exp.Expectations()
+        if path is not None:
+            try:
+                self.expectations = exp.load(path)
+            except (exp.ExpectationsError, OSError) as exc:
+                raise pytest.UsageError(f"--uno-expectations: {exc}") from None
+        self.runner: Runner | None = None
+        self.order: list[Scenario] = []
+        self.position: dict[str, int] = {}
+        self.collected: list[str] = []  # ids of every scenario collected (before -k)
+
+    def get_runner(self) -> Runner:
+        if self.runner is None:
+            from conformance.runner import Runner
+
+            self.runner = Runner(self.spec.factory, adapter_name=self.spec.spec,
+                                 timeout=self.timeout)
+        return self.runner
+
+    def play(self, sc: Scenario) -> Result:
+        from conformance.runner import PIPELINE_WINDOW
+
+        i = self.position.get(sc.id, len(self.order))
+        return self.get_runner().run_one(sc, self.order[i + 1:i + 1 + PIPELINE_WINDOW])
+
+    def close(self) -> None:
+        if self.runner is not None:
+            self.runner.close()
+
+
+_KEY = pytest.StashKey[_Session]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("uno_adapter") is not None:
+        config.stash[_KEY] = _Session(config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(_KEY, None)
+    if state is not None:
+        state.close()
+
+
+class ScenarioItem(pytest.Item):
+    """One scenario; `runtest` plays it through the session's runner."""
+
+    def __init__(self, *, scenario: Scenario, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scenario = scenario
+        self.extra_keyword_matches.update([*scenario.features, scenario.ruleset])
+
+    def runtest(self) -> None:
+        from conformance.reports import result_json
+
+        res = self.config.stash[_KEY].play(self.scenario)
+        if res.status == "unsupported":
+            pytest.skip(res.message or "unsupported")
+        if res.status != "passed":
+            raise ScenarioFailed(result_json(res))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str:
+        if isinstance(excinfo.value, ScenarioFailed):
+            from conformance.reports import failure_lines
+
+            return "\n".join(failure_lines(excinfo.value.result))
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return Path(self.scenario.file), self.scenario.line - 1, self.scenario.id
+
+
+class ScenarioCorpus(pytest.Collector):
+    """The scenario corpus (`--uno-corpus`, or the bundled one), filtered by `--uno-ruleset`."""
+
+    def collect(self) -> list[ScenarioItem]:
+        from conformance.scenario import Filters, load_corpus
+
+        paths = list(self.config.getoption("uno_corpus")) or None
+        corpus = load_corpus(paths)
+        if corpus.errors:
+            raise self.CollectError("\n".join(str(e) for e in corpus.errors))
+        rulesets = tuple(self.config.getoption("uno_ruleset"))
+        state = self.config.stash[_KEY]
+        items = []
+        for sc in Filters(rulesets=rulesets).apply(corpus.scenarios):
+            item = ScenarioItem.from_parent(self, name=sc.id, scenario=sc)
+            entry = state.expectations.lookup(sc.id)
+            if entry is not None:
+                item.add_marker(pytest.mark.xfail(reason=entry.reason, strict=True,
+                                                  raises=ScenarioFailed))
+            items.append(item)
+        state.collected = [i.name for i in items]
+        return items
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list[pytest.Item]) -> None:
+    """Add the scenarios before -k, -m, --lf and --deselect select among the items."""
+    if _KEY not in config.stash:
+        return
+    corpus = ScenarioCorpus.from_parent(session, name=NAME, nodeid=NAME)
+    items.extend(session.genitems(corpus))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    state = session.config.stash.get(_KEY, None)
+    if state is None:
+        return
+    state.order = [i.scenario for i in session.items if isinstance(i, ScenarioItem)]
+    state.position = {sc.id: n for n, sc in enumerate(state.order)}
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    state = config.stash.get(_KEY, None)
+    if state is None:
+        return None
+    exp = f", expectations {state.expectations.file}" if state.expectations.file else ""
+    return f"{NAME}: adapter {state.spec.spec}{exp}"
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    state = config.stash.get(_KEY, None)
+    if state is None or not state.collected:
+        return
+    for entry in state.expectations.stale(state.collected):
+        terminalreporter.write_line(f"{NAME}: stale expectation {entry.pattern!r} "
+                                    f"(line {entry.line}): matches no scenario",
+                                    yellow=True)
