@@ -37,6 +37,25 @@ class MalformedAction(IllegalAction):
     default_rule = "CL.PLAY.TURN-OPTIONS"
 
 
+class UnresolvableSetup(IllegalAction):
+    """A set-up the rules cannot start from (RUL.SETUP.UNRESOLVABLE): every card left to turn
+    first is one the first-card rule sends back or ignores, no card is left to turn at all, or
+    a dealer draw whose cards all count the same. Raised by `Game.new`, `Game.from_setup` and
+    by `next-round` (whose deal is then undone)."""
+
+    code = "unresolvable-setup"
+    default_rule = "CL.FIRST.UNRESOLVABLE"
+
+
+class WrongPlayerCount(IllegalAction, ValueError):
+    """A table the ruleset is not played at: fewer or more players than it allows, or an odd
+    number where partners sit opposite (CL.DECK.PLAYERS, PARTNERS.EVEN). Also a ValueError, as
+    `Game.new` raised before the code existed."""
+
+    code = "wrong-player-count"
+    default_rule = "CL.DECK.PLAYERS"
+
+
 class NotYourTurn(IllegalAction):
     code = "not-your-turn"
     default_rule = "CL.PLAY.OUT-OF-TURN"
@@ -105,7 +124,7 @@ class GameOver(IllegalAction):
 ERROR_TYPES: tuple[type[IllegalAction], ...] = (
     MalformedAction, NotYourTurn, WrongDecision, CardNotInHand, CardDoesNotMatch, OnlyDrawnCard,
     ColorRequired, InvalidColor, NoUnoWindow, NothingToCatch, NotChallengeable, NoSwapPending,
-    RoundOver, GameOver,
+    RoundOver, GameOver, UnresolvableSetup, WrongPlayerCount,
 )
 """Every concrete error type, one per code."""
 

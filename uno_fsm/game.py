@@ -61,7 +61,13 @@ def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
     if value is None:
         return {}
     if isinstance(value, Mapping):
-        out = {int(k): v for k, v in value.items()}
+        out = {}
+        for k, v in value.items():
+            seat = k if type(k) is int else int(k) if type(k) is str and k.isdigit() else None
+            if seat is None or seat in out:
+                why = "given twice" if seat is not None else "is not a seat number"
+                raise E.MalformedAction(f"setup: {what}: seat {k!r} {why}")
+            out[seat] = v
     elif isinstance(value, list | tuple):
         out = dict(enumerate(value))
     else:
@@ -70,6 +76,19 @@ def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
         if not 0 <= seat < players:
             raise E.MalformedAction(f"setup: {what} names seat {seat} of {players}")
     return out
+
+
+def _check_players(params: Params, n: int, prefix: str = "") -> None:
+    """CL.DECK.PLAYERS (RUL.PLAYERS.COUNT), PARTNERS.EVEN (RUL.PARTNERS.TEAMS): the table the
+    ruleset is played at, or WrongPlayerCount."""
+    if params.players_ok(n):
+        return
+    if params.even_players and params.min_players <= n <= params.max_players:
+        raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: partners sit opposite, so an even "
+                                 f"number of players, not {n}", "PARTNERS.EVEN")
+    even = " (an even number)" if params.even_players else ""
+    raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: {params.min_players}.."
+                             f"{params.max_players} players{even}, not {n}", "CL.DECK.PLAYERS")
 
 
 class Game:
@@ -89,11 +108,7 @@ class Game:
             dealer: int | None = None) -> Game:
         """A new game: choose the dealer, shuffle, deal and turn the first card."""
         params = Params.of(ruleset)
-        if not params.players_ok(players):
-            # CL.DECK.PLAYERS; PARTNERS.EVEN
-            even = " (an even number)" if params.even_players else ""
-            raise ValueError(f"{params.ruleset}: {params.min_players}..{params.max_players} "
-                             f"players{even}, not {players}")
+        _check_players(params, players)
         st = State(ruleset=params.ruleset, players=players, hands=[[] for _ in range(players)],
                    draw=[], discard=[], active_color=None, scores=[0] * players,
                    rng=random.Random(seed))
@@ -107,14 +122,13 @@ class Game:
     def from_setup(cls, ruleset: str | Any, setup: Mapping[str, Any], seed: int = 0) -> Game:
         """An exact position from a scenario's `setup` (docs/contracts.md)."""
         params = Params.of(ruleset)
-        try:
-            n = int(setup["players"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise E.MalformedAction("setup: players is required") from exc
+        if not isinstance(setup, Mapping):
+            raise E.MalformedAction("setup: a mapping is required")
+        n = setup.get("players")
+        if type(n) is not int:
+            raise E.MalformedAction(f"setup: players must be an integer, not {n!r}")
         start = str(setup.get("start", "turn"))
-        if params.even_players and n % 2:
-            # PARTNERS.EVEN (RUL.PARTNERS.TEAMS): partners sit opposite, so n is even
-            raise E.MalformedAction(f"setup: {params.ruleset} needs an even number of players")
+        _check_players(params, n, "setup: ")
         hands_in = _seat_map(setup.get("hands"), n, "hands")
         hands = [parse_many(hands_in.get(s, [])) for s in range(n)]
         draw = parse_many(setup.get("draw", []))
@@ -143,9 +157,6 @@ class Game:
                         "side"):
                 if key in setup:
                     raise E.MalformedAction(f"setup: start: game takes no {key!r}")
-            if not params.players_ok(n):  # CL.DECK.PLAYERS, PARTNERS.EVEN
-                raise E.MalformedAction(f"setup: {params.ruleset}: {params.min_players}.."
-                                        f"{params.max_players} players, not {n}")
             if "seed" in setup:
                 st.rng = random.Random(int(setup["seed"]))
             game._rules.start_round(None, ordered=bool(draw))
@@ -313,7 +324,10 @@ class Game:
         return events
 
     def _settle(self) -> None:
-        """Follow eventless transitions until none is enabled."""
+        """Follow eventless transitions until none is enabled. Bounded: the eventless edges
+        form an acyclic graph (`phases.eventless_depth`, checked at import), so this takes at
+        most that many transitions (1 today: dealing -> play / choose_color, play_drawn ->
+        play, round_over -> game_over)."""
         r = self._rules
         st = self.state
         while True:
