@@ -36,6 +36,8 @@ WILD_RANKS: dict[str, str] = {
     "W2": "wd2", "WDC": "wdc",                                                     # Flip
     "WSW": "wild_swap_hands",  # V.SWAP.CARD (variant swap-hands, RUL.SWAP.CARD): one Wild
 }
+# kinds printed only on UNO Flip cards (FL.DECK.*): never a card of classic UNO
+FLIP_ONLY_KINDS = frozenset({"draw1", "flip", "draw5", "skip_everyone", "wd2", "wdc"})
 KIND_RANKS: dict[str, str] = {kind: rank for rank, kind in {**COLORED_RANKS, **WILD_RANKS}.items()
                               if kind != "number"}
 # rank letters the parser tries longest first (SE before S, D2 before ...)
