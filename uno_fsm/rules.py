@@ -172,7 +172,10 @@ class Rules:
         """FL.DARK.WDC.DRAW-UNTIL (RUL.FLIP.WDC.UNTIL-DRAWN): `seat` draws until a drawn card's
         active face has `color` (at least one card; Wild faces do not stop it), then `extra`
         more (FL.DARK.WDC.INNOCENT, RUL.FLIP.WDC.INNOCENT-EXTRA). FL.DARK.WDC.EXHAUSTED: an empty
-        draw pile is refilled by the usual reshuffle; with nothing left to draw it stops."""
+        draw pile is refilled by the usual reshuffle; with nothing left to draw it stops.
+        Bounded: every turn of the loop moves one card from the draw pile into the hand and
+        none goes back (a reshuffle only moves discards under the top into the draw pile), so
+        it ends within len(draw) + len(discard) - 1 cards."""
         st = self.st
         hand = st.hands[seat]
         got: list[Card] = []
