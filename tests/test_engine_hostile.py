@@ -169,6 +169,15 @@ def test_game_new_with_a_deck_of_wild_draw_fours_is_refused() -> None:
     assert info.value.rule == "CL.FIRST.UNRESOLVABLE"
 
 
+def test_a_huge_hand_size_deals_the_deck_and_stops() -> None:
+    """The deal is bounded by the cards, not by `hand_size`: a custom ruleset asking for 10^12
+    cards a hand deals the whole deck, then no first card is left to turn."""
+    params = custom("classic-official", hand_size=10**12, dealer="random")
+    with pytest.raises(E.UnresolvableSetup) as info:
+        Game.new(params, players=3, seed=0)
+    assert info.value.rule == "CL.DEAL.FIRST-DISCARD"
+
+
 def test_eventless_transitions_are_acyclic() -> None:
     """Game._settle follows at most EVENTLESS_DEPTH transitions; a cycle is refused at import."""
     assert EVENTLESS_DEPTH == eventless_depth(EVENTLESS) == 1

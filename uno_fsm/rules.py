@@ -922,9 +922,13 @@ class Rules:
             dealer = self.choose_dealer(cards, ordered)
         st.dealer = dealer
         st.rng.shuffle(st.draw)  # CL.DEALER.RETURN: the whole deck is shuffled before dealing
-        for _ in range(p.hand_size):  # CL.DEAL.SEVEN, one at a time from the dealer's left
+        # CL.DEAL.SEVEN, one at a time from the dealer's left. Bounded by the cards: a toy deck
+        # from a scenario may run out (the deal stops there, whatever `hand_size` says)
+        for _ in range(p.hand_size):
+            if not st.draw:
+                break
             for i in range(1, n + 1):
-                if st.draw:  # (a toy deck from a scenario may run out)
+                if st.draw:
                     st.hands[(dealer + i) % n].append(st.draw.pop())
         # CL.DEAL.DRAW-PILE: the rest is the draw pile
         self.events.append(Event("dealt", dealer, count=p.hand_size, rule="CL.DEAL.SEVEN"))
