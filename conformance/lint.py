@@ -46,6 +46,9 @@ def _check(sc: Scenario, out: list[str]) -> None:
             if part not in known_rulesets:
                 out.append(f"{at('ruleset')}: ruleset {part} does not exist in spec/rulesets")
     codes = specdata.error_codes()
+    if codes and sc.expect_setup_error is not None and sc.expect_setup_error not in codes:
+        out.append(f"{at('expect_setup_error')}: error code {sc.expect_setup_error} is not in "
+                   "spec/errors.yaml")
     if codes:
         for step in sc.steps:
             if step.error is not None and step.error not in codes:

@@ -4,7 +4,9 @@ In process, an adapter is any object with these methods (dict payloads, JSON dat
 
     hello() -> dict                      capabilities: protocol, name, version, rulesets,
                                          features, observations
-    setup(params) -> None | dict         params: {"ruleset", "setup", "seed"}; raise Unsupported
+    setup(params) -> None | dict         params: {"ruleset", "setup", "seed"}; raise Unsupported;
+                                         {"code", "rule"?, "message"?}: the set-up refused by
+                                         a rule (wrong-player-count, unresolvable-setup)
     act(action) -> None | dict           None: accepted; {"code", "rule"?, "message"?}: rejected
                                          by a rule (the state must be unchanged); raise
                                          Unsupported for an action the implementation lacks

@@ -78,6 +78,7 @@ class Scenario:
     seed: int = 0
     description: str = ""
     raw_lines: dict[str, int] = field(default_factory=dict, compare=False)
+    expect_setup_error: str | None = None  # the set-up must be refused with this code
 
     def observation_keys(self) -> set[str]:
         """Observation keys the scenario's expectations use."""
@@ -260,7 +261,7 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
     missing = [s for s in range(n) if str(s) not in setup.get("hands", {})]
     if missing and setup.get("start") != "game":  # start: game deals the hands itself
         raise bad(["setup", "hands"], f"no hand given for seat(s) {missing} ([] for an empty hand)")
-    for i, step in enumerate(data["steps"]):
+    for i, step in enumerate(data.get("steps", ())):
         act = step.get("act")
         if act is not None:
             for key in ("player", "catch", "swap"):
@@ -279,7 +280,7 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
 def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
     steps = []
     raw_steps = doc.get("steps") if isinstance(doc, dict) else None
-    for i, s in enumerate(data["steps"]):
+    for i, s in enumerate(data.get("steps", ())):
         raw = raw_steps[i] if isinstance(raw_steps, list) and i < len(raw_steps) else None
         line = int(getattr(raw, "line", 0) or _line_at(doc, ["steps", i]))
         steps.append(Step(index=i + 1, line=line, act=s.get("act"), error=s.get("error"),
@@ -292,6 +293,7 @@ def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
         file=file, line=int(getattr(doc, "line", 1) or 1), seed=int(data.get("seed", 0)),
         description=str(data.get("description", "")),
         raw_lines=dict(getattr(doc, "key_lines", {}) or {}),
+        expect_setup_error=data.get("expect_setup_error"),
     )
 
 

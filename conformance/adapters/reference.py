@@ -19,7 +19,7 @@ FEATURES = [
     "basic-play", "draw-then-play", "action-cards", "wild", "wd4", "wd4-challenge", "uno-call",
     "uno-catch", "first-card", "deal", "reshuffle", "scoring", "two-player", "referee-penalties",
     "cards-2018", "seven-o", "stacking", "jump-in", "swap-hands", "partners", "flip",
-    "flip-challenge", "alt-scoring", "game-start", "views",
+    "flip-challenge", "alt-scoring", "game-start", "views", "setup-refusal",
 ]
 OBSERVATIONS = [
     "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
