@@ -284,6 +284,32 @@ def test_apply_in_flip_refuses_a_classic_card() -> None:
         assert type(err) is E.MalformedAction and "not a card of UNO Flip" in err.message
 
 
+def test_a_listed_action_of_a_classic_game_is_malformed_in_flip() -> None:
+    """Listed (interned) actions skip the form check only in a game of their own kind."""
+    plays = [a for a in position().legal_actions() if a.kind == "play"]
+    g = Game.new("flip", players=3, seed=4)
+    for a in plays:
+        err = refused(g, a)
+        assert type(err) is E.MalformedAction and "not a card of UNO Flip" in err.message
+
+
+@pytest.mark.parametrize("ruleset,where,card", [
+    ("classic-official", "draw", "R5/PD5"), ("classic-official", "discard", "RF"),
+    ("classic-official", "hands", "W2"), ("flip", "draw", "R5"), ("flip", "hands", "W4"),
+])
+def test_setup_with_a_card_of_the_other_game_is_malformed(ruleset: str, where: str,
+                                                          card: str) -> None:
+    flip = ruleset == "flip"
+    setup: dict[str, Any] = {"players": 2, "hands": {0: ["R1/P2" if flip else "R1"], 1: []},
+                             "discard": ["R5/PD5" if flip else "R5"], "draw": []}
+    if where == "hands":
+        setup["hands"][1] = [card]
+    else:
+        setup[where] = [*setup[where], card]
+    err = setup_error(ruleset, setup)
+    assert type(err) is E.MalformedAction and card in err.message
+
+
 def test_a_true_seat_is_refused_and_a_saved_game_loads() -> None:
     """Before: Action('draw', True) was accepted, and the saved game then failed to load."""
     g = position()

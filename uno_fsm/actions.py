@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from uno_fsm import errors as E
-from uno_fsm.cards import FLIP_ONLY_KINDS, Card
+from uno_fsm.cards import Card, of_game
 
 EVENT_OF: dict[str, str] = {
     "play": "play_card",
@@ -57,6 +57,23 @@ FIELDS: dict[str, frozenset[str]] = {
 KEYS = frozenset({"kind", "player", "card", "color", "uno", "target"})  # of `Action.to_dict`
 
 
+# The interned actions `Game.legal_actions` builds (uno_fsm.game._act), well formed by
+# construction, by id, for a classic game (False) and for UNO Flip (True): `Rules.validate`
+# skips `check_form` for them (an id lookup instead of a few type checks). The maps hold the
+# actions, so an id here is never reused by another object.
+FORMED: dict[bool, dict[int, Action]] = {False: {}, True: {}}
+
+
+def formed(a: Action) -> Action:
+    """Record the well-formed `a` (it is kept for ever) for the games its card belongs to."""
+    check_form(a)
+    card = a.card
+    for flip in (False, True):
+        if card is None or of_game(card, flip):
+            FORMED[flip][id(a)] = a
+    return a
+
+
 def check_form(a: object, flip: bool | None = None) -> Action:
     """`a` itself, if it is a well-formed Action (for a game of UNO Flip if `flip`, of classic
     UNO if `flip` is False; None: either); else MalformedAction (CL.PLAY.TURN-OPTIONS: only
@@ -83,14 +100,14 @@ def check_form(a: object, flip: bool | None = None) -> Action:
     if card is not None:
         if card.__class__ is not Card or "card" not in allowed:
             raise E.MalformedAction(f"{kind}: card {_short(card)} is not a card it takes")
-        if flip is None:
-            pass
-        elif flip:
-            if card.dark is None:
-                raise E.MalformedAction(f"{card.text} is not a card of UNO Flip (light/dark)")
-        elif card.dark is not None or card.light.kind in FLIP_ONLY_KINDS:
-            raise E.MalformedAction(f"{card.text} is a card of UNO Flip, not of classic UNO")
+        if flip is not None and not of_game(card, flip):
+            raise E.MalformedAction(wrong_game(card, flip))
     return a
+
+
+def wrong_game(card: Card, flip: bool) -> str:
+    return (f"{card.text} is not a card of UNO Flip (light/dark)" if flip
+            else f"{card.text} is a card of UNO Flip, not of classic UNO")
 
 
 def _short(value: object) -> str:

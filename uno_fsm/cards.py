@@ -179,6 +179,14 @@ def parse(text: str) -> Card:
     return card
 
 
+def of_game(card: Card, flip: bool) -> bool:
+    """Whether `card` is a card of UNO Flip (`flip`: double-faced) or of classic UNO
+    (single-faced, no face printed only on Flip cards)."""
+    if flip:
+        return card.dark is not None
+    return card.dark is None and card.light.kind not in FLIP_ONLY_KINDS
+
+
 def fmt(card: Card) -> str:
     """The notation of a card (inverse of `parse`)."""
     return card.text

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from uno_fsm import errors as E
-from uno_fsm.actions import Action, Event, Pending
-from uno_fsm.cards import COLOR_NAMES, Card, color_letter, parse, parse_many
+from uno_fsm.actions import Action, Event, Pending, formed, wrong_game
+from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
 from uno_fsm.params import Params
 from uno_fsm.phases import EVENTLESS, TABLE, TurnPhases
 from uno_fsm.rules import DECISIONS, Rules
@@ -53,7 +53,7 @@ def _act(kind: str, player: int | None, card: Card | None = None, color: str | N
     key = (kind, player, card, color, uno, target)
     got = _ACTIONS.get(key)
     if got is None:
-        got = _ACTIONS[key] = Action(kind, player, card, color, uno, target)
+        got = _ACTIONS[key] = formed(Action(kind, player, card, color, uno, target))
     return got
 
 
@@ -134,6 +134,10 @@ class Game:
         draw = parse_many(setup.get("draw", []))
         draw.reverse()  # setup lists the draw pile top first; the state keeps the top last
         discard = parse_many(setup.get("discard", []))
+        flip = params.game == "flip"
+        for c in (*draw, *discard, *(c for h in hands for c in h)):
+            if not of_game(c, flip):  # FL.DECK.SIZE / CL.DECK.TOTAL: the deck's own cards
+                raise E.MalformedAction(f"setup: {wrong_game(c, flip)}")
         scores_in = _seat_map(setup.get("scores"), n, "scores")
         direction = setup.get("direction", "clockwise")
         if direction not in ("clockwise", "counterclockwise"):
