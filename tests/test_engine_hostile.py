@@ -160,6 +160,19 @@ def test_next_round_that_cannot_start_is_refused_unchanged() -> None:
     assert g.round_over and g.state.round == 1 and Action.next_round() in g.legal_actions()
 
 
+def test_surely_starts_reads_the_light_faces_and_the_deal() -> None:
+    """The next-round snapshot is skipped only for a deck that starts whatever the shuffle."""
+    g = Game.new("flip", players=2, seed=0)
+    r = g._rules
+    g.state.side = "dark"  # a hand that ended on the dark side: the next starts light
+    assert not r.surely_starts([parse("W2/PD5")] * 30)  # light faces: all Wild Draw Twos
+    assert r.surely_starts([parse("R1/PD5")] * 14 + [parse("R2/P3")])  # numbers, 15 > 14
+    # 14 cards that stand, 14 dealt: the deal may take them all and leave Wild Draw Twos
+    assert not r.surely_starts([parse("R1/P2")] * 13 + [parse("R2/P3")] + [parse("W2/P1")] * 5)
+    assert not r.surely_starts([parse("R5/P5")] * 30)  # the dealer draw cannot choose
+    assert r.surely_starts(g.state.all_cards())  # the real deck
+
+
 def test_game_new_with_a_deck_of_wild_draw_fours_is_refused() -> None:
     raw = thaw(Params.of("classic-official").raw)
     raw["deck"] = {"colors": raw["deck"]["colors"], "wilds": {"wd4": 40}}

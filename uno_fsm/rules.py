@@ -869,13 +869,33 @@ class Rules:
     def deal_round(self, action: Action | None = None) -> None:
         """CL.END.NEW-HAND: gather every card, choose a dealer, shuffle, deal, turn a card."""
         st = self.st
-        saved = st.to_dict()  # once a hand: CL.FIRST.UNRESOLVABLE leaves the state unchanged
+        # CL.FIRST.UNRESOLVABLE, CL.DEALER.UNRESOLVABLE: a refused deal leaves the state
+        # unchanged; the snapshot is only taken when the deck might not start a hand
+        saved = None if self.surely_starts(st.all_cards()) else st.to_dict()
         st.round += 1
         try:
             self.start_round(None)
         except E.UnresolvableSetup:
-            vars(st).update(vars(State.from_dict(saved)))
+            if saved is not None:
+                vars(st).update(vars(State.from_dict(saved)))
             raise
+
+    def surely_starts(self, cards: list[Card]) -> bool:
+        """Whether a hand dealt from `cards` starts whatever the shuffle: the dealer draw can
+        choose (CL.DEALER.UNRESOLVABLE) and more cards than the deal takes can stand as the
+        first card, so one is left in the draw pile (CL.FIRST.UNRESOLVABLE). A real deck
+        always does (108 cards, 4 returned); a toy deck may not."""
+        p, n = self.p, self.st.players
+        if not cards:
+            return False  # the ruleset's deck is built: decided when it is dealt
+        if p.dealer == "high-card":
+            values = {c.light.number or 0 for c in cards}
+            if len(cards) < n or len(values) < 2:
+                return False
+        dealt = min(len(cards), max(p.hand_size, 0) * n)
+        # the light faces: the next hand starts light (FL.SETUP.START-LIGHT)
+        stand = sum(1 for c in cards if self.policy_of(c.light.kind) not in TURN_AGAIN)
+        return stand > dealt
 
     def end_game(self, action: Action | None = None) -> None:
         """CL.SCORE.TARGET / CL22.SCORE.ONE-HAND: the winner of the last hand wins the game."""
@@ -981,10 +1001,14 @@ class Rules:
                                   "CL.DEALER.UNRESOLVABLE")
 
     def first_policy(self, card: Card) -> str:
-        """The ruleset's first-card policy for `card` turned first (light face: a hand starts
-        light, FL.SETUP.FIRST-DISCARD); CL18.FIRST-CARD: a special Wild follows `special_wild`."""
+        """The ruleset's first-card policy for `card` turned first (its face in play: light, as
+        a hand starts light, FL.SETUP.FIRST-DISCARD)."""
+        return self.policy_of(self.face(card).kind)
+
+    def policy_of(self, kind: str) -> str:
+        """The first-card policy of a face `kind`; CL18.FIRST-CARD: a special Wild follows
+        `special_wild`; a kind the ruleset does not name has no effect (`none`)."""
         first = self.p.first_card
-        kind = self.face(card).kind
         policy = first.get(kind)
         if policy is None and kind in SPECIAL_WILDS:
             policy = first.get("special_wild")
