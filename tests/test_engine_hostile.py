@@ -191,6 +191,16 @@ def test_a_huge_hand_size_deals_the_deck_and_stops() -> None:
     assert info.value.rule == "CL.DEAL.FIRST-DISCARD"
 
 
+def test_a_huge_draw_penalty_draws_what_there_is_and_stops() -> None:
+    """give() is bounded by the cards: a Draw Two worth 10^12 cards takes the draw pile and
+    every discard under the top (CL.RESHUFFLE.KEEP-TOP), then stops (RUL.RESHUFFLE.BOTH-EMPTY)."""
+    params = custom("classic-official", draw2={"draw": 10**12})
+    g = game({0: ["RD2", "G1"], 1: ["B1"]}, ["Y7", "R5"], ["B2", "B3"], ruleset=params)
+    g.apply(Action.play(0, parse("RD2")))
+    assert sorted(c.text for c in g.state.hands[1]) == ["B1", "B2", "B3", "R5", "Y7"]
+    assert g.state.draw == [] and [c.text for c in g.state.discard] == ["RD2"]
+
+
 def test_eventless_transitions_are_acyclic() -> None:
     """Game._settle follows at most EVENTLESS_DEPTH transitions; a cycle is refused at import."""
     assert EVENTLESS_DEPTH == eventless_depth(EVENTLESS) == 1

@@ -136,7 +136,8 @@ class Rules:
         return bool(self.playable((card,)))
 
     def reshuffle(self) -> bool:
-        """CL.RESHUFFLE.KEEP-TOP: the top discard stays, the rest becomes the draw pile."""
+        """CL.RESHUFFLE.KEEP-TOP: the top discard stays, the rest becomes the draw pile (no
+        loop; the callers stop when it returns False)."""
         st = self.st
         if len(st.discard) <= 1:
             return False  # CL.RESHUFFLE.BOTH-EMPTY
@@ -152,7 +153,8 @@ class Rules:
         return True
 
     def give(self, seat: int, n: int, rule: str) -> tuple[Card, ...]:
-        """`seat` draws `n` cards (CL.PEN.FROM-DRAW-PILE, CL.RESHUFFLE.WHEN)."""
+        """`seat` draws `n` cards (CL.PEN.FROM-DRAW-PILE, CL.RESHUFFLE.WHEN). Bounded: n
+        turns, and it stops when both piles are empty (however large a ruleset's penalty)."""
         st = self.st
         hand = st.hands[seat]
         got: list[Card] = []
