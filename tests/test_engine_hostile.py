@@ -244,6 +244,16 @@ def test_players_not_an_integer_is_malformed(players: Any) -> None:
     assert type(err) is E.MalformedAction
 
 
+@pytest.mark.parametrize("key,value", [
+    ("dealer", True), ("dealer", 1.0), ("current", "0"), ("scores", {0: 2.5}),
+    ("scores", {"\u0661": 5}),  # an Arabic-Indic digit one is not a seat number
+])
+def test_setup_numbers_of_the_wrong_type_are_malformed(key: str, value: Any) -> None:
+    setup = {"players": 2, "hands": {0: ["R1"], 1: ["G1"]}, "discard": ["R5"], key: value}
+    err = setup_error("classic-official", setup)
+    assert type(err) is E.MalformedAction and key in err.message
+
+
 def test_the_same_seat_twice_is_malformed() -> None:
     setup = {"players": 2, "hands": {1: ["R1"], "1": ["R2"], 0: []}, "discard": ["R5"]}
     err = setup_error("classic-official", setup)

@@ -63,7 +63,8 @@ def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
     if isinstance(value, Mapping):
         out = {}
         for k, v in value.items():
-            seat = k if type(k) is int else int(k) if type(k) is str and k.isdigit() else None
+            seat = (k if type(k) is int else
+                    int(k) if type(k) is str and k.isascii() and k.isdigit() else None)
             if seat is None or seat in out:
                 why = "given twice" if seat is not None else "is not a seat number"
                 raise E.MalformedAction(f"setup: {what}: seat {k!r} {why}")
@@ -76,6 +77,14 @@ def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
         if not 0 <= seat < players:
             raise E.MalformedAction(f"setup: {what} names seat {seat} of {players}")
     return out
+
+
+def _whole(value: Any, what: str) -> int:
+    """An integer of a setup (not a bool, a float or a string), or MalformedAction. (Seats
+    wrap around the table, `dealer % players`, as they always have.)"""
+    if type(value) is not int:
+        raise E.MalformedAction(f"setup: {what} must be an integer, not {value!r}")
+    return value
 
 
 def _check_players(params: Params, n: int, prefix: str = "") -> None:
@@ -142,13 +151,13 @@ class Game:
         direction = setup.get("direction", "clockwise")
         if direction not in ("clockwise", "counterclockwise"):
             raise E.MalformedAction(f"setup: direction {direction!r}")
-        dealer = int(setup.get("dealer", n - 1))
+        dealer = _whole(setup.get("dealer", n - 1), "dealer")
         side = str(setup.get("side", "light"))
         if side not in ("light", "dark") or (side == "dark" and params.game != "flip"):
             raise E.MalformedAction(f"setup: side {side!r} in a {params.game} game")
         st = State(
             ruleset=params.ruleset, players=n, hands=hands, draw=draw, discard=discard,
-            active_color=None, scores=[int(scores_in.get(s, 0)) for s in range(n)],
+            active_color=None, scores=[_whole(scores_in.get(s, 0), "scores") for s in range(n)],
             direction=CLOCKWISE if direction == "clockwise" else COUNTERCLOCKWISE,
             dealer=dealer % n, side=side, rng=random.Random(seed),
         )
@@ -162,7 +171,7 @@ class Game:
                 if key in setup:
                     raise E.MalformedAction(f"setup: start: game takes no {key!r}")
             if "seed" in setup:
-                st.rng = random.Random(int(setup["seed"]))
+                st.rng = random.Random(_whole(setup["seed"], "seed"))
             game._rules.start_round(None, ordered=bool(draw))
             game._settle()
             game._rules.events = []
@@ -175,7 +184,7 @@ class Game:
         elif start == "turn":
             if not discard:
                 raise E.MalformedAction("setup: start: turn needs a discard pile")
-            st.current = int(setup.get("current", (dealer + 1) % n)) % n
+            st.current = _whole(setup.get("current", (dealer + 1) % n), "current") % n
             color = setup.get("active_color")
             top = game._rules.top()
             if color is not None:
