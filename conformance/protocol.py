@@ -88,12 +88,13 @@ def check_hello(caps: Any) -> dict[str, Any]:
     return out
 
 
-def check_rejection(result: Any) -> dict[str, Any] | None:
-    """Validate what `act` returned: None (accepted) or {"code": str, "rule"?: str}."""
+def check_rejection(result: Any, method: str = "act") -> dict[str, Any] | None:
+    """Validate what `act` (or `setup`) returned: None (accepted) or {"code": str, "rule"?}."""
     if result is None or result == {}:
         return None
     if not isinstance(result, dict) or not isinstance(result.get("code"), str):
-        raise ProtocolError(f"act must return null or an error object with a code, got {result!r}")
+        raise ProtocolError(f"{method} must return null or an error object with a code, "
+                            f"got {result!r}")
     return result
 
 

@@ -256,7 +256,7 @@ class Runner:
                     last = self._pipeline(adapter, sc, ahead)
                 refusal = adapter.setup(sc.setup_params())
                 self._check_time(deadline, "setup")
-                _judge_setup(sc, check_rejection(refusal))
+                _judge_setup(sc, check_rejection(refusal, "setup"))
                 for step in sc.steps:
                     self._run_step(adapter, step, deadline)
                 step = None

@@ -124,3 +124,15 @@ def test_refusing_an_ordinary_set_up_fails() -> None:
     got = verdicts(lambda: Refusing("wrong-player-count"), ORDINARY)
     assert got == {"classic.deal.dealer.action-cards-count-zero": (
         "failed", "set-up rejected with wrong-player-count (rule CL.FIRST.UNRESOLVABLE)")}
+
+
+class Garbage(ReferenceAdapter):
+    def setup(self, params: dict[str, Any]) -> Any:
+        return True
+
+
+def test_a_set_up_answer_that_is_not_an_error_object_is_a_protocol_error() -> None:
+    got = verdicts(Garbage, ORDINARY)
+    assert got == {"classic.deal.dealer.action-cards-count-zero": (
+        "errored", "protocol-error: setup must return null or an error object with a code, "
+        "got True")}

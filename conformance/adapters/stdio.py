@@ -311,7 +311,7 @@ class StdioAdapter:
             err = msg["error"]
             if err["code"] in RESERVED_CODES:
                 raise_for_error("setup", err)
-            return check_rejection(err)
+            return check_rejection(err, "setup")
         return None
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
