@@ -404,7 +404,8 @@ def adapter() -> ReferenceAdapter:
     {"player": 0, "play": "R7", "uno": "yes"}, {"player": 0, "play": "R7", "draw": True},
     {"player": 0, "draw": True, "color": "red"}, {"player": 0, "challenge": "no"},
     {"next_round": 1}, {"player": 0, "referee": "hint", "card": "R7"},
-    {"player": 0, "play": "R7", "bogus": 1},
+    {"player": 0, "play": "R7", "bogus": 1}, {"player": 0, "color": None},
+    {"player": 0, "play": "W", "color": None},
 ])
 def test_reference_adapter_act_answers_malformed_action(act: Any) -> None:
     a = adapter()

@@ -152,9 +152,10 @@ class ReferenceAdapter:
                 raise _Malformed("malformed-action", f"{key} must be a card in notation")
             return parse(value)
 
-        def color(value: Any) -> str | None:
-            if value is None:
+        def color() -> str | None:
+            if "color" not in a:
                 return None
+            value = a["color"]
             if not isinstance(value, str):
                 raise _Malformed("malformed-action", f"color must be a colour name, not {value!r}")
             letter = COLOR_LETTERS.get(value.lower())
@@ -177,7 +178,7 @@ class ReferenceAdapter:
                 return Action.wrong_card(player, card("card") if "card" in a else None)
             raise _Malformed("malformed-action", f"unknown referee action {a['referee']!r}")
         if kind == "play":
-            return Action.play(player, card("play"), color(a.get("color")), flag("uno", False))
+            return Action.play(player, card("play"), color(), flag("uno", False))
         if kind in ("draw", "pass"):
             if a[kind] is not True:
                 raise _Malformed("malformed-action", f"{kind} must be true")
@@ -189,7 +190,7 @@ class ReferenceAdapter:
         if kind == "swap":
             return Action.swap(player, seat(a["swap"], "swap"))
         if kind == "color":
-            return Action.choose_color(player, color(a["color"]) or "")
+            return Action.choose_color(player, color() or "")
         if not flag("uno"):
             raise _Malformed("malformed-action", "uno must be true")
         return Action.call_uno(player)
