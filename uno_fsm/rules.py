@@ -891,8 +891,7 @@ class Rules:
         if not cards:
             return False  # the ruleset's deck is built: decided when it is dealt
         if p.dealer == "high-card":
-            values = {c.light.number or 0 for c in cards}
-            if len(cards) < n or len(values) < 2:
+            if len(cards) < n or len({dealer_value(c) for c in cards}) < 2:
                 return False
         dealt = min(len(cards), max(p.hand_size, 0) * n)
         # the light faces: the next hand starts light (FL.SETUP.START-LIGHT)
@@ -976,10 +975,7 @@ class Rules:
         # Bounded: with two values each round of k >= 2 tied players leaves fewer with a
         # probability > 0 (a fresh pile is the whole deck, shuffled), so DEALER_DRAWS rounds
         # bound the loop; reaching them raises the same error.
-        def value(card: Card) -> int:
-            f = self.face(card)
-            return f.number if f.number is not None else 0
-
+        value = dealer_value
         if len(cards) < n or len({value(c) for c in cards}) < 2:
             why = (f"{len(cards)} cards for {n} players" if len(cards) < n
                    else "every card of the deck counts the same")
@@ -1084,6 +1080,13 @@ class Rules:
             raise NotImplementedError(f"first-card policy {policy!r}")
         raise E.UnresolvableSetup(  # CL.FIRST.UNRESOLVABLE: the bound above (never seen)
             f"no first card after {FIRST_CARD_TURNS} turns per card", "CL.FIRST.UNRESOLVABLE")
+
+
+def dealer_value(card: Card) -> int:
+    """CL.DEALER.HIGHEST, CL.DEALER.ACTION-ZERO, FL.SETUP.DEALER: what a card counts in the
+    dealer draw: the number of its light face (a hand starts light), zero for a symbol."""
+    number = card.light.number
+    return number if number is not None else 0
 
 
 _CHALLENGER_RULE = {"wd2": "FL.LIGHT.W2.CHALLENGER", "wdc": "FL.DARK.WDC.CHALLENGER"}
