@@ -64,6 +64,7 @@ class Facts:
     errors: set[str] = field(default_factory=set)  # error codes the steps expect
     top: str = ""  # the face on top of the set-up's discard pile
     reshuffled: bool = False  # the accepted steps take more cards than the draw pile holds
+    refused: bool = False  # the set-up itself must be refused (`expect_setup_error`)
 
 
 def _face(card: str, dark: bool) -> str:
@@ -118,7 +119,8 @@ def facts(sc: Scenario) -> Facts:
                "wrong-card": int(penalties.get("wrong_card", 0))}
     f = Facts(game=game, parts=parts, players=int(setup.get("players", 0)),
               start=str(setup.get("start", "turn")), target=target,
-              setup_scores=bool(setup.get("scores")))
+              setup_scores=bool(setup.get("scores")),
+              refused=sc.expect_setup_error is not None)
     pile = _Pile([str(c) for c in setup.get("draw") or []])
     held: dict[Any, int] = {int(s): len(cards) for s, cards in (setup.get("hands") or {}).items()}
     discard = setup.get("discard") or []
@@ -254,6 +256,8 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
     "deal": ("the implementation deals: `start: game`, or a `next_round` action; `start: round` "
              "does not (its hands are given)",
              lambda f: f.start == "game" or "next_round" in f.actions),
+    "setup-refusal": ("`expect_setup_error`: the set-up itself must be refused with a code",
+                      lambda f: f.refused),
     "game-start": ("`start: game`: the dealer chosen from the given deck order, then shuffle, "
                    "deal and first card", lambda f: f.start == "game"),
     "views": ("a `views` expectation", lambda f: "views" in f.observed),

@@ -54,6 +54,9 @@ def _check(sc: Scenario, out: list[str]) -> None:
                        f"lists every seat, so it cannot fail: name only the seats the rules allow, "
                        f"or leave the dealer unasserted")
     codes = specdata.error_codes()
+    if codes and sc.expect_setup_error is not None and sc.expect_setup_error not in codes:
+        out.append(f"{at('expect_setup_error')}: error code {sc.expect_setup_error} is not in "
+                   "spec/errors.yaml")
     if codes:
         for step in sc.steps:
             if step.error is not None and step.error not in codes:

@@ -4,7 +4,9 @@ In process, an adapter is any object with these methods (dict payloads, JSON dat
 
     hello() -> dict                      capabilities: protocol, name, version, rulesets,
                                          features, observations
-    setup(params) -> None | dict         params: {"ruleset", "setup", "seed"}; raise Unsupported
+    setup(params) -> None | dict         params: {"ruleset", "setup", "seed"}; raise Unsupported;
+                                         {"code", "rule"?, "message"?}: the set-up refused by
+                                         a rule (wrong-player-count, unresolvable-setup)
     act(action) -> None | dict           None: accepted; {"code", "rule"?, "message"?}: rejected
                                          by a rule (the state must be unchanged); raise
                                          Unsupported for an action the implementation lacks
@@ -86,12 +88,13 @@ def check_hello(caps: Any) -> dict[str, Any]:
     return out
 
 
-def check_rejection(result: Any) -> dict[str, Any] | None:
-    """Validate what `act` returned: None (accepted) or {"code": str, "rule"?: str}."""
+def check_rejection(result: Any, method: str = "act") -> dict[str, Any] | None:
+    """Validate what `act` (or `setup`) returned: None (accepted) or {"code": str, "rule"?}."""
     if result is None or result == {}:
         return None
     if not isinstance(result, dict) or not isinstance(result.get("code"), str):
-        raise ProtocolError(f"act must return null or an error object with a code, got {result!r}")
+        raise ProtocolError(f"{method} must return null or an error object with a code, "
+                            f"got {result!r}")
     return result
 
 

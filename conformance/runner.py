@@ -111,6 +111,25 @@ def _ruleset_supported(ruleset: str, declared: Sequence[str]) -> bool:
     return ruleset in declared or all(part in declared for part in ruleset.split("+"))
 
 
+def _judge_setup(sc: Scenario, refusal: dict[str, Any] | None) -> None:
+    """`expect_setup_error`: the set-up must be refused with that code; without it, a set-up
+    refused with a rule code (not `unsupported`) fails the scenario."""
+    want = sc.expect_setup_error
+    if refusal is None:
+        if want is not None:
+            raise _StepFailed(f"set-up accepted; expected error {want}",
+                              expected={"setup_error": want}, observed="accepted")
+        return
+    got = f"set-up rejected with {refusal['code']}" + (
+        f" (rule {refusal['rule']})" if refusal.get("rule") else "")
+    if want is None:
+        raise _StepFailed(got + (f": {refusal['message']}" if refusal.get("message") else ""),
+                          expected="accepted", observed={"setup_error": refusal})
+    if refusal["code"] != want:
+        raise _StepFailed(f"{got}, expected {want}", expected={"setup_error": want},
+                          observed={"setup_error": refusal})
+
+
 def missing_capabilities(sc: Scenario, caps: dict[str, Any]) -> list[str]:
     """What the scenario needs and the adapter does not declare (empty: supported)."""
     missing = []
@@ -240,8 +259,9 @@ class Runner:
                     adapter.set_deadline(deadline)
                 if self.caps.get("pipelining") is True and hasattr(adapter, "pipeline"):
                     last = self._pipeline(adapter, sc, ahead)
-                adapter.setup(sc.setup_params())
+                refusal = adapter.setup(sc.setup_params())
                 self._check_time(deadline, "setup")
+                _judge_setup(sc, check_rejection(refusal, "setup"))
                 for step in sc.steps:
                     self._run_step(adapter, step, deadline)
                 step = None

@@ -87,6 +87,7 @@ class Scenario:
     seed: int = 0
     description: str = ""
     raw_lines: dict[str, int] = field(default_factory=dict, compare=False)
+    expect_setup_error: str | None = None  # the set-up must be refused with this code
 
     def observation_keys(self) -> set[str]:
         """Observation keys the scenario's expectations use."""
@@ -270,6 +271,8 @@ def _check_players(doc: Any, data: Any, file: str) -> None:
     if not _is_int(n):
         raise _error(doc, file, sid, ["setup", "players"],
                      f"{json.dumps(n)} is not a number of players (a whole number, 2 to 10)")
+    if "expect_setup_error" in data:  # a table the rules refuse: the schema bounds it (1 to 99)
+        return
     if not 2 <= n <= 10:
         raise _error(doc, file, sid, ["setup", "players"],
                      f"{n} players: UNO is played by 2 to 10 players (seats 0 to 9)")
@@ -309,6 +312,8 @@ def _deck(doc: Any, data: dict[str, Any], file: str) -> specdata.Deck:
         raise _error(doc, file, data["id"], ["ruleset"], exc.message) from None
     low, high, even = deck.players
     n = data["setup"]["players"]
+    if "expect_setup_error" in data:  # the count may be the very thing the rules refuse
+        return deck
     if not low <= n <= high or (even and n % 2):
         parity = " (an even number)" if even else ""
         raise _error(doc, file, data["id"], ["setup", "players"],
@@ -347,7 +352,7 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
     missing = [s for s in range(n) if str(s) not in setup.get("hands", {})]
     if missing and setup.get("start") != "game":  # start: game deals the hands itself
         raise bad(["setup", "hands"], f"no hand given for seat(s) {missing} ([] for an empty hand)")
-    for i, step in enumerate(data["steps"]):
+    for i, step in enumerate(data.get("steps", ())):
         act = step.get("act")
         if act is not None:
             for key in ("player", "catch", "swap"):
@@ -387,7 +392,7 @@ def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
     for key in ("discard", "draw"):
         for j, c in enumerate(setup.get(key) or []):
             yield ["setup", key, j], c, "card"
-    for i, step in enumerate(data["steps"]):
+    for i, step in enumerate(data.get("steps") or []):
         act = step.get("act") or {}
         for key in ("play", "card"):
             if key in act:
@@ -463,7 +468,7 @@ def _check_cards(doc: Any, data: dict[str, Any], file: str, deck: specdata.Deck)
 def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
     steps = []
     raw_steps = doc.get("steps") if isinstance(doc, dict) else None
-    for i, s in enumerate(data["steps"]):
+    for i, s in enumerate(data.get("steps", ())):
         raw = raw_steps[i] if isinstance(raw_steps, list) and i < len(raw_steps) else None
         line = int(getattr(raw, "line", 0) or _line_at(doc, ["steps", i]))
         steps.append(Step(index=i + 1, line=line, act=s.get("act"), error=s.get("error"),
@@ -476,6 +481,7 @@ def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
         file=file, line=int(getattr(doc, "line", 1) or 1), seed=int(data.get("seed", 0)),
         description=str(data.get("description", "")),
         raw_lines=dict(getattr(doc, "key_lines", {}) or {}),
+        expect_setup_error=data.get("expect_setup_error"),
     )
 
 

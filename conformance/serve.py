@@ -40,9 +40,11 @@ def handle(adapter: Any, msg: Any) -> tuple[dict[str, Any], bool]:
             caps.setdefault("protocol", PROTOCOL)
             caps.setdefault("pipelining", True)  # `serve` answers in order whatever it gets
             return {"id": mid, "result": caps}, False
-        if method == "setup":
-            adapter.setup(params)
-            return {"id": mid, "result": {}}, False
+        if method == "setup":  # a set-up refused by a rule is answered like a refused act
+            refusal = check_rejection(adapter.setup(params), "setup")
+            if refusal is None:
+                return {"id": mid, "result": {}}, False
+            return {"id": mid, "error": refusal}, False
         if method == "act":
             rejection = check_rejection(adapter.act(params.get("action") or {}))
             if rejection is None:

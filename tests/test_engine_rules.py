@@ -285,11 +285,13 @@ def test_CL22_SCORE_ONE_HAND_and_WILDS_50() -> None:
 
 
 def test_CL_END_NEW_HAND_and_DEALER_EACH_HAND() -> None:
-    g = game({0: ["R7"], 1: ["G9"], 2: ["Y4"]}, ["R2"], ["B1"] * 0 + ["G1"])
+    # 22 cards: three hands of 7 and a first card (CL.DEAL.SEVEN, CL.DEAL.FIRST-DISCARD)
+    g = game({0: ["R7"], 1: ["G9"], 2: ["Y4"]}, ["R2"], ["G1"] * 18)
     g.apply(Action.play(0, C("R7")))
     g.apply(Action.next_round())
     st = g.state
-    assert st.round == 2 and not g.round_over and len(st.all_cards()) == 5
+    assert st.round == 2 and not g.round_over and len(st.all_cards()) == 22
+    assert [len(h) for h in st.hands] == [7, 7, 7] and len(st.discard) == 1
 
 
 # ---- two players ------------------------------------------------------------------------

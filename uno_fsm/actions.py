@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from uno_fsm.cards import Card
+from uno_fsm import errors as E
+from uno_fsm.cards import Card, of_game
 
 EVENT_OF: dict[str, str] = {
     "play": "play_card",
@@ -38,6 +39,80 @@ EVENT_OF: dict[str, str] = {
     "next-round": "next_round",
 }
 REFEREE_KINDS = frozenset({"hint", "wrong-card"})
+# the fields each kind may carry (besides `kind`); any other field set is malformed-action
+FIELDS: dict[str, frozenset[str]] = {
+    "play": frozenset({"player", "card", "color", "uno"}),
+    "draw": frozenset({"player"}),
+    "pass": frozenset({"player"}),
+    "color": frozenset({"player", "color"}),
+    "challenge": frozenset({"player"}),
+    "accept": frozenset({"player"}),
+    "swap": frozenset({"player", "target"}),
+    "uno": frozenset({"player"}),
+    "catch": frozenset({"player", "target"}),
+    "hint": frozenset({"target"}),
+    "wrong-card": frozenset({"target", "card"}),
+    "next-round": frozenset(),
+}
+KEYS = frozenset({"kind", "player", "card", "color", "uno", "target"})  # of `Action.to_dict`
+
+
+# The interned actions `Game.legal_actions` builds (uno_fsm.game._act), well formed by
+# construction, by id, for a classic game (False) and for UNO Flip (True): `Rules.validate`
+# skips `check_form` for them (an id lookup instead of a few type checks). The maps hold the
+# actions, so an id here is never reused by another object.
+FORMED: dict[bool, dict[int, Action]] = {False: {}, True: {}}
+
+
+def formed(a: Action) -> Action:
+    """Record the well-formed `a` (it is kept for ever) for the games its card belongs to."""
+    check_form(a)
+    card = a.card
+    for flip in (False, True):
+        if card is None or of_game(card, flip):
+            FORMED[flip][id(a)] = a
+    return a
+
+
+def check_form(a: object, flip: bool | None = None) -> Action:
+    """`a` itself, if it is a well-formed Action (for a game of UNO Flip if `flip`, of classic
+    UNO if `flip` is False; None: either); else MalformedAction (CL.PLAY.TURN-OPTIONS: only
+    the actions the rules name exist). Only the form: seats are checked against the table,
+    cards against the hand, by the rules. Cheap: a few type checks, so `Game.apply` runs it
+    on every action."""
+    if a.__class__ is not Action and not isinstance(a, Action):
+        raise E.MalformedAction(f"not an action: {_short(a)}")
+    kind = a.kind
+    try:
+        allowed = FIELDS[kind]
+    except (KeyError, TypeError):  # an unknown kind, or not even a string
+        raise E.MalformedAction(f"unknown action kind {_short(kind)}") from None
+    player, target, card, color = a.player, a.target, a.card, a.color
+    if player is not None and (player.__class__ is not int or "player" not in allowed):
+        raise E.MalformedAction(f"{kind}: player {_short(player)} is not a seat it takes")
+    if target is not None and (target.__class__ is not int or "target" not in allowed):
+        raise E.MalformedAction(f"{kind}: target {_short(target)} is not a seat it takes")
+    uno = a.uno
+    if uno is not False and (uno is not True or "uno" not in allowed):
+        raise E.MalformedAction(f"{kind}: uno {_short(uno)} (true, with a play only)")
+    if color is not None and (color.__class__ is not str or "color" not in allowed):
+        raise E.MalformedAction(f"{kind}: color {_short(color)} is not a colour it takes")
+    if card is not None:
+        if card.__class__ is not Card or "card" not in allowed:
+            raise E.MalformedAction(f"{kind}: card {_short(card)} is not a card it takes")
+        if flip is not None and not of_game(card, flip):
+            raise E.MalformedAction(wrong_game(card, flip))
+    return a
+
+
+def wrong_game(card: Card, flip: bool) -> str:
+    return (f"{card.text} is not a card of UNO Flip (light/dark)" if flip
+            else f"{card.text} is a card of UNO Flip, not of classic UNO")
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,19 +204,33 @@ class Action:
         return d
 
     @staticmethod
-    def from_dict(d: dict[str, object]) -> Action:
+    def from_dict(d: object) -> Action:
+        """The inverse of `to_dict`, strict: a mapping with a known `kind` and only the keys
+        `to_dict` writes, seats as integers, the card in the notation of docs/contracts.md;
+        anything else raises MalformedAction. (Whether the fields suit the kind is checked
+        by `check_form`, which the game runs on every action.)"""
         from uno_fsm.cards import parse
 
+        if not isinstance(d, dict):
+            raise E.MalformedAction(f"an action is a mapping, not {_short(d)}")
+        extra = sorted(str(k) for k in d if k not in KEYS)
+        if extra:
+            raise E.MalformedAction(f"unknown action key(s) {', '.join(extra)}")
+        kind = d.get("kind")
+        if type(kind) is not str or kind not in FIELDS:
+            raise E.MalformedAction(f"unknown or missing action kind {_short(kind)}")
         card = d.get("card")
-        player, target, color = d.get("player"), d.get("target"), d.get("color")
-        return Action(
-            kind=str(d["kind"]),
-            player=None if player is None else int(str(player)),
-            card=None if card is None else parse(str(card)),
-            color=None if color is None else str(color),
-            uno=bool(d.get("uno", False)),
-            target=None if target is None else int(str(target)),
-        )
+        if card is not None:
+            if type(card) is not str:
+                raise E.MalformedAction(f"{kind}: card {_short(card)} is not a card notation")
+            try:
+                card = parse(card)
+            except E.CardNotationError as exc:
+                raise E.MalformedAction(f"{kind}: {exc}") from None
+        # any value may reach the fields here: check_form refuses what is not of their type
+        action = Action(kind=kind, player=d.get("player"), card=card, color=d.get("color"),
+                        uno=d.get("uno", False), target=d.get("target"))
+        return check_form(action)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,8 @@ WILD_RANKS: dict[str, str] = {
     "W2": "wd2", "WDC": "wdc",                                                     # Flip
     "WSW": "wild_swap_hands",  # V.SWAP.CARD (variant swap-hands, RUL.SWAP.CARD): one Wild
 }
+# kinds printed only on UNO Flip cards (FL.DECK.*): never a card of classic UNO
+FLIP_ONLY_KINDS = frozenset({"draw1", "flip", "draw5", "skip_everyone", "wd2", "wdc"})
 KIND_RANKS: dict[str, str] = {kind: rank for rank, kind in {**COLORED_RANKS, **WILD_RANKS}.items()
                               if kind != "number"}
 # rank letters the parser tries longest first (SE before S, D2 before ...)
@@ -175,6 +177,14 @@ def parse(text: str) -> Card:
         card = Card(parse_face(text), None, text)
     _CARDS[text] = card
     return card
+
+
+def of_game(card: Card, flip: bool) -> bool:
+    """Whether `card` is a card of UNO Flip (`flip`: double-faced) or of classic UNO
+    (single-faced, no face printed only on Flip cards)."""
+    if flip:
+        return card.dark is not None
+    return card.dark is None and card.light.kind not in FLIP_ONLY_KINDS
 
 
 def fmt(card: Card) -> str:

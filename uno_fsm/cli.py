@@ -64,6 +64,7 @@ def cmd_diagram(args: argparse.Namespace) -> int:
 
 
 # ---- play -----------------------------------------------------------------------------
+MAX_BOT_MOVES = 100_000  # `play` stops after this many bot moves without a human decision
 def describe(action: Action, side: str | None = None) -> str:
     """A move in words, for the terminal; with `side` (UNO Flip) a card is named by the face
     its holder sees (FL.INFO.NO-PEEK)."""
@@ -88,7 +89,7 @@ def describe(action: Action, side: str | None = None) -> str:
 
 
 def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
-             stdout: TextIO | None = None) -> int:
+             stdout: TextIO | None = None, max_bot_moves: int = MAX_BOT_MOVES) -> int:
     from uno_fsm.errors import IllegalAction
     from uno_fsm.game import Game
 
@@ -112,7 +113,14 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
     bots = random.Random(seed + 1)
     print(f"UNO ({args.ruleset}), {args.players} players, seed {seed}. You are P{me}. "
           f"Type a move number, or q to quit.", file=out)
+    bot_moves = 0  # the bots' moves since the human's last decision
     while not game.is_over:
+        if bot_moves >= max_bot_moves:
+            # bounded (docs/robustness-engine.md): random bots could in principle pass the turn
+            # among themselves for ever; a game is not worth more moves than this
+            print(f"\nThe bots made {max_bot_moves} moves without you; the game is stopped.",
+                  file=out)
+            return 1
         mine = game.legal_actions(me)
         pending = game.pending
         my_turn = pending is not None and pending.player == me
@@ -130,6 +138,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
             if not my_turn:
                 print("   0. let it go", file=out)
             print("> ", end="", file=out, flush=True)
+            bot_moves = 0
             line = inp.readline()
             if not line:  # end of input before the game ended
                 print("uno-fsm play: end of input before the game ended (type q to quit)",
@@ -155,6 +164,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
                 print(f"  refused: {exc.message} ({exc.code}, rule {exc.rule})", file=out)
             continue
         _bot_step(game, me, bots, out)
+        bot_moves += 1
     print(f"Game over. Winner: P{game.winner}. Scores: {game.scores}", file=out)
     return 0
 
@@ -273,7 +283,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for i in range(args.games):
             game = Game.new(args.ruleset, args.players, args.seed * 1_000_003 + i)
             n = 0
-            while not game.is_over and n < args.max_actions:
+            while not game.is_over and n < args.max_actions:  # bounded by --max-actions
                 game.apply(rng.choice(game.legal_actions()))
                 n += 1
             actions += n

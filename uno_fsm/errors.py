@@ -3,7 +3,8 @@
 Every refusal of an action is an `IllegalAction` subclass carrying a stable kebab-case `code`
 (the contract with spec/errors.yaml and the conformance corpus) and the `rule` ID it enforces.
 The engine validates an action completely before it changes anything, so a refused action
-leaves the game state exactly as it was.
+leaves the game state exactly as it was. A set-up the rules refuse raises the same way
+(`UnresolvableSetup`, `WrongPlayerCount`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ class CardNotationError(ValueError):
 
 
 class IllegalAction(Exception):
-    """An action the rules refuse. `code` is stable; `rule` names the rule ID broken."""
+    """An action (or a set-up) the rules refuse. `code` is stable; `rule` names the rule ID
+    broken."""
 
     code = "illegal-action"
     default_rule = "CL.PLAY.OUT-OF-TURN"
@@ -35,6 +37,26 @@ class IllegalAction(Exception):
 class MalformedAction(IllegalAction):
     code = "malformed-action"
     default_rule = "CL.PLAY.TURN-OPTIONS"
+
+
+class UnresolvableSetup(IllegalAction):
+    """A set-up the rules cannot start from (RUL.SETUP.UNRESOLVABLE): no card is left to turn
+    first, or every card left is one the first-card rule sends back (possibly after cards it
+    ignores); a dealer draw from fewer cards than players or from cards that all count the
+    same. Raised by `Game.new`, `Game.from_setup` and by `next-round` (whose deal is then
+    undone)."""
+
+    code = "unresolvable-setup"
+    default_rule = "CL.FIRST.UNRESOLVABLE"
+
+
+class WrongPlayerCount(IllegalAction, ValueError):
+    """A table the ruleset is not played at: fewer or more players than it allows, or an odd
+    number where partners sit opposite (CL.DECK.PLAYERS, PARTNERS.EVEN). Also a ValueError, as
+    `Game.new` raised before the code existed."""
+
+    code = "wrong-player-count"
+    default_rule = "CL.DECK.PLAYERS"
 
 
 class NotYourTurn(IllegalAction):
@@ -105,7 +127,7 @@ class GameOver(IllegalAction):
 ERROR_TYPES: tuple[type[IllegalAction], ...] = (
     MalformedAction, NotYourTurn, WrongDecision, CardNotInHand, CardDoesNotMatch, OnlyDrawnCard,
     ColorRequired, InvalidColor, NoUnoWindow, NothingToCatch, NotChallengeable, NoSwapPending,
-    RoundOver, GameOver,
+    RoundOver, GameOver, UnresolvableSetup, WrongPlayerCount,
 )
 """Every concrete error type, one per code."""
 

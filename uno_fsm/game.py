@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from uno_fsm import errors as E
-from uno_fsm.actions import Action, Event, Pending
-from uno_fsm.cards import COLOR_NAMES, Card, color_letter, parse, parse_many
+from uno_fsm.actions import Action, Event, Pending, formed, wrong_game
+from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
 from uno_fsm.params import Params
 from uno_fsm.phases import EVENTLESS, TABLE, TurnPhases
 from uno_fsm.rules import DECISIONS, Rules
@@ -53,7 +53,7 @@ def _act(kind: str, player: int | None, card: Card | None = None, color: str | N
     key = (kind, player, card, color, uno, target)
     got = _ACTIONS.get(key)
     if got is None:
-        got = _ACTIONS[key] = Action(kind, player, card, color, uno, target)
+        got = _ACTIONS[key] = formed(Action(kind, player, card, color, uno, target))
     return got
 
 
@@ -61,7 +61,14 @@ def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
     if value is None:
         return {}
     if isinstance(value, Mapping):
-        out = {int(k): v for k, v in value.items()}
+        out = {}
+        for k, v in value.items():
+            seat = (k if type(k) is int else
+                    int(k) if type(k) is str and k.isascii() and k.isdigit() else None)
+            if seat is None or seat in out:
+                why = "given twice" if seat is not None else "is not a seat number"
+                raise E.MalformedAction(f"setup: {what}: seat {k!r} {why}")
+            out[seat] = v
     elif isinstance(value, list | tuple):
         out = dict(enumerate(value))
     else:
@@ -70,6 +77,27 @@ def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
         if not 0 <= seat < players:
             raise E.MalformedAction(f"setup: {what} names seat {seat} of {players}")
     return out
+
+
+def _whole(value: Any, what: str) -> int:
+    """An integer of a setup (not a bool, a float or a string), or MalformedAction. (Seats
+    wrap around the table, `dealer % players`, as they always have.)"""
+    if type(value) is not int:
+        raise E.MalformedAction(f"setup: {what} must be an integer, not {value!r}")
+    return value
+
+
+def _check_players(params: Params, n: int, prefix: str = "") -> None:
+    """CL.DECK.PLAYERS (RUL.PLAYERS.COUNT), PARTNERS.EVEN (RUL.PARTNERS.TEAMS): the table the
+    ruleset is played at, or WrongPlayerCount."""
+    if params.players_ok(n):
+        return
+    if params.even_players and params.min_players <= n <= params.max_players:
+        raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: partners sit opposite, so an even "
+                                 f"number of players, not {n}", "PARTNERS.EVEN")
+    even = " (an even number)" if params.even_players else ""
+    raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: {params.min_players}.."
+                             f"{params.max_players} players{even}, not {n}", "CL.DECK.PLAYERS")
 
 
 class Game:
@@ -89,11 +117,7 @@ class Game:
             dealer: int | None = None) -> Game:
         """A new game: choose the dealer, shuffle, deal and turn the first card."""
         params = Params.of(ruleset)
-        if not params.players_ok(players):
-            # CL.DECK.PLAYERS; PARTNERS.EVEN
-            even = " (an even number)" if params.even_players else ""
-            raise ValueError(f"{params.ruleset}: {params.min_players}..{params.max_players} "
-                             f"players{even}, not {players}")
+        _check_players(params, players)
         st = State(ruleset=params.ruleset, players=players, hands=[[] for _ in range(players)],
                    draw=[], discard=[], active_color=None, scores=[0] * players,
                    rng=random.Random(seed))
@@ -107,30 +131,33 @@ class Game:
     def from_setup(cls, ruleset: str | Any, setup: Mapping[str, Any], seed: int = 0) -> Game:
         """An exact position from a scenario's `setup` (docs/contracts.md)."""
         params = Params.of(ruleset)
-        try:
-            n = int(setup["players"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise E.MalformedAction("setup: players is required") from exc
+        if not isinstance(setup, Mapping):
+            raise E.MalformedAction("setup: a mapping is required")
+        n = setup.get("players")
+        if type(n) is not int:
+            raise E.MalformedAction(f"setup: players must be an integer, not {n!r}")
         start = str(setup.get("start", "turn"))
-        if params.even_players and n % 2:
-            # PARTNERS.EVEN (RUL.PARTNERS.TEAMS): partners sit opposite, so n is even
-            raise E.MalformedAction(f"setup: {params.ruleset} needs an even number of players")
+        _check_players(params, n, "setup: ")
         hands_in = _seat_map(setup.get("hands"), n, "hands")
         hands = [parse_many(hands_in.get(s, [])) for s in range(n)]
         draw = parse_many(setup.get("draw", []))
         draw.reverse()  # setup lists the draw pile top first; the state keeps the top last
         discard = parse_many(setup.get("discard", []))
+        flip = params.game == "flip"
+        for c in (*draw, *discard, *(c for h in hands for c in h)):
+            if not of_game(c, flip):  # FL.DECK.SIZE / CL.DECK.TOTAL: the deck's own cards
+                raise E.MalformedAction(f"setup: {wrong_game(c, flip)}")
         scores_in = _seat_map(setup.get("scores"), n, "scores")
         direction = setup.get("direction", "clockwise")
         if direction not in ("clockwise", "counterclockwise"):
             raise E.MalformedAction(f"setup: direction {direction!r}")
-        dealer = int(setup.get("dealer", n - 1))
+        dealer = _whole(setup.get("dealer", n - 1), "dealer")
         side = str(setup.get("side", "light"))
         if side not in ("light", "dark") or (side == "dark" and params.game != "flip"):
             raise E.MalformedAction(f"setup: side {side!r} in a {params.game} game")
         st = State(
             ruleset=params.ruleset, players=n, hands=hands, draw=draw, discard=discard,
-            active_color=None, scores=[int(scores_in.get(s, 0)) for s in range(n)],
+            active_color=None, scores=[_whole(scores_in.get(s, 0), "scores") for s in range(n)],
             direction=CLOCKWISE if direction == "clockwise" else COUNTERCLOCKWISE,
             dealer=dealer % n, side=side, rng=random.Random(seed),
         )
@@ -143,11 +170,8 @@ class Game:
                         "side"):
                 if key in setup:
                     raise E.MalformedAction(f"setup: start: game takes no {key!r}")
-            if not params.players_ok(n):  # CL.DECK.PLAYERS, PARTNERS.EVEN
-                raise E.MalformedAction(f"setup: {params.ruleset}: {params.min_players}.."
-                                        f"{params.max_players} players, not {n}")
             if "seed" in setup:
-                st.rng = random.Random(int(setup["seed"]))
+                st.rng = random.Random(_whole(setup["seed"], "seed"))
             game._rules.start_round(None, ordered=bool(draw))
             game._settle()
             game._rules.events = []
@@ -160,7 +184,7 @@ class Game:
         elif start == "turn":
             if not discard:
                 raise E.MalformedAction("setup: start: turn needs a discard pile")
-            st.current = int(setup.get("current", (dealer + 1) % n)) % n
+            st.current = _whole(setup.get("current", (dealer + 1) % n), "current") % n
             color = setup.get("active_color")
             top = game._rules.top()
             if color is not None:
@@ -313,7 +337,10 @@ class Game:
         return events
 
     def _settle(self) -> None:
-        """Follow eventless transitions until none is enabled."""
+        """Follow eventless transitions until none is enabled. Bounded: the eventless edges
+        form an acyclic graph (`phases.eventless_depth`, checked at import), so this takes at
+        most that many transitions (1 today: dealing -> play / choose_color, play_drawn ->
+        play, round_over -> game_over)."""
         r = self._rules
         st = self.state
         while True:

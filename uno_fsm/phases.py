@@ -166,7 +166,25 @@ def derive_table() -> tuple[dict[str, dict[str, tuple[Edge, ...]]], dict[str, tu
     )
 
 
+def eventless_depth(eventless: dict[str, tuple[Edge, ...]]) -> int:
+    """The longest chain of eventless transitions; TypeError if they form a cycle (a phase
+    that could follow eventless transitions forever). `Game._settle` takes at most this many
+    transitions per action (docs/robustness-engine.md)."""
+    depth: dict[str, int] = {}
+
+    def walk(phase: str, path: tuple[str, ...]) -> int:
+        if phase in path:
+            raise TypeError("eventless transitions form a cycle: " + " -> ".join((*path, phase)))
+        if phase not in depth:
+            depth[phase] = max((1 + walk(e.target, (*path, phase))
+                                for e in eventless.get(phase, ())), default=0)
+        return depth[phase]
+
+    return max((walk(p, ()) for p in eventless), default=0)
+
+
 TABLE, EVENTLESS = derive_table()
+EVENTLESS_DEPTH = eventless_depth(EVENTLESS)
 PHASES: tuple[str, ...] = tuple(s.id for s in TurnPhases.states)
 EVENTS: tuple[str, ...] = tuple(sorted({e for evs in TABLE.values() for e in evs}))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from uno_fsm import errors as E
-from uno_fsm.actions import EVENT_OF, Action, Event
+from uno_fsm.actions import EVENT_OF, FORMED, Action, Event, check_form
 from uno_fsm.cards import Card, Face
 from uno_fsm.deck import build_deck
 from uno_fsm.params import UNTIL_COLOUR, Params
@@ -41,6 +41,12 @@ CHALLENGE_RULES: dict[str, tuple[str, str, str, str]] = {
     "wdc": ("FL.DARK.WDC.ACCEPT", "FL.DARK.WDC.GUILTY", "FL.DARK.WDC.INNOCENT",
             "FL.END.GO-OUT-DRAW"),
 }
+# CL.FIRST.WD4, CL22.FIRST.IGNORE, FL.FIRST.WILD-DRAW-TWO: policies after which another card is
+# turned; CL.FIRST.UNRESOLVABLE: a first card needs a card of another policy in the draw pile
+RETURN = "return-shuffle-and-turn-again"
+TURN_AGAIN = frozenset({RETURN, "ignore-and-turn-again"})
+FIRST_CARD_TURNS = 64  # turns per card in the draw pile before the first-card loop gives up
+DEALER_DRAWS = 10_000  # rounds of the dealer draw before it gives up (CL.DEALER.UNRESOLVABLE)
 TURN_KINDS = frozenset({"play", "draw", "pass", "color"})
 WINDOW_EVENTS = frozenset({"call_uno", "catch"})  # CL.UNO.WINDOW: these keep the window open
 DECISIONS = {
@@ -58,11 +64,13 @@ DECISIONS = {
 class Rules:
     """Validators, guards and effects; the model object of TurnPhases."""
 
-    __slots__ = ("st", "p", "events", "_allowed")
+    __slots__ = ("st", "p", "events", "_allowed", "_flip", "_formed")
 
     def __init__(self, state: State, params: Params, allowed: dict[str, dict[str, object]]):
         self.st = state
         self.p = params
+        self._flip = params.game == "flip"
+        self._formed = FORMED[self._flip]  # actions known well formed for this game
         self.events: list[Event] = []
         self._allowed = allowed  # phase -> event -> edges (the machine's table)
 
@@ -128,7 +136,8 @@ class Rules:
         return bool(self.playable((card,)))
 
     def reshuffle(self) -> bool:
-        """CL.RESHUFFLE.KEEP-TOP: the top discard stays, the rest becomes the draw pile."""
+        """CL.RESHUFFLE.KEEP-TOP: the top discard stays, the rest becomes the draw pile (no
+        loop; the callers stop when it returns False)."""
         st = self.st
         if len(st.discard) <= 1:
             return False  # CL.RESHUFFLE.BOTH-EMPTY
@@ -144,7 +153,8 @@ class Rules:
         return True
 
     def give(self, seat: int, n: int, rule: str) -> tuple[Card, ...]:
-        """`seat` draws `n` cards (CL.PEN.FROM-DRAW-PILE, CL.RESHUFFLE.WHEN)."""
+        """`seat` draws `n` cards (CL.PEN.FROM-DRAW-PILE, CL.RESHUFFLE.WHEN). Bounded: n
+        turns, and it stops when both piles are empty (however large a ruleset's penalty)."""
         st = self.st
         hand = st.hands[seat]
         got: list[Card] = []
@@ -165,7 +175,10 @@ class Rules:
         """FL.DARK.WDC.DRAW-UNTIL (RUL.FLIP.WDC.UNTIL-DRAWN): `seat` draws until a drawn card's
         active face has `color` (at least one card; Wild faces do not stop it), then `extra`
         more (FL.DARK.WDC.INNOCENT, RUL.FLIP.WDC.INNOCENT-EXTRA). FL.DARK.WDC.EXHAUSTED: an empty
-        draw pile is refilled by the usual reshuffle; with nothing left to draw it stops."""
+        draw pile is refilled by the usual reshuffle; with nothing left to draw it stops.
+        Bounded: every turn of the loop moves one card from the draw pile into the hand and
+        none goes back (a reshuffle only moves discards under the top into the draw pile), so
+        it ends within len(draw) + len(discard) - 1 cards."""
         st = self.st
         hand = st.hands[seat]
         got: list[Card] = []
@@ -222,12 +235,13 @@ class Rules:
         st = self.st
         phase = st.phase
         n = st.players
+        # CL.PLAY.TURN-OPTIONS: anything but an Action of this game's cards is malformed-action
+        if id(a) not in self._formed:
+            check_form(a, self._flip)
         if phase == "game_over":
             raise E.GameOver("the game is over", "CL.END.NO-PENDING")
         kind = a.kind
-        event = EVENT_OF.get(kind)
-        if event is None:
-            raise E.MalformedAction(f"unknown action kind {kind!r}")
+        event = EVENT_OF[kind]
         actor = a.player
         if kind in ("hint", "wrong-card", "catch", "swap"):
             if a.target is None or not 0 <= a.target < n:
@@ -857,8 +871,32 @@ class Rules:
     def deal_round(self, action: Action | None = None) -> None:
         """CL.END.NEW-HAND: gather every card, choose a dealer, shuffle, deal, turn a card."""
         st = self.st
+        # CL.FIRST.UNRESOLVABLE, CL.DEALER.UNRESOLVABLE: a refused deal leaves the state
+        # unchanged; the snapshot is only taken when the deck might not start a hand
+        saved = None if self.surely_starts(st.all_cards()) else st.to_dict()
         st.round += 1
-        self.start_round(None)
+        try:
+            self.start_round(None)
+        except E.UnresolvableSetup:
+            if saved is not None:
+                vars(st).update(vars(State.from_dict(saved)))
+            raise
+
+    def surely_starts(self, cards: list[Card]) -> bool:
+        """Whether a hand dealt from `cards` starts whatever the shuffle: the dealer draw can
+        choose (CL.DEALER.UNRESOLVABLE) and more cards than the deal takes can stand as the
+        first card, so one is left in the draw pile (CL.FIRST.UNRESOLVABLE). A real deck
+        always does (108 cards, 4 returned); a toy deck may not."""
+        p, n = self.p, self.st.players
+        if not cards:
+            return False  # the ruleset's deck is built: decided when it is dealt
+        if p.dealer == "high-card":
+            if len(cards) < n or len({dealer_value(c) for c in cards}) < 2:
+                return False
+        dealt = min(len(cards), max(p.hand_size, 0) * n)
+        # the light faces: the next hand starts light (FL.SETUP.START-LIGHT)
+        stand = sum(1 for c in cards if self.policy_of(c.light.kind) not in TURN_AGAIN)
+        return stand > dealt
 
     def end_game(self, action: Action | None = None) -> None:
         """CL.SCORE.TARGET / CL22.SCORE.ONE-HAND: the winner of the last hand wins the game."""
@@ -907,9 +945,13 @@ class Rules:
             dealer = self.choose_dealer(cards, ordered)
         st.dealer = dealer
         st.rng.shuffle(st.draw)  # CL.DEALER.RETURN: the whole deck is shuffled before dealing
-        for _ in range(p.hand_size):  # CL.DEAL.SEVEN, one at a time from the dealer's left
+        # CL.DEAL.SEVEN, one at a time from the dealer's left. Bounded by the cards: a toy deck
+        # from a scenario may run out (the deal stops there, whatever `hand_size` says)
+        for _ in range(p.hand_size):
+            if not st.draw:
+                break
             for i in range(1, n + 1):
-                if st.draw:  # (a toy deck from a scenario may run out)
+                if st.draw:
                     st.hands[(dealer + i) % n].append(st.draw.pop())
         # CL.DEAL.DRAW-PILE: the rest is the draw pile
         self.events.append(Event("dealt", dealer, count=p.hand_size, rule="CL.DEAL.SEVEN"))
@@ -928,41 +970,82 @@ class Rules:
             return dealer
         # CL.DEALER.HIGHEST, CL.DEALER.ACTION-ZERO, CL18.DEALER-ZERO, CL.DEALER.TIES;
         # FL.SETUP.DEALER, FL.SETUP.DEALER-TIE: light faces (a round starts on the light side)
+        # CL.DEALER.UNRESOLVABLE (RUL.SETUP.UNRESOLVABLE): each player draws a card, and a tie
+        # breaks only if two cards count differently; otherwise refused before any draw.
+        # Bounded: with two values each round of k >= 2 tied players leaves fewer with a
+        # probability > 0 (a fresh pile is the whole deck, shuffled), so DEALER_DRAWS rounds
+        # bound the loop; reaching them raises the same error.
+        value = dealer_value
+        if len(cards) < n or len({value(c) for c in cards}) < 2:
+            why = (f"{len(cards)} cards for {n} players" if len(cards) < n
+                   else "every card of the deck counts the same")
+            raise E.UnresolvableSetup(f"dealer draw: {why}: no highest card",
+                                      "CL.DEALER.UNRESOLVABLE")
         pile = list(cards)
         if not ordered:
             st.rng.shuffle(pile)
         contenders = list(range(n))
-        for _ in range(10_000):  # a deck whose cards all count the same never breaks a tie
+        for _ in range(DEALER_DRAWS):
             if len(pile) < len(contenders):
                 pile = list(cards)
                 st.rng.shuffle(pile)
-            values = {}
-            for seat in contenders:
-                f = self.face(pile.pop())
-                values[seat] = f.number if f.number is not None else 0
+            values = {seat: value(pile.pop()) for seat in contenders}
             best = max(values.values())
             contenders = [s for s in contenders if values[s] == best]
             if len(contenders) == 1:
                 self.events.append(Event("dealer", contenders[0], rule="CL.DEALER.HIGHEST"))
                 return contenders[0]
-        raise E.MalformedAction("dealer draw: the deck cannot break the tie (CL.DEALER.TIES)")
+        raise E.UnresolvableSetup(f"dealer draw: still tied after {DEALER_DRAWS} rounds",
+                                  "CL.DEALER.UNRESOLVABLE")
+
+    def first_policy(self, card: Card) -> str:
+        """The ruleset's first-card policy for `card` turned first (its face in play: light, as
+        a hand starts light, FL.SETUP.FIRST-DISCARD)."""
+        return self.policy_of(self.face(card).kind)
+
+    def policy_of(self, kind: str) -> str:
+        """The first-card policy of a face `kind`; CL18.FIRST-CARD: a special Wild follows
+        `special_wild`; a kind the ruleset does not name has no effect (`none`)."""
+        first = self.p.first_card
+        policy = first.get(kind)
+        if policy is None and kind in SPECIAL_WILDS:
+            policy = first.get("special_wild")
+        return policy or "none"
 
     def turn_first_card(self) -> None:
-        """CL.DEAL.FIRST-DISCARD and the ruleset's first-card policy; ends in `dealing`."""
+        """CL.DEAL.FIRST-DISCARD and the ruleset's first-card policy; ends in `dealing`.
+
+        Bounded (docs/robustness-engine.md), CL.FIRST.UNRESOLVABLE (RUL.SETUP.UNRESOLVABLE):
+        before anything is turned, a draw pile that is empty, or that holds no card that can
+        start the hand but some card the policy returns, is refused (`unresolvable-setup`).
+        Otherwise either a stopping card is in the draw pile and stays there until turned
+        (ignored cards leave the pile, returned ones go back: a "return" turn draws a stopping
+        card with probability >= 1 / len(draw)), or every card is ignored and the pile runs
+        out after len(draw) turns (CL22.FIRST.IGNORE: the last one stays on top, the turning
+        stops short as any draw does, RUL.RESHUFFLE.BOTH-EMPTY). The loop is cut at
+        FIRST_CARD_TURNS turns per card (chance of reaching it with a startable pile below
+        e^-64) with the same error."""
         st, p = self.st, self.p
         n = st.players
+        policies = {self.first_policy(c) for c in st.draw}
+        if not st.draw or (policies <= TURN_AGAIN and RETURN in policies):
+            rule = "CL.DEAL.FIRST-DISCARD" if not st.draw else "CL.FIRST.UNRESOLVABLE"
+            what = "no card" if not st.draw else (
+                "only cards the first-card rule turns again (" +
+                " ".join(sorted({c.text for c in st.draw})) + ")")
+            raise E.UnresolvableSetup(f"the draw pile holds {what}: no first card can be "
+                                      "turned", rule)
         left = (st.dealer + 1) % n  # CL.SEAT.LEFT, CL.DEAL.FIRST-PLAYER
         st.current = left
         st.phase = "dealing"
-        while st.draw:
+        for _ in range(FIRST_CARD_TURNS * len(st.draw)):
+            if not st.draw:
+                return  # CL22.FIRST.IGNORE: every card was ignored; the last one stays on top
             card = st.draw.pop()
             st.discard.append(card)
             f = self.face(card)
             st.active_color = f.color
-            policy = p.first_card.get(f.kind)
-            if policy is None and f.kind in SPECIAL_WILDS:
-                policy = p.first_card.get("special_wild")  # CL18.FIRST-CARD
-            policy = policy or "none"
+            policy = self.first_policy(card)
             self.events.append(Event("first-card", None, card, rule="CL.DEAL.FIRST-DISCARD"))
             # FL.SETUP.FIRST-DISCARD: turned light face up (the side is light); FL.FIRST.*
             # per the ruleset's first_card (FL.FIRST.ACTION-SEE-CARD)
@@ -987,7 +1070,7 @@ class Rules:
                 st.first_color = True
                 return
             # CL.FIRST.WD4, CL.FIRST.REPEAT; FL.FIRST.WILD-DRAW-TWO (RUL.FLIP.FIRST-CARD.W2)
-            if policy == "return-shuffle-and-turn-again":
+            if policy == RETURN:
                 st.discard.pop()
                 st.draw.append(card)
                 st.rng.shuffle(st.draw)
@@ -995,6 +1078,15 @@ class Rules:
             if policy == "ignore-and-turn-again":  # CL22.FIRST.IGNORE, CL22.FIRST.STAYS
                 continue
             raise NotImplementedError(f"first-card policy {policy!r}")
+        raise E.UnresolvableSetup(  # CL.FIRST.UNRESOLVABLE: the bound above (never seen)
+            f"no first card after {FIRST_CARD_TURNS} turns per card", "CL.FIRST.UNRESOLVABLE")
+
+
+def dealer_value(card: Card) -> int:
+    """CL.DEALER.HIGHEST, CL.DEALER.ACTION-ZERO, FL.SETUP.DEALER: what a card counts in the
+    dealer draw: the number of its light face (a hand starts light), zero for a symbol."""
+    number = card.light.number
+    return number if number is not None else 0
 
 
 _CHALLENGER_RULE = {"wd2": "FL.LIGHT.W2.CHALLENGER", "wdc": "FL.DARK.WDC.CHALLENGER"}

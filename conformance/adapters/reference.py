@@ -23,6 +23,14 @@ DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
             "challenge": "challenge", "swap": "swap", "round-over": "none"}
 ACTION_KEYS = {"player", "play", "color", "uno", "draw", "pass", "challenge", "catch", "swap",
                "referee", "card", "next_round"}
+# an action names one of these (or else `color` alone, or `uno` alone) ...
+ACTION_KINDS = ("play", "draw", "pass", "challenge", "catch", "swap", "referee", "next_round")
+# ... with only these keys beside it
+COMPANIONS: dict[str, set[str]] = {
+    "play": {"player", "color", "uno"}, "draw": {"player"}, "pass": {"player"},
+    "challenge": {"player"}, "catch": {"player"}, "swap": {"player"},
+    "referee": {"player", "card"}, "next_round": set(), "color": {"player"}, "uno": {"player"},
+}
 
 
 @functools.cache
@@ -79,9 +87,9 @@ class ReferenceAdapter:
             "observations": list(OBSERVATIONS),
         }
 
-    def setup(self, params: dict[str, Any]) -> None:
+    def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
         from uno_fsm import Game, IllegalAction
-        from uno_fsm.errors import CardNotationError
+        from uno_fsm.errors import CardNotationError, UnresolvableSetup, WrongPlayerCount
         from uno_fsm.params import Params
 
         ruleset = params.get("ruleset")
@@ -94,12 +102,18 @@ class ReferenceAdapter:
             raise Unsupported(f"ruleset {ruleset!r}: {exc}") from exc
         if p.game not in ("classic", "flip"):
             raise Unsupported(f"ruleset {ruleset!r}: game {p.game!r} is not implemented yet")
+        self.game = None
         try:
             self.game = Game.from_setup(p, setup, seed=int(params.get("seed") or 0))
         except NotImplementedError as exc:
             raise Unsupported(str(exc)) from exc
+        except (UnresolvableSetup, WrongPlayerCount) as exc:
+            # a set-up the rules refuse (RUL.SETUP.UNRESOLVABLE, RUL.PLAYERS.COUNT): answered
+            # like a refused action, with its code (docs/adapter-protocol.md)
+            return _error(exc.code, exc.rule, exc.message)
         except (IllegalAction, CardNotationError, ValueError, KeyError, TypeError) as exc:
             raise AdapterError("bad-request", f"setup: {exc}") from exc
+        return None
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
         from uno_fsm import IllegalAction
@@ -110,7 +124,7 @@ class ReferenceAdapter:
         try:
             engine_action = self._to_engine(action)
         except CardNotationError as exc:
-            return _error("malformed-action", None, str(exc))
+            return _error("malformed-action", MALFORMED_RULE, str(exc))
         except _Malformed as exc:
             return _error(exc.code, exc.rule, str(exc))
         try:
@@ -121,58 +135,85 @@ class ReferenceAdapter:
             raise Unsupported(str(exc)) from exc
         return None
 
-    def _to_engine(self, a: dict[str, Any]) -> Any:
+    def _to_engine(self, a: Any) -> Any:
+        """The engine Action of a protocol action (docs/scenario-format.md "Actions"): one
+        action key, only its companion keys, values of their JSON types; anything else is
+        `malformed-action` (an unknown colour name: `invalid-color`)."""
         from uno_fsm import Action
         from uno_fsm.cards import COLOR_LETTERS, COLOR_NAMES, parse
 
         if not isinstance(a, dict) or set(a) - ACTION_KEYS:
-            raise _Malformed("malformed-action", f"unknown keys in {a!r}")
+            raise _Malformed("malformed-action", f"an action is an object with known keys, "
+                             f"not {a!r}")
+        kinds = [k for k in ACTION_KINDS if k in a]
+        if not kinds:
+            kinds = [k for k in ("color", "uno") if k in a]
+        if len(kinds) != 1:
+            raise _Malformed("malformed-action", f"one action expected in {a!r}")
+        kind = kinds[0]
+        extra = set(a) - {kind} - COMPANIONS[kind]
+        if extra:
+            raise _Malformed("malformed-action", f"{kind} takes no {', '.join(sorted(extra))}")
 
         def seat(value: Any, what: str) -> int:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise _Malformed("malformed-action", f"{what} must be a seat number")
             return value
 
-        def color(value: Any) -> str | None:
-            if value is None:
+        def flag(key: str, default: bool | None = None) -> bool:
+            value = a.get(key, default)
+            if not isinstance(value, bool):
+                raise _Malformed("malformed-action", f"{key} must be true or false")
+            return value
+
+        def card(key: str) -> Any:
+            value = a[key]
+            if not isinstance(value, str):
+                raise _Malformed("malformed-action", f"{key} must be a card in notation")
+            return parse(value)
+
+        def color() -> str | None:
+            if "color" not in a:
                 return None
-            letter = COLOR_LETTERS.get(str(value).lower())
-            if letter is None and str(value) in COLOR_NAMES:
-                letter = str(value)  # a colour letter
+            value = a["color"]
+            if not isinstance(value, str):
+                raise _Malformed("malformed-action", f"color must be a colour name, not {value!r}")
+            letter = COLOR_LETTERS.get(value.lower())
+            if letter is None and value in COLOR_NAMES:
+                letter = value  # a colour letter
             if letter is None:
                 raise _Malformed("invalid-color", f"unknown colour {value!r}",
                                  "CL.WILD.FOUR-COLOURS")
             return letter
 
-        if "referee" in a:
-            target = seat(a.get("player"), "player")
-            if a["referee"] == "hint":
-                return Action.hint(target)
-            if a["referee"] == "wrong-card":
-                card = a.get("card")
-                return Action.wrong_card(target, None if card is None else parse(str(card)))
-            raise _Malformed("malformed-action", f"unknown referee action {a['referee']!r}")
-        if a.get("next_round"):
+        if kind == "next_round":
+            if a["next_round"] is not True:
+                raise _Malformed("malformed-action", "next_round must be true")
             return Action.next_round()
         player = seat(a.get("player"), "player")
-        if "play" in a:
-            return Action.play(player, parse(str(a["play"])), color(a.get("color")),
-                               bool(a.get("uno", False)))
-        if a.get("draw") is True:
-            return Action.draw(player)
-        if a.get("pass") is True:
-            return Action.keep(player)
-        if "challenge" in a:
-            return Action.challenge(player) if a["challenge"] else Action.accept(player)
-        if "catch" in a:
+        if kind == "referee":
+            if a["referee"] == "hint" and "card" not in a:
+                return Action.hint(player)
+            if a["referee"] == "wrong-card":
+                return Action.wrong_card(player, card("card") if "card" in a else None)
+            raise _Malformed("malformed-action", f"unknown referee action {a['referee']!r}")
+        if kind == "play":
+            return Action.play(player, card("play"), color(), flag("uno", False))
+        if kind in ("draw", "pass"):
+            if a[kind] is not True:
+                raise _Malformed("malformed-action", f"{kind} must be true")
+            return Action.draw(player) if kind == "draw" else Action.keep(player)
+        if kind == "challenge":
+            return Action.challenge(player) if flag("challenge") else Action.accept(player)
+        if kind == "catch":
             return Action.catch(player, seat(a["catch"], "catch"))
-        if "swap" in a:
+        if kind == "swap":
             return Action.swap(player, seat(a["swap"], "swap"))
-        if "color" in a:
-            return Action.choose_color(player, color(a["color"]) or "")
-        if a.get("uno") is True:
-            return Action.call_uno(player)
-        raise _Malformed("malformed-action", f"no action in {a!r}")
+        if kind == "color":
+            return Action.choose_color(player, color() or "")
+        if not flag("uno"):
+            raise _Malformed("malformed-action", "uno must be true")
+        return Action.call_uno(player)
 
     def observe(self, keys: list[str]) -> dict[str, Any]:
         from uno_fsm.cards import color_name
@@ -246,8 +287,11 @@ class ReferenceAdapter:
         self.game = None
 
 
+MALFORMED_RULE = "CL.PLAY.TURN-OPTIONS"  # uno_fsm.errors.MalformedAction's rule
+
+
 class _Malformed(Exception):
     def __init__(self, code: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.code = code
-        self.rule = rule
+        self.rule = rule or (MALFORMED_RULE if code == "malformed-action" else None)

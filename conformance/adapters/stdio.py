@@ -33,6 +33,7 @@ from typing import IO, Any
 from conformance.protocol import (
     MAX_LINE,
     PROTOCOL,
+    RESERVED_CODES,
     AdapterError,
     ProtocolError,
     check_hello,
@@ -303,8 +304,15 @@ class StdioAdapter:
     def hello(self) -> dict[str, Any]:
         return check_hello(self._result("hello", {"protocol": PROTOCOL}))
 
-    def setup(self, params: dict[str, Any]) -> None:
-        self._result("setup", params)
+    def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        """None: accepted; a rule error (`unresolvable-setup`...): the set-up refused."""
+        msg = self._exchange("setup", params)
+        if "error" in msg:
+            err = msg["error"]
+            if err["code"] in RESERVED_CODES:
+                raise_for_error("setup", err)
+            return check_rejection(err, "setup")
+        return None
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
         msg = self._exchange("act", {"action": action})
