@@ -25,8 +25,8 @@ from __future__ import annotations
 import os
 import select
 import shlex
-import signal
 import shutil
+import signal
 import subprocess
 import time
 from collections import deque
@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from conformance import processes
-
 from conformance.protocol import (
     MAX_DEPTH,
     MAX_LINE,
