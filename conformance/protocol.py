@@ -108,8 +108,10 @@ def check_rejection(result: Any) -> dict[str, Any] | None:
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    """One message as one JSON line (UTF-8, no embedded newlines)."""
-    return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    """One message as one JSON line (UTF-8, no embedded newlines; NaN/Infinity raise
+    ValueError: they are not JSON)."""
+    return (json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            + "\n").encode()
 
 
 def request(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
