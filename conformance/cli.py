@@ -218,7 +218,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from conformance.serve import serve_stdio
 
     try:
-        spec = resolve(args.adapter)
+        spec = resolve(args.adapter, isolate=False)  # this process is the worker
         adapter = spec.factory()
     except AdapterSpecError as exc:
         _err(str(exc))

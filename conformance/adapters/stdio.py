@@ -193,6 +193,15 @@ class StdioAdapter:
             except OSError:
                 pass
 
+    def _crashed(self, message: str) -> AdapterError:
+        """A `crashed` error whose message ends with the last line the program wrote to
+        stderr (often the reason: a traceback's last line, a usage error)."""
+        lines = self._stderr_text().splitlines()
+        if lines:
+            last = lines[-1].strip()
+            message += f" (stderr: {last[:200]}{'...' if len(last) > 200 else ''})"
+        return AdapterError("crashed", message)
+
     def _fail(self, exc: AdapterError) -> AdapterError:
         tail = self._stderr_text()
         if tail and not exc.detail:
@@ -215,7 +224,7 @@ class StdioAdapter:
         if proc is None:
             return self._start()
         if proc.poll() is not None and not self._pending:
-            raise self._fail(AdapterError("crashed", f"adapter {_status(proc.returncode)}"))
+            raise self._fail(self._crashed(f"adapter {_status(proc.returncode)}"))
         # Exited with answers due: `receive` reports it, at the first answer it never gave.
         return proc
 
@@ -313,8 +322,8 @@ class StdioAdapter:
                     raise self._fail(ProtocolError(
                         f"{method}: the adapter closed its stdout but is still running")) \
                         from None
-                raise self._fail(AdapterError("crashed", f"{method}: adapter {_status(code)} "
-                                              "before answering"))
+                raise self._fail(self._crashed(f"{method}: adapter {_status(code)} "
+                                               "before answering"))
             left = end - time.monotonic()
             if left <= 0:
                 raise self._fail(AdapterError(
