@@ -7,7 +7,8 @@
 
 Exit codes of `run`: 0 when nothing unexpected happened (passed, xfailed, unsupported);
 1 when a scenario failed, errored or xpassed; 2 for usage errors (bad scenario files, an
-unknown adapter, an unreadable expectation file).
+unknown adapter, an unreadable expectation file); 130 / 143 when stopped by SIGINT / SIGTERM
+(the report of the scenarios judged so far is still written).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -169,6 +171,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     data = reports.to_json(report)
     if not _emit(data, args.format, args.output):
         return 2
+    if report.interrupted:  # the adapters are killed; the report holds what was judged
+        _err(f"{report.warnings[0]}; exit status 128 + signal number")
+        return 128 + int(signal.Signals[report.interrupted])
     return reports.exit_code(data)
 
 
