@@ -322,8 +322,9 @@ class StdioAdapter:
                     raise self._fail(ProtocolError(
                         f"{method}: the adapter closed its stdout but is still running")) \
                         from None
-                raise self._fail(self._crashed(f"{method}: adapter {_status(code)} "
-                                               "before answering"))
+                what = f"{len(self._buf)} bytes of an answer without its newline" \
+                    if self._buf else "before answering"
+                raise self._fail(self._crashed(f"{method}: adapter {_status(code)} {what}"))
             left = end - time.monotonic()
             if left <= 0:
                 raise self._fail(AdapterError(
