@@ -228,6 +228,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except AdapterSpecError as exc:
         _err(str(exc))
         return 2
+    except Exception as exc:  # noqa: BLE001 - the adapter's constructor: one line, no traceback
+        _err(f"cannot start adapter {args.adapter}: {type(exc).__name__}: {exc}")
+        return 2
     code = serve_stdio(adapter)
     # The adapter's close() has run and every answer is written: leave at once, without the
     # interpreter's teardown (tens of milliseconds that the runner would spend waiting).

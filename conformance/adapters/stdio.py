@@ -322,7 +322,7 @@ class StdioAdapter:
                     raise self._fail(ProtocolError(
                         f"{method}: the adapter closed its stdout but is still running")) \
                         from None
-                what = f"{len(self._buf)} bytes of an answer without its newline" \
+                what = f"after {len(self._buf)} bytes of an answer without its newline" \
                     if self._buf else "before answering"
                 raise self._fail(self._crashed(f"{method}: adapter {_status(code)} {what}"))
             left = end - time.monotonic()
