@@ -30,6 +30,7 @@ This module only imports the standard library: it runs as the supervisor script.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
 import signal
@@ -223,6 +224,9 @@ def kill_all() -> None:
             obj.kill()
         except Exception:  # noqa: BLE001 - the others must still be killed
             pass
+
+
+atexit.register(kill_all)  # a safety net: a program never outlives the runner's interpreter
 
 
 class Interrupted(BaseException):  # noqa: N818 - like KeyboardInterrupt
