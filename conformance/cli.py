@@ -157,6 +157,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             except (exp.ExpectationsError, OSError) as exc:
                 _err(str(exc))
                 return 2
+    from conformance.processes import adopt_orphans
+
+    adopt_orphans()  # this process runs adapters only: orphans re-parented here are theirs
     bar = None
     if not args.no_progress and sys.stderr.isatty():
         bar = reports.ProgressBar()

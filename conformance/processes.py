@@ -226,6 +226,47 @@ def kill_all() -> None:
             pass
 
 
+_SWEEPING = [False]
+
+
+def adopt_orphans() -> bool:
+    """Make this process a child subreaper too (`conformance run` does: it has no children but
+    its adapters'). Then a process whose supervisor died (a program that killed its own parent)
+    is re-parented here, and `sweep_orphans` ends it. True when in effect."""
+    _SWEEPING[0] = TREE_TRACKING and _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    return _SWEEPING[0]
+
+
+def sweep_orphans(patience: float = KILL_PATIENCE) -> None:
+    """After `adopt_orphans`: kill and reap this process's children that no live adapter owns,
+    with their trees. Does nothing otherwise (the children of a library's host are not ours)."""
+    if not _SWEEPING[0]:
+        return
+    me = os.getpid()
+    end = time.monotonic() + patience
+    while time.monotonic() < end:
+        owned = {getattr(obj, "pid", None) for obj in list(_LIVE)}
+        strays = [p for p, (parent, _s) in _table().items() if parent == me and p not in owned]
+        if not strays:
+            return
+        for p in strays:
+            kill_descendants(p, patience=0.1)
+            try:
+                os.kill(p, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        _reap_children_of(strays)
+        time.sleep(0.002)
+
+
+def _reap_children_of(pids: list[int]) -> None:
+    for p in pids:
+        try:
+            os.waitpid(p, os.WNOHANG)
+        except ChildProcessError:
+            pass
+
+
 atexit.register(kill_all)  # a safety net: a program never outlives the runner's interpreter
 
 

@@ -192,8 +192,8 @@ def test_a_runner_killed_outright_still_takes_the_tree_with_it(tmp_path: Path) -
 
 
 def test_kill_descendants_walks_a_tree_it_did_not_start() -> None:
-    """The /proc walk itself: a shell that starts a sleeper in a new session (`setsid`)."""
-    proc = subprocess.Popen(["sh", "-c", "setsid sleep 60 & sleep 60"])
+    """The /proc walk itself, on a tree three levels deep that no supervisor started."""
+    proc = subprocess.Popen(["sh", "-c", "sh -c 'sleep 60 & wait' & wait"])
     try:
         end = time.monotonic() + 10
         while len(processes.descendants(proc.pid)) < 2:
@@ -217,3 +217,24 @@ def test_a_missing_program_fails_to_start_with_one_clear_message() -> None:
     assert rep.results[3].message == (
         "unavailable: adapter gave up after 3 failed starts; last: spawn-failed: "
         "cannot start ./no-such-uno --serve: ./no-such-uno: no such executable")
+
+
+def test_a_program_that_kills_its_supervisor_is_still_caught(tmp_path: Path) -> None:
+    """`conformance run` is a subreaper too: the program and its escapee, orphaned by their
+    supervisor's death, are re-parented to the runner, which kills and reaps them."""
+    f = tmp_path / "pids"
+    program = shlex.join([*HOSTILE, "--mode", "setsid,kill-parent", "--seed", "2",
+                          "--pidfile", str(f)])
+    proc = subprocess.run(
+        [sys.executable, "-m", "uno_cli", "conformance", "run",
+         str(FIX / "scenarios" / "harness.yaml"), "--adapter", f"stdio:{program}",
+         "--timeout", "5", "--no-expectations", "--format", "json",
+         "--output", str(tmp_path / "report.json")], capture_output=True, text=True,
+        timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert [(r["id"], r["status"], r["message"], r["step"]) for r in data["results"]] == [
+        ("harness.1", "passed", "", None),
+        ("harness.2", "errored", "crashed: adapter was killed by signal 9 (SIGKILL)", 1),
+        ("harness.3", "passed", "", None)]
+    assert len(pids(f)) == 3 and gone(f) == []

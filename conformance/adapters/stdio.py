@@ -184,6 +184,7 @@ class StdioAdapter:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover
             pass
+        processes.sweep_orphans()  # what a program that killed its supervisor left
         self._read_stderr()
         self._err_fd = None
         for stream in (proc.stdin, proc.stdout, proc.stderr):
