@@ -106,3 +106,10 @@ class DeadlineGuard:
 
     def close(self) -> None:
         self._call("close", self.inner.close)
+
+    def __getattr__(self, name: str) -> Any:
+        """Any other method of the adapter (an optional capability) runs guarded too."""
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+        return lambda *args: self._call(name, attr, *args)
