@@ -157,15 +157,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             except (exp.ExpectationsError, OSError) as exc:
                 _err(str(exc))
                 return 2
-    from conformance.processes import adopt_orphans
-
-    adopt_orphans()  # this process runs adapters only: orphans re-parented here are theirs
     bar = None
     if not args.no_progress and sys.stderr.isatty():
         bar = reports.ProgressBar()
     runner = Runner(spec.factory, adapter_name=spec.spec, timeout=args.timeout,
                     expectations=expectations, on_start=bar.start if bar else None,
-                    on_result=bar.advance if bar else None)
+                    on_result=bar.advance if bar else None, adopt_orphans=True)
     try:
         report = runner.run(scenarios)
     finally:

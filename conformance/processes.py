@@ -19,7 +19,7 @@ of the machine is ever touched.
   are attributed to the program that made them, even when several adapters run at once (the
   differential fuzzer) or when the runner lives in a process that has children of its own.
   `conformance run`, whose process has no other children, is a subreaper as well
-  (`adopt_orphans`): a program that kills its own supervisor is re-parented to it and
+  (`adopting_orphans`): a program that kills its own supervisor is re-parented to it and
   `sweep_orphans` ends it.
 
 Elsewhere than Linux (no `/proc`, no subreaper) the program runs directly in a new session and
@@ -38,7 +38,6 @@ import os
 import signal
 import threading
 import time
-import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -62,7 +61,7 @@ class Killable(Protocol):
     def kill(self) -> None: ...
 
 
-_LIVE: weakref.WeakSet[Any] = weakref.WeakSet()
+_LIVE: set[Any] = set()  # held until killed: an adapter dropped without close() is still found
 
 
 def register(obj: Killable) -> None:
@@ -86,16 +85,26 @@ def kill_all() -> None:
 _SWEEPING = [False]
 
 
-def adopt_orphans() -> bool:
-    """Make this process a child subreaper too (`conformance run` does: it has no children but
-    its adapters'). Then a process whose supervisor died (a program that killed its own parent)
-    is re-parented here, and `sweep_orphans` ends it. True when in effect."""
-    _SWEEPING[0] = TREE_TRACKING and _prctl(PR_SET_CHILD_SUBREAPER, 1)
-    return _SWEEPING[0]
+@contextmanager
+def adopting_orphans() -> Iterator[bool]:
+    """While inside, this process is a child subreaper too (`conformance run` asks for it): a
+    process whose supervisor died (a program that killed its own parent) is re-parented here,
+    and `sweep_orphans` ends it. Only when this process has no child yet: the children of a
+    host (pytest, an IDE) are not the runner's to kill. Yields whether it is in effect."""
+    on = TREE_TRACKING and not _SWEEPING[0] and not descendants(os.getpid()) \
+        and _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    _SWEEPING[0] = _SWEEPING[0] or on
+    try:
+        yield on
+    finally:
+        if on:
+            sweep_orphans()
+            _SWEEPING[0] = False
+            _prctl(PR_SET_CHILD_SUBREAPER, 0)
 
 
 def sweep_orphans(patience: float = KILL_PATIENCE) -> None:
-    """After `adopt_orphans`: kill and reap this process's children that no live adapter owns,
+    """Inside `adopting_orphans`: kill and reap this process's children that no live adapter owns,
     with their trees. Does nothing otherwise (the children of a library's host are not ours)."""
     if not _SWEEPING[0]:
         return

@@ -25,6 +25,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -165,8 +166,9 @@ class Runner:
                  timeout: float = 10.0, expectations: Expectations | None = None,
                  on_start: Callable[[int], None] | None = None,
                  on_result: Callable[[Result], None] | None = None,
-                 max_observation: int = MAX_OBSERVATION) -> None:
+                 max_observation: int = MAX_OBSERVATION, adopt_orphans: bool = False) -> None:
         self.factory = factory
+        self.adopt_orphans = adopt_orphans  # see processes.adopting_orphans
         self.max_observation = max_observation
         self.adapter_name = adapter_name
         self.timeout = timeout
@@ -415,7 +417,8 @@ class Runner:
             self.on_start(len(scenarios))
         results: list[Result] = []
         interrupted: str | None = None
-        with processes.interrupts():
+        orphans = processes.adopting_orphans() if self.adopt_orphans else nullcontext()
+        with processes.interrupts(), orphans:
             try:
                 for i, sc in enumerate(scenarios):
                     r = self.run_one(sc, scenarios[i + 1:i + 1 + PIPELINE_WINDOW])

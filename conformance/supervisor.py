@@ -132,6 +132,8 @@ def supervise(argv: list[str]) -> None:
     """Run `argv` as a child of this subreaper; end its whole tree when it exits."""
     parent = os.getppid()
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    # Linux sends this when the *thread* that started us ends: the runner starts a program from
+    # the thread that uses it (Runner.run calls the factory itself).
     _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
     def end(_signum: int = 0, _frame: object = None) -> None:
