@@ -36,6 +36,7 @@ OBSERVATIONS = ("hands", "hand_sizes", "top", "active_color", "current", "pendin
 MAX_LINE = 1 << 20  # 1 MiB: longer response lines are a protocol error
 MAX_DEPTH = 64  # arrays/objects nested deeper in a response are a protocol error
 MAX_OBSERVATION = 256 << 10  # 256 KiB: a bigger observe result (as JSON) is a protocol error
+START_TIMEOUT = 10.0  # seconds a program may take to start and answer `hello` (at least)
 BOM = "\ufeff"
 
 

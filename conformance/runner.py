@@ -35,6 +35,7 @@ from conformance import processes
 from conformance.expectations import Expectations
 from conformance.protocol import (
     MAX_OBSERVATION,
+    START_TIMEOUT,
     AdapterError,
     RunnerError,
     Unsupported,
@@ -166,8 +167,10 @@ class Runner:
                  timeout: float = 10.0, expectations: Expectations | None = None,
                  on_start: Callable[[int], None] | None = None,
                  on_result: Callable[[Result], None] | None = None,
-                 max_observation: int = MAX_OBSERVATION, adopt_orphans: bool = False) -> None:
+                 max_observation: int = MAX_OBSERVATION, adopt_orphans: bool = False,
+                 start_timeout: float = START_TIMEOUT) -> None:
         self.factory = factory
+        self.start_timeout = start_timeout  # for the adapter's start and `hello`
         self.adopt_orphans = adopt_orphans  # see processes.adopting_orphans
         self.max_observation = max_observation
         self.adapter_name = adapter_name
@@ -214,7 +217,7 @@ class Runner:
         try:
             adapter = _ask(self.factory)
             if hasattr(adapter, "set_deadline"):
-                adapter.set_deadline(time.monotonic() + self.timeout)
+                adapter.set_deadline(time.monotonic() + max(self.timeout, self.start_timeout))
             caps = check_hello(_ask(adapter.hello))
         except Exception as exc:
             self.hello_failures += 1
@@ -278,6 +281,7 @@ class Runner:
         last: int | None = None
         try:
             adapter = self._ensure()
+            deadline = time.monotonic() + self.timeout  # starting is not the scenario's time
             missing = missing_capabilities(sc, self.caps)
             if missing:
                 res.status = "unsupported"

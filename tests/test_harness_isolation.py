@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness_helpers import ENV, FIX, HARNESS, no_process_left, verdicts  # noqa: F401
+from harness_helpers import ENV, FIX, HARNESS, HOSTILE, no_process_left, verdicts  # noqa: F401
 
 from conformance.adapters import AdapterSpecError, resolve
 from conformance.adapters.isolation import DeadlineGuard
@@ -202,3 +202,33 @@ def test_the_cli_run_with_a_hanging_module_adapter_writes_a_complete_report(
         ("harness.2", "errored", "timeout: setup: no answer within 1.00s"),
         ("harness.3", "passed", "")]
     assert data["summary"]["total"] == 3
+
+
+def test_a_slow_start_is_not_counted_against_the_first_scenario() -> None:
+    """The program takes 0.6 s to answer `hello`; each scenario has 0.4 s (starting has the
+    start budget, at least 10 s by default): everything passes."""
+    made: list[StdioAdapter] = []
+
+    def factory() -> StdioAdapter:
+        made.append(StdioAdapter([*HOSTILE, "--mode", "slow", "--when", "hello"], timeout=0.4))
+        return made[-1]
+
+    report = Runner(factory, timeout=0.4).run(HARNESS)
+    assert verdicts(report) == [(f"harness.{i}", "passed", "") for i in (1, 2, 3)]
+    assert len(made) == 1
+
+
+def test_a_program_that_never_greets_is_given_up_after_three_starts() -> None:
+    made: list[StdioAdapter] = []
+
+    def factory() -> StdioAdapter:
+        made.append(StdioAdapter([*HOSTILE, "--mode", "hang", "--when", "hello"], timeout=0.2,
+                                 start_timeout=0.3))
+        return made[-1]
+
+    report = Runner(factory, timeout=0.2, start_timeout=0.3).run([*HARNESS, HARNESS[0]])
+    assert [r.message for r in report.results] == 3 * [
+        "timeout: hello failed: hello: no answer within 0.30s"] + [
+        "unavailable: adapter gave up after 3 failed starts; last: timeout: hello: no answer "
+        "within 0.30s"]
+    assert len(made) == 3

@@ -64,14 +64,16 @@ class DeadlineGuard:
         self.inner = inner
         self.timeout = timeout
         self.deadline: float | None = None
+        self._span = 0.0
 
     def set_deadline(self, deadline: float | None) -> None:
         self.deadline = deadline
+        self._span = 0.0 if deadline is None else deadline - time.monotonic()
 
     def _call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
-        budget = self.timeout
-        if self.deadline is not None:
-            budget = min(budget, self.deadline - time.monotonic())
+        budget = limit = self.timeout
+        if self.deadline is not None and self.deadline - time.monotonic() < budget:
+            budget, limit = self.deadline - time.monotonic(), self._span
         budget = max(budget, 0.001)
         armed = [True]
 
@@ -88,7 +90,7 @@ class DeadlineGuard:
                 armed[0] = False  # a late alarm is ignored from here on
                 signal.setitimer(signal.ITIMER_REAL, 0)
         except _Alarm:
-            raise AdapterError("timeout", f"{method}: no answer within {budget:.2f}s") from None
+            raise AdapterError("timeout", f"{method}: no answer within {limit:.2f}s") from None
         finally:
             signal.signal(signal.SIGALRM, old)
 

@@ -38,6 +38,7 @@ from conformance.protocol import (
     MAX_DEPTH,
     MAX_LINE,
     PROTOCOL,
+    START_TIMEOUT,
     AdapterError,
     ProtocolError,
     RunnerError,
@@ -73,7 +74,8 @@ class StdioAdapter:
     def __init__(self, command: str | Sequence[str], *, timeout: float = 10.0,
                  max_line: int = MAX_LINE, max_depth: int = MAX_DEPTH,
                  stderr_tail: int = STDERR_TAIL, exit_grace: float = EXIT_GRACE,
-                 bye_grace: float = BYE_GRACE, env: dict[str, str] | None = None,
+                 bye_grace: float = BYE_GRACE, start_timeout: float = START_TIMEOUT,
+                 env: dict[str, str] | None = None,
                  cwd: str | None = None) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
@@ -84,9 +86,11 @@ class StdioAdapter:
         self.stderr_tail = stderr_tail
         self.exit_grace = exit_grace
         self.bye_grace = bye_grace
+        self.start_timeout = start_timeout  # for `hello`: starting may take longer
         self.env = env
         self.cwd = cwd
         self.deadline: float | None = None
+        self._span = 0.0  # the length of the deadline's time when it was set
         self._proc: subprocess.Popen[bytes] | None = None
         self._err = bytearray()  # the last `stderr_tail` bytes the program wrote to stderr
         self._err_fd: int | None = None
@@ -102,6 +106,7 @@ class StdioAdapter:
     def set_deadline(self, deadline: float | None) -> None:
         """Absolute `time.monotonic()` deadline for the current scenario (None: none)."""
         self.deadline = deadline
+        self._span = 0.0 if deadline is None else deadline - time.monotonic()
 
     @property
     def pid(self) -> int | None:
@@ -214,11 +219,14 @@ class StdioAdapter:
 
     # --- requests --------------------------------------------------------------------------
 
-    def _wait_budget(self) -> float:
-        budget = self.timeout
-        if self.deadline is not None:
-            budget = min(budget, self.deadline - time.monotonic())
-        return max(budget, 0.01)
+    def _wait_budget(self, method: str = "") -> tuple[float, float]:
+        """(seconds left to wait, the limit that sets them: the request's timeout or the
+        length of the scenario's time, for the message)."""
+        limit = max(self.timeout, self.start_timeout) if method == "hello" else self.timeout
+        budget = limit
+        if self.deadline is not None and self.deadline - time.monotonic() < budget:
+            budget, limit = self.deadline - time.monotonic(), self._span
+        return max(budget, 0.01), limit
 
     def _running(self) -> subprocess.Popen[bytes]:
         proc = self._proc
@@ -265,7 +273,8 @@ class StdioAdapter:
         data = memoryview(b"".join(parts))
         assert proc.stdin is not None and proc.stdout is not None
         fd_in, fd_out = proc.stdin.fileno(), proc.stdout.fileno()
-        end = time.monotonic() + self._wait_budget()
+        budget, limit = self._wait_budget(method)
+        end = time.monotonic() + budget
         while data:
             try:
                 data = data[os.write(fd_in, data):]
@@ -280,7 +289,7 @@ class StdioAdapter:
             if left <= 0:
                 raise self._fail(AdapterError(
                     "timeout", f"{method}: the adapter did not read its input for "
-                    f"{self._wait_budget():.2f}s"))
+                    f"{limit:.2f}s"))
             # The input pipe is full: read answers meanwhile (the program may be blocked
             # writing them), but never buffer more than one line can hold.
             reading = [fd_out] if not self._eof and len(self._buf) <= self.max_line else []
@@ -302,7 +311,7 @@ class StdioAdapter:
         """The next line the program writes, within the wait budget."""
         assert proc.stdout is not None
         fd_out = proc.stdout.fileno()
-        budget = self._wait_budget()
+        budget, limit = self._wait_budget(method)
         end = time.monotonic() + budget
         scanned = 0
         while True:
@@ -329,7 +338,7 @@ class StdioAdapter:
             left = end - time.monotonic()
             if left <= 0:
                 raise self._fail(AdapterError(
-                    "timeout", f"{method}: no answer within {budget:.2f}s"))
+                    "timeout", f"{method}: no answer within {limit:.2f}s"))
             self._wait(proc, [fd_out], [], left)
         raise self._fail(ProtocolError(f"{method}: response line longer than "
                                        f"{self.max_line} bytes"))
