@@ -10,8 +10,9 @@
 Exit codes of `run`: 0 when nothing unexpected happened (passed, xfailed, unsupported);
 1 when a scenario failed, errored or xpassed; 2 for bad input or usage (bad scenario files, a
 filter that selects no scenario, an unknown adapter, an unreadable expectation file, an output
-path that cannot be written), always in one line on stderr. Options and output paths are
-checked before the corpus is loaded or any program started; reports are written atomically
+path that cannot be written), always in one line on stderr; 130 / 143 when stopped by SIGINT /
+SIGTERM (the report of the scenarios judged so far is still written). Options and output paths
+are checked before the corpus is loaded or any program started; reports are written atomically
 (uno_spec.files).
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -220,7 +222,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         bar = reports.ProgressBar()
     runner = Runner(spec.factory, adapter_name=spec.spec, timeout=args.timeout,
                     expectations=expectations, on_start=bar.start if bar else None,
-                    on_result=bar.advance if bar else None)
+                    on_result=bar.advance if bar else None, adopt_orphans=True)
     try:
         report = runner.run(scenarios)
     finally:
@@ -229,6 +231,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     data = reports.to_json(report)
     if not _emit(data, args.format, args.output):
         return 2
+    if report.interrupted:  # the adapters are killed; the report holds what was judged
+        _err(f"{report.warnings[0]}; exit status 128 + signal number")
+        return 128 + int(signal.Signals[report.interrupted])
     return reports.exit_code(data)
 
 
@@ -296,10 +301,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from conformance.serve import serve_stdio
 
     try:
-        spec = resolve(args.adapter)
+        spec = resolve(args.adapter, isolate=False)  # this process is the worker
         adapter = spec.factory()
     except AdapterSpecError as exc:
         _err(str(exc))
+        return 2
+    except Exception as exc:  # noqa: BLE001 - the adapter's constructor: one line, no traceback
+        _err(f"cannot start adapter {args.adapter}: {type(exc).__name__}: {exc}")
         return 2
     code = serve_stdio(adapter)
     # The adapter's close() has run and every answer is written: leave at once, without the

@@ -21,6 +21,8 @@ every response echoes the `id` and carries `result` or `error` (docs/adapter-pro
 from __future__ import annotations
 
 import json
+import re
+from itertools import accumulate
 from typing import Any, Protocol, runtime_checkable
 
 PROTOCOL = "uno-conformance/1"
@@ -34,6 +36,10 @@ OBSERVATIONS = ("hands", "hand_sizes", "top", "active_color", "current", "pendin
                 "side", "draw_size", "discard_size", "scores", "round_over", "game_over",
                 "winner")
 MAX_LINE = 1 << 20  # 1 MiB: longer response lines are a protocol error
+MAX_DEPTH = 64  # arrays/objects nested deeper in a response are a protocol error
+MAX_OBSERVATION = 256 << 10  # 256 KiB: a bigger observe result (as JSON) is a protocol error
+START_TIMEOUT = 10.0  # seconds a program may take to start and answer `hello` (at least)
+BOM = "\ufeff"
 
 
 class AdapterError(Exception):
@@ -51,6 +57,10 @@ class ProtocolError(AdapterError):
 
     def __init__(self, message: str, *, detail: str = "") -> None:
         super().__init__("protocol-error", message, detail=detail)
+
+
+class RunnerError(Exception):
+    """The runner's own failure (a request it cannot encode, a bug): never the adapter's."""
 
 
 class Unsupported(Exception):  # noqa: N818 - the protocol's name for it
@@ -102,8 +112,10 @@ def check_rejection(result: Any, method: str = "act") -> dict[str, Any] | None:
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    """One message as one JSON line (UTF-8, no embedded newlines)."""
-    return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    """One message as one JSON line (UTF-8, no embedded newlines; NaN/Infinity raise
+    ValueError: they are not JSON)."""
+    return (json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            + "\n").encode()
 
 
 def request(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -113,18 +125,55 @@ def request(msg_id: int, method: str, params: dict[str, Any] | None = None) -> d
     return msg
 
 
-def decode_response(line: bytes, expected_id: int) -> dict[str, Any]:
-    """Parse one response line; it must be an object echoing `expected_id` with result|error."""
-    text = line.decode("utf-8", errors="replace").strip()
+def _reject_constant(name: str) -> Any:
+    raise ProtocolError(f"response contains {name}, which is not JSON (RFC 8259)")
+
+
+def nesting_depth(text: str) -> int:
+    """How deeply arrays and objects nest in a JSON text (brackets inside strings ignored)."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def decode_response(line: bytes, expected_id: int, *, max_depth: int = MAX_DEPTH) -> dict[str, Any]:
+    """Parse one response line; it must be an object echoing `expected_id` with result|error.
+
+    Accepted: a CRLF line end and a UTF-8 byte order mark at the start of the line. Named as
+    protocol errors: bytes that are not UTF-8, NaN/Infinity (not JSON), nesting deeper than
+    `max_depth`, an `id` that is not the integer of the request (`true` is not `1`, nor is
+    `1.0`)."""
     try:
-        msg = json.loads(text)
-    except ValueError:
-        raise ProtocolError("response is not JSON", detail=_clip(text)) from None
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(f"response is not UTF-8 (byte 0x{line[exc.start]:02x} at offset "
+                            f"{exc.start})", detail=_clip(line.decode("utf-8", "replace"))) \
+            from None
+    text = text.strip().removeprefix(BOM)
+    if text.count("[") + text.count("{") > max_depth and nesting_depth(text) > max_depth:
+        raise ProtocolError(f"response nests arrays/objects deeper than {max_depth} levels",
+                            detail=_clip(text))
+    try:
+        msg = json.loads(text, parse_constant=_reject_constant)
+    except ProtocolError as exc:
+        exc.detail = _clip(text)
+        raise
+    except RecursionError:
+        raise ProtocolError(f"response nests arrays/objects deeper than {max_depth} levels",
+                            detail=_clip(text)) from None
+    except ValueError as exc:
+        raise ProtocolError(f"response is not JSON ({exc})", detail=_clip(text)) from None
     if not isinstance(msg, dict):
         raise ProtocolError("response is not a JSON object", detail=_clip(text))
-    if msg.get("id") != expected_id:
-        raise ProtocolError(f"response id {msg.get('id')!r} does not match request id "
-                            f"{expected_id}", detail=_clip(text))
+    mid = msg.get("id")
+    if type(mid) is not int or mid != expected_id:
+        shown = json.dumps(mid) if "id" in msg else "missing"
+        raise ProtocolError(f"response id {shown} does not match request id {expected_id}",
+                            detail=_clip(text))
     has_result, has_error = "result" in msg, "error" in msg
     if has_result == has_error:
         raise ProtocolError("response must carry exactly one of `result` and `error`",
@@ -135,6 +184,22 @@ def decode_response(line: bytes, expected_id: int) -> dict[str, Any]:
             raise ProtocolError("`error` must be an object with a string `code`",
                                 detail=_clip(text))
     return msg
+
+
+def check_observation(obs: Any, *, limit: int = MAX_OBSERVATION) -> dict[str, Any]:
+    """An observe result: a JSON object (no NaN) of at most `limit` bytes as JSON."""
+    if not isinstance(obs, dict):
+        raise ProtocolError(f"observe returned {type(obs).__name__}, expected an object")
+    try:
+        size = len(json.dumps(obs, allow_nan=False, separators=(",", ":")))
+    except (TypeError, ValueError) as exc:
+        raise ProtocolError(f"observe returned something that is not JSON data ({exc})") \
+            from None
+    except RecursionError:
+        raise ProtocolError("observe returned data nested too deeply to encode") from None
+    if size > limit:
+        raise ProtocolError(f"observe returned {size} bytes of JSON, over the {limit}-byte cap")
+    return obs
 
 
 def raise_for_error(method: str, err: dict[str, Any]) -> None:

@@ -9,6 +9,10 @@ failing step ends the scenario.
 
 The runner survives adapters that crash, hang, flood or answer garbage: the scenario is
 `errored`, the adapter is thrown away and a fresh one made (and greeted) for the next scenario.
+An error is blamed on the adapter only when it came from the adapter: a request the runner
+cannot encode, or a failure of the runner's own code, is reported as the runner's. SIGINT and
+SIGTERM stop the run between two calls: the adapters are killed (with every process they
+started) and the report of the scenarios judged so far is returned, `interrupted` set.
 
 An adapter that pipelines (a stdio program declaring `"pipelining": true`) gets the requests of
 the next scenarios before their answers are read (`Runner.plan`: no request depends on an
@@ -21,13 +25,24 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from conformance import compare as cmp
+from conformance import processes
 from conformance.expectations import Expectations
-from conformance.protocol import AdapterError, Unsupported, check_hello, check_rejection
+from conformance.protocol import (
+    MAX_OBSERVATION,
+    START_TIMEOUT,
+    AdapterError,
+    RunnerError,
+    Unsupported,
+    check_hello,
+    check_observation,
+    check_rejection,
+)
 from conformance.scenario import Scenario, Step
 
 STATUSES = ("passed", "failed", "errored", "unsupported", "xfailed", "xpassed")
@@ -80,6 +95,7 @@ class RunReport:
     started: str
     duration: float
     warnings: list[str] = field(default_factory=list)
+    interrupted: str | None = None  # "SIGINT" / "SIGTERM" when the run was stopped early
 
     def summary(self) -> dict[str, int]:
         counts = {"total": len(self.results)} | {s: 0 for s in STATUSES}
@@ -104,6 +120,25 @@ class _StepFailed(Exception):
 
 class _Timeout(Exception):
     pass
+
+
+class _AdapterRaised(Exception):
+    """An in-process adapter raised something that is not part of the protocol."""
+
+    def __init__(self, exc: Exception, detail: str) -> None:
+        super().__init__(f"adapter raised {type(exc).__name__}: {exc}")
+        self.detail = detail
+
+
+def _ask(fn: Callable[..., Any], *args: Any) -> Any:
+    """Call the adapter: an exception outside the protocol is the adapter's (`_AdapterRaised`),
+    so that what the runner's own code raises is never blamed on it."""
+    try:
+        return fn(*args)
+    except (AdapterError, Unsupported, RunnerError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever the adapter raised
+        raise _AdapterRaised(exc, traceback.format_exc(limit=8)) from None
 
 
 def _ruleset_supported(ruleset: str, declared: Sequence[str]) -> bool:
@@ -150,8 +185,13 @@ class Runner:
     def __init__(self, factory: Callable[[], Any], *, adapter_name: str = "",
                  timeout: float = 10.0, expectations: Expectations | None = None,
                  on_start: Callable[[int], None] | None = None,
-                 on_result: Callable[[Result], None] | None = None) -> None:
+                 on_result: Callable[[Result], None] | None = None,
+                 max_observation: int = MAX_OBSERVATION, adopt_orphans: bool = False,
+                 start_timeout: float = START_TIMEOUT) -> None:
         self.factory = factory
+        self.start_timeout = start_timeout  # for the adapter's start and `hello`
+        self.adopt_orphans = adopt_orphans  # see processes.adopting_orphans
+        self.max_observation = max_observation
         self.adapter_name = adapter_name
         self.timeout = timeout
         self.expectations = expectations or Expectations()
@@ -180,29 +220,44 @@ class Runner:
         fresh one. `run` does this itself; callers of `run_one` call it when done."""
         self._discard()
 
+    def _kill(self) -> None:
+        """Stop the adapter now, without the `bye` courtesy (an interrupt)."""
+        adapter, self.adapter = self.adapter, None
+        kill = getattr(adapter, "kill", None)
+        if callable(kill):
+            try:
+                kill()
+            except Exception:  # noqa: BLE001
+                pass
+        processes.kill_all()
+
     def _ensure(self) -> Any:
         if self.adapter is not None:
             return self.adapter
         if self.hello_failures >= MAX_HELLO_FAILURES:
             raise AdapterError("unavailable", f"adapter gave up after {self.hello_failures} "
                                f"failed starts; last: {self.hello_error}")
+        adapter = None
         try:
-            adapter = self.factory()
+            adapter = _ask(self.factory)
             if hasattr(adapter, "set_deadline"):
-                adapter.set_deadline(time.monotonic() + self.timeout)
-            caps = check_hello(adapter.hello())
+                adapter.set_deadline(time.monotonic() + max(self.timeout, self.start_timeout))
+            caps = check_hello(_ask(adapter.hello))
         except Exception as exc:
             self.hello_failures += 1
             self.hello_error = str(exc)
             try:
-                adapter.close()
+                if adapter is not None:
+                    adapter.close()
             except Exception:  # noqa: BLE001
                 pass
             if isinstance(exc, AdapterError):
                 exc.message = f"hello failed: {exc.message}"
                 raise
-            raise AdapterError("hello-failed", f"hello failed: {exc!r}",
-                               detail=traceback.format_exc(limit=5)) from None
+            if isinstance(exc, _AdapterRaised):
+                raise AdapterError("hello-failed", f"hello failed: {exc}",
+                                   detail=exc.detail) from None
+            raise
         self.hello_failures = 0
         self.adapter, self.caps = adapter, caps
         return adapter
@@ -215,7 +270,7 @@ class Runner:
         the next ones while this one is judged. Returns the id of this scenario's last request."""
         sent = self._sent
         if self._sent_to is not adapter or not sent or sent[0][0] != sc.id or not adapter.pending:
-            adapter.drain()  # nothing usable in flight (a restart, a skipped scenario)
+            _ask(adapter.drain)  # nothing usable in flight (a restart, a skipped scenario)
             sent.clear()
             self._sent_to = adapter
         batch: list[Scenario] = [] if sent else [sc]
@@ -230,7 +285,7 @@ class Runner:
                     room -= 1
         if batch:
             plans = [self.plan(b) for b in batch]
-            last = int(adapter.pipeline([call for plan in plans for call in plan]))
+            last = int(_ask(adapter.pipeline, [call for plan in plans for call in plan]))
             ends = []
             for plan in reversed(plans):
                 ends.append(last)
@@ -250,6 +305,7 @@ class Runner:
         last: int | None = None
         try:
             adapter = self._ensure()
+            deadline = time.monotonic() + self.timeout  # starting is not the scenario's time
             missing = missing_capabilities(sc, self.caps)
             if missing:
                 res.status = "unsupported"
@@ -259,7 +315,7 @@ class Runner:
                     adapter.set_deadline(deadline)
                 if self.caps.get("pipelining") is True and hasattr(adapter, "pipeline"):
                     last = self._pipeline(adapter, sc, ahead)
-                refusal = adapter.setup(sc.setup_params())
+                refusal = _ask(adapter.setup, sc.setup_params())
                 self._check_time(deadline, "setup")
                 _judge_setup(sc, check_rejection(refusal, "setup"))
                 for step in sc.steps:
@@ -274,20 +330,23 @@ class Runner:
         except Unsupported as exc:
             res.status = "unsupported"
             res.message = f"adapter: {exc}" if str(exc) else "adapter answered unsupported"
-        except (AdapterError, _Timeout) as exc:
+        except (AdapterError, _Timeout, _AdapterRaised) as exc:
             res.status = "errored"
-            res.message = str(exc) if isinstance(exc, _Timeout) else \
-                f"{exc.code}: {exc.message}"
+            res.message = f"{exc.code}: {exc.message}" if isinstance(exc, AdapterError) \
+                else str(exc)
             res.detail = getattr(exc, "detail", "")
             self._discard()
-        except Exception as exc:  # noqa: BLE001 - an in-process adapter raised
+        except RunnerError as exc:  # nothing was sent: the adapter is still usable
             res.status = "errored"
-            res.message = f"adapter raised {type(exc).__name__}: {exc}"
+            res.message = f"runner error: {exc}"
+        except Exception as exc:  # noqa: BLE001 - the runner's own failure, said as such
+            res.status = "errored"
+            res.message = f"internal error in the runner: {type(exc).__name__}: {exc}"
             res.detail = traceback.format_exc(limit=8)
             self._discard()
         if last is not None and self.adapter is not None and self.adapter.pending:
             try:  # answers to the requests after the deciding step: read and dropped
-                self.adapter.drain(last)
+                _ask(self.adapter.drain, last)
             except Exception:  # noqa: BLE001 - the verdict stands; restart the adapter
                 self._discard()
         if step is not None and res.status != "passed":
@@ -323,18 +382,14 @@ class Runner:
             raise _Timeout(f"timeout: scenario exceeded {self.timeout:g}s (during {what})")
 
     def _observe(self, adapter: Any, keys: list[str]) -> dict[str, Any]:
-        obs = adapter.observe(keys)
-        if not isinstance(obs, dict):
-            raise AdapterError("protocol-error", f"observe returned {type(obs).__name__}, "
-                               "expected an object")
-        return obs
+        return check_observation(_ask(adapter.observe, keys), limit=self.max_observation)
 
     def _run_step(self, adapter: Any, step: Step, deadline: float) -> None:
         if step.act is not None:
             before: dict[str, Any] | None = None
             if step.state_unchanged:
                 before = self._observe(adapter, list(self.caps.get("observations", [])))
-            rejection = check_rejection(adapter.act(step.act))
+            rejection = check_rejection(_ask(adapter.act, step.act))
             self._check_time(deadline, f"step {step.index}")
             if step.error is None and rejection is not None:
                 raise _StepFailed(
@@ -389,20 +444,30 @@ class Runner:
         t0 = time.monotonic()
         if self.on_start:
             self.on_start(len(scenarios))
-        results = []
-        try:
-            for i, sc in enumerate(scenarios):
-                r = self.run_one(sc, scenarios[i + 1:i + 1 + PIPELINE_WINDOW])
-                results.append(r)
-                if self.on_result:
-                    self.on_result(r)
-        finally:
-            self._discard()
-        warnings = [f"stale expectation {e.pattern!r} (line {e.line}): matches no scenario run"
-                    for e in self.expectations.stale([s.id for s in scenarios])]
+        results: list[Result] = []
+        interrupted: str | None = None
+        orphans = processes.adopting_orphans() if self.adopt_orphans else nullcontext()
+        with processes.interrupts(), orphans:
+            try:
+                for i, sc in enumerate(scenarios):
+                    r = self.run_one(sc, scenarios[i + 1:i + 1 + PIPELINE_WINDOW])
+                    results.append(r)
+                    if self.on_result:
+                        self.on_result(r)
+            except processes.Interrupted as sig:
+                interrupted = sig.name
+                self._kill()
+            finally:
+                self._discard()
+        if interrupted is not None:
+            warnings = [f"interrupted by {interrupted}: {len(results)} of {len(scenarios)} "
+                        "scenarios judged, the others not run"]
+        else:
+            warnings = [f"stale expectation {e.pattern!r} (line {e.line}): matches no scenario "
+                        "run" for e in self.expectations.stale([s.id for s in scenarios])]
         keys = ("name", "version", "protocol", "rulesets", "features", "observations")
         impl: dict[str, Any] = {k: self.caps[k] for k in keys if k in self.caps}
         if not impl and self.hello_error:
             impl = {"error": self.hello_error}
         return RunReport(results, impl, self.adapter_name, started, time.monotonic() - t0,
-                         warnings)
+                         warnings, interrupted)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from typing import IO, Any
 
 from conformance.protocol import (
@@ -25,10 +26,11 @@ from conformance.protocol import (
 
 def handle(adapter: Any, msg: Any) -> tuple[dict[str, Any], bool]:
     """Answer one request; returns (response, stop)."""
-    if not isinstance(msg, dict) or "id" not in msg or not isinstance(msg.get("method"), str):
+    if not isinstance(msg, dict) or type(msg.get("id")) is not int \
+            or not isinstance(msg.get("method"), str):
         mid = msg.get("id") if isinstance(msg, dict) else None
-        return {"id": mid, "error": {"code": BAD_REQUEST,
-                                     "message": "a request is an object with id and method"}}, False
+        return {"id": mid, "error": {"code": BAD_REQUEST, "message": "a request is an object "
+                                     "with an integer id and a method"}}, False
     mid, method = msg["id"], msg["method"]
     params = msg.get("params") or {}
     if not isinstance(params, dict):
@@ -64,11 +66,15 @@ def handle(adapter: Any, msg: Any) -> tuple[dict[str, Any], bool]:
                                      "message": f"{type(exc).__name__}: {exc}"}}, False
 
 
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def _answer(adapter: Any, raw: bytes) -> tuple[bytes, bool]:
     """The response line to one request line; returns (line, stop)."""
     try:
-        msg: Any = json.loads(raw)
-    except ValueError:
+        msg: Any = json.loads(raw, parse_constant=_not_json)
+    except (ValueError, RecursionError):
         response: dict[str, Any] = {
             "id": None, "error": {"code": BAD_REQUEST, "message": "not JSON"}}
         stop = False
@@ -76,7 +82,7 @@ def _answer(adapter: Any, raw: bytes) -> tuple[bytes, bool]:
         response, stop = handle(adapter, msg)
     try:
         line = encode(response)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         line = encode({"id": response.get("id"), "error": {
             "code": INTERNAL_ERROR, "message": f"result is not JSON data: {exc}"}})
     return line, stop
@@ -92,23 +98,22 @@ def _fileno(stream: IO[bytes]) -> int | None:
 def serve(adapter: Any, instream: IO[bytes], outstream: IO[bytes]) -> int:
     """Serve requests until `bye` or end of input.
 
-    Requests are answered one by one, in order. On a real file descriptor, every request that
-    has already arrived is answered before the answers are flushed, in one write: a runner that
-    pipelines (docs/adapter-protocol.md) then wakes once per batch, not once per answer.
+    Requests are answered one by one, in order, and each answer is written and flushed as soon
+    as its request is handled: a request that hangs never holds back the answers to those
+    before it, even when they arrived in the same read (a runner that pipelines,
+    docs/adapter-protocol.md, then judges them and times out only the one that hangs).
     """
     fd = _fileno(instream)
     try:
-        if fd is None:
-            for raw in instream:
-                if not raw.strip():
-                    continue
-                line, stop = _answer(adapter, raw)
-                outstream.write(line)
-                outstream.flush()
-                if stop:
-                    break
-        else:
-            _serve_fd(adapter, fd, outstream)
+        lines = _lines_fd(fd) if fd is not None else iter(instream)
+        for raw in lines:
+            if not raw.strip():
+                continue
+            line, stop = _answer(adapter, raw)
+            outstream.write(line)
+            outstream.flush()
+            if stop:
+                break
     finally:
         try:
             adapter.close()
@@ -117,30 +122,21 @@ def serve(adapter: Any, instream: IO[bytes], outstream: IO[bytes]) -> int:
     return 0
 
 
-def _serve_fd(adapter: Any, fd: int, outstream: IO[bytes]) -> None:
+def _lines_fd(fd: int) -> Iterator[bytes]:
+    """The lines read from `fd` (read in big chunks: several requests may come at once); a
+    last line without its newline too."""
     pending = bytearray()
     while True:
         chunk = os.read(fd, 1 << 16)
-        if chunk:
-            pending += chunk
-            cut = pending.rfind(b"\n") + 1
-            lines, pending = bytes(pending[:cut]).split(b"\n")[:-1], pending[cut:]
-        else:  # end of input: a last line without its newline still gets its answer
-            lines, pending = [bytes(pending)], bytearray()
-        out: list[bytes] = []
-        stop = False
-        for raw in lines:
-            if not raw.strip():
-                continue
-            line, stop = _answer(adapter, raw)
-            out.append(line)
-            if stop:
-                break
-        if out:
-            outstream.write(b"".join(out))
-            outstream.flush()
-        if stop or not chunk:
+        if not chunk:
+            if pending:
+                yield bytes(pending)
             return
+        pending += chunk
+        cut = pending.rfind(b"\n") + 1
+        if cut:
+            yield from bytes(pending[:cut]).split(b"\n")[:-1]
+            del pending[:cut]
 
 
 def serve_stdio(adapter: Any) -> int:

@@ -24,7 +24,7 @@ title: eleven players
 ruleset: classic-official
 cites: ['wiki-br:title:6']
 rules: [CL.DECK.PLAYERS]
-features: [setup-refusal]
+features: [deal, setup-refusal, game-start]
 setup:
   players: 11
   start: game
@@ -50,9 +50,12 @@ def test_a_refused_set_up_loads_without_steps() -> None:
 
 
 @pytest.mark.parametrize("extra,message", [
-    ("", "t.yaml:2: scenario t.refused: (scenario): 'steps' is a required property"),
+    # without expect_setup_error an 11-player table is the first problem, named as such
+    ("", "t.yaml:9: scenario t.refused: setup.players: 11 players: UNO is played by 2 to 10 "
+     "players (seats 0 to 9)"),
     ("steps:\n- expect: {current: 0}\n",
-     "t.yaml:9: scenario t.refused: setup.players: 11 is greater than the maximum of 10"),
+     "t.yaml:9: scenario t.refused: setup.players: 11 players: UNO is played by 2 to 10 "
+     "players (seats 0 to 9)"),
     ("expect_setup_error: wrong-player-count\nsteps:\n- expect: {current: 0}\n",
      "t.yaml:12: scenario t.refused: steps: [{'expect': {'current': 0}}] is expected to be "
      "empty"),
@@ -136,3 +139,11 @@ def test_a_set_up_answer_that_is_not_an_error_object_is_a_protocol_error() -> No
     assert got == {"classic.deal.dealer.action-cards-count-zero": (
         "errored", "protocol-error: setup must return null or an error object with a code, "
         "got True")}
+
+
+def test_steps_are_required_without_expect_setup_error() -> None:
+    text = SCENARIO.replace("players: 11", "players: 3")
+    with pytest.raises(ScenarioError) as exc:
+        parse_text(text, "t.yaml")
+    assert str(exc.value) == ("t.yaml:2: scenario t.refused: (scenario): 'steps' is a required "
+                              "property")

@@ -3,27 +3,27 @@
 `resolve(spec)` turns an `--adapter` value into an `AdapterSpec` whose `factory()` makes a
 fresh adapter (the runner calls it again to restart after a crash):
 
-- `reference` (default): the uno_fsm reference engine, in process
-  (`conformance.adapters.reference:ReferenceAdapter`);
+- `reference` (default): the uno_fsm reference engine, in process under a deadline alarm
+  (`conformance.adapters.reference:ReferenceAdapter`; in a worker process off the main thread);
 - `stdio:<command line>`: any program speaking `uno-conformance/1` over stdin/stdout;
-- `module:package.module:Class`: an in-process Python adapter;
+- `module:package.module:Class`: a Python adapter, run in a worker process;
 - `rlcard`: RLCard's UNO environment (`conformance.adapters.rlcard:RLCardAdapter`, needs the
-  `rlcard` extra);
+  `rlcard` extra), run in a worker process;
 - `rlcard-uno`: the rlcard-uno fork (`conformance.adapters.rlcard_uno:RLCardUnoAdapter`), in
-  process where it is installed: in its own virtual environment, since it installs under the
-  import name `rlcard` too (`.ci/setup-rlcard-uno`; then `stdio:'.venv-rlcard-uno/bin/uno-fsm
-  conformance serve --adapter rlcard-uno'`);
+  a worker process where it is installed: in its own virtual environment, since it installs
+  under the import name `rlcard` too (`.ci/setup-rlcard-uno`; then
+  `stdio:'.venv-rlcard-uno/bin/uno-fsm conformance serve --adapter rlcard-uno'`);
 - `uno-game`: uno-game's `Game` driven through its player callbacks
-  (`conformance.adapters.unogame:UnoGameAdapter`, needs the `uno-game` extra). It can loop
-  forever, so it always runs out of process: `conformance serve --adapter module:...` in a
-  child Python, over stdio, whose timeout kills it.
+  (`conformance.adapters.unogame:UnoGameAdapter`, needs the `uno-game` extra), run in a worker
+  process (it can loop forever: the worker's timeout kills it).
+
+`isolate=False` gives the plain in-process adapter instead (what `conformance serve` serves, in
+the worker itself). Why each kind is isolated the way it is: conformance/adapters/isolation.py.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import shlex
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -70,17 +70,50 @@ def _installed(distribution: str) -> bool:
     return True
 
 
-def resolve(spec: str | None, *, timeout: float = 10.0) -> AdapterSpec:
+def _check_module(target: str) -> None:
+    """The `module:` target names a module that exists (it is not imported here: its code runs
+    in the worker)."""
+    from conformance.adapters.module import find_module
+
+    try:
+        find_module(target)
+    except ImportError as exc:
+        raise AdapterSpecError(f"cannot import adapter {target!r}: {exc}") from None
+    except ValueError as exc:
+        raise AdapterSpecError(str(exc)) from None
+
+
+def _reference_factory(timeout: float) -> Callable[[], Any]:
+    from conformance.adapters import isolation
+
+    engine = _module_factory(REFERENCE)
+    worker = isolation.worker_factory("reference", timeout)
+
+    def make() -> Any:
+        if isolation.alarms_usable():
+            return isolation.DeadlineGuard(engine(), timeout)
+        return worker()
+
+    return make
+
+
+def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True) -> AdapterSpec:
     """Parse an `--adapter` value. Raises AdapterSpecError with a readable message."""
+    from conformance.adapters.isolation import worker_factory
+
     spec = (spec or "reference").strip()
     if spec == "reference":
-        return AdapterSpec(spec, "reference", "reference", _module_factory(REFERENCE))
+        return AdapterSpec(spec, "reference", "reference",
+                           _reference_factory(timeout) if isolate else _module_factory(REFERENCE))
     if spec == "rlcard":
         if importlib.util.find_spec("rlcard") is None or not _installed("rlcard"):
             raise AdapterSpecError(
                 "the rlcard adapter needs RLCard: pip install 'uno-fsm[rlcard]'")
         if importlib.util.find_spec("conformance.adapters.rlcard") is None:
             raise AdapterSpecError("the rlcard adapter is not available in this version")
+        if isolate:
+            return AdapterSpec(spec, "rlcard", "rlcard", worker_factory(spec, timeout),
+                               out_of_process=True)
         return AdapterSpec(spec, "rlcard", "rlcard", _module_factory(RLCARD))
     if spec == "rlcard-uno":
         if not _installed("rlcard-uno"):
@@ -89,17 +122,18 @@ def resolve(spec: str | None, *, timeout: float = 10.0) -> AdapterSpec:
                 "beside RLCard (both install `rlcard`): run .ci/setup-rlcard-uno, then use "
                 f"--adapter stdio:'{RLCARD_UNO_VENV}/bin/uno-fsm conformance serve --adapter "
                 "rlcard-uno'")
+        if isolate:
+            return AdapterSpec(spec, "rlcard", "rlcard-uno", worker_factory(spec, timeout),
+                               out_of_process=True)
         return AdapterSpec(spec, "rlcard", "rlcard-uno", _module_factory(RLCARD_UNO))
     if spec == "uno-game":
         if importlib.util.find_spec("uno") is None or not _installed("uno-game"):
             raise AdapterSpecError(
                 "the uno-game adapter needs uno-game: pip install 'uno-fsm[uno-game]'")
-        from conformance.adapters.stdio import StdioAdapter
-
-        served = (f"{shlex.quote(sys.executable)} -m uno_cli.main conformance serve "
-                  f"--adapter module:{UNO_GAME}")
-        return AdapterSpec(spec, "stdio", "uno-game",
-                           lambda: StdioAdapter(served, timeout=timeout), out_of_process=True)
+        if isolate:
+            return AdapterSpec(spec, "module", "uno-game", worker_factory(spec, timeout),
+                               out_of_process=True)
+        return AdapterSpec(spec, "module", "uno-game", _module_factory(UNO_GAME))
     if spec.startswith("stdio:"):
         command = spec[len("stdio:"):].strip()
         if not command:
@@ -114,6 +148,10 @@ def resolve(spec: str | None, *, timeout: float = 10.0) -> AdapterSpec:
                            lambda: StdioAdapter(command, timeout=timeout), out_of_process=True)
     if spec.startswith("module:"):
         target = spec[len("module:"):].strip()
+        if isolate:
+            _check_module(target)
+            return AdapterSpec(spec, "module", None, worker_factory(spec, timeout),
+                               out_of_process=True)
         return AdapterSpec(spec, "module", None, _module_factory(target))
     raise AdapterSpecError(
         f"unknown adapter {spec!r}: use reference, rlcard, rlcard-uno, uno-game, "

@@ -3,14 +3,32 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
+
+
+def _split(target: str) -> tuple[str, str]:
+    mod_name, sep, attr = target.partition(":")
+    if not sep or not mod_name or not attr:
+        raise ValueError(f"expected `package.module:Class`, got {target!r}")
+    return mod_name, attr
+
+
+def find_module(target: str) -> None:
+    """Check `package.module:Attr` names a module that can be found, without running it
+    (its parent packages are imported). ImportError or ValueError when not."""
+    mod_name, _attr = _split(target)
+    try:
+        found = importlib.util.find_spec(mod_name)
+    except (ImportError, ValueError) as exc:
+        raise ImportError(str(exc)) from None
+    if found is None:
+        raise ImportError(f"No module named {mod_name!r}")
 
 
 def load_class(target: str) -> Any:
     """The object named by `package.module:Attr` (imported now)."""
-    mod_name, sep, attr = target.partition(":")
-    if not sep or not mod_name or not attr:
-        raise ValueError(f"expected `package.module:Class`, got {target!r}")
+    mod_name, attr = _split(target)
     module = importlib.import_module(mod_name)
     obj: Any = module
     for part in attr.split("."):

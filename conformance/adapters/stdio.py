@@ -1,10 +1,13 @@
 """Adapter for any program speaking `uno-conformance/1` as JSON lines over stdin/stdout.
 
-The program is started lazily and restarted after anything goes wrong: it crashed, it did not
-answer within the request timeout, it answered garbage, a wrong `id`, or a line longer than
-`max_line` bytes. Each of these raises `AdapterError` (the runner reports the scenario as
-`errored` and carries on); the process is killed first so that no stale output can leak into
-the next scenario. Its stderr goes to a temporary file whose tail is quoted in the error.
+The program is started lazily and restarted after anything goes wrong: it crashed, it closed
+its stdout, it did not answer within the request timeout, it answered garbage, a wrong `id`, a
+line longer than `max_line` bytes or nested deeper than `max_depth`. Each of these raises
+`AdapterError` (the runner reports the scenario as `errored` and carries on); the program and
+every process it started are killed first (conformance.processes: it runs under a subreaper
+supervisor), so that no stale output can leak into the next scenario and nothing is left
+running. Its stderr is read as it comes and only its last `stderr_tail` bytes are kept in
+memory; they are quoted in the error.
 
 Everything happens on the calling thread: requests are written to a non-blocking pipe and
 answers read with `select` and `os.read` into a buffer, so a wait honours the timeout without a
@@ -22,20 +25,24 @@ from __future__ import annotations
 import os
 import select
 import shlex
+import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import Any
 
+from conformance import processes
 from conformance.protocol import (
+    MAX_DEPTH,
     MAX_LINE,
     PROTOCOL,
     RESERVED_CODES,
+    START_TIMEOUT,
     AdapterError,
     ProtocolError,
+    RunnerError,
     check_hello,
     check_rejection,
     decode_response,
@@ -47,22 +54,47 @@ from conformance.protocol import (
 _CHUNK = 1 << 16
 
 
+STDERR_TAIL = 4096  # bytes of the program's stderr kept (its last ones) and quoted in errors
+EXIT_GRACE = 0.5  # seconds to wait for the exit status after the program closed its stdout
+BYE_GRACE = 2.0  # seconds a program has to exit after `bye` before it is killed
+
+
+def _status(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = "?"
+        return f"was killed by signal {-code} ({name})"
+    return f"exited with status {code}"
+
+
 class StdioAdapter:
     """Runs `command` and talks to it over pipes (one request, one response line)."""
 
     def __init__(self, command: str | Sequence[str], *, timeout: float = 10.0,
-                 max_line: int = MAX_LINE, env: dict[str, str] | None = None,
+                 max_line: int = MAX_LINE, max_depth: int = MAX_DEPTH,
+                 stderr_tail: int = STDERR_TAIL, exit_grace: float = EXIT_GRACE,
+                 bye_grace: float = BYE_GRACE, start_timeout: float = START_TIMEOUT,
+                 env: dict[str, str] | None = None,
                  cwd: str | None = None) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise ValueError("empty command line for the stdio adapter")
         self.timeout = timeout
         self.max_line = max_line
+        self.max_depth = max_depth
+        self.stderr_tail = stderr_tail
+        self.exit_grace = exit_grace
+        self.bye_grace = bye_grace
+        self.start_timeout = start_timeout  # for `hello`: starting may take longer
         self.env = env
         self.cwd = cwd
         self.deadline: float | None = None
+        self._span = 0.0  # the length of the deadline's time when it was set
         self._proc: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[bytes] | None = None
+        self._err = bytearray()  # the last `stderr_tail` bytes the program wrote to stderr
+        self._err_fd: int | None = None
         self._next_id = 0
         self._buf = bytearray()  # bytes read from the program, not yet returned as lines
         self._eof = False
@@ -75,84 +107,134 @@ class StdioAdapter:
     def set_deadline(self, deadline: float | None) -> None:
         """Absolute `time.monotonic()` deadline for the current scenario (None: none)."""
         self.deadline = deadline
+        self._span = 0.0 if deadline is None else deadline - time.monotonic()
+
+    @property
+    def pid(self) -> int | None:
+        """The pid of the process started (the supervisor, on Linux), while it runs."""
+        return self._proc.pid if self._proc is not None else None
+
+    def _spawnable(self) -> None:
+        prog = self.argv[0]
+        found = shutil.which(prog, path=(self.env or os.environ).get("PATH")) \
+            if os.sep not in prog else (prog if os.access(
+                os.path.join(self.cwd or "", prog), os.X_OK) else None)
+        if found is None or os.path.isdir(found):
+            raise AdapterError("spawn-failed", f"cannot start {shlex.join(self.argv)}: "
+                               f"{prog}: no such executable")
 
     def _start(self) -> subprocess.Popen[bytes]:
-        self._stderr = tempfile.TemporaryFile()
+        self._spawnable()
         try:
             proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                env=self.env, cwd=self.cwd, start_new_session=True, bufsize=0)
+                processes.supervisor_argv(self.argv), stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env, cwd=self.cwd,
+                start_new_session=True, bufsize=0)
         except OSError as exc:
             raise AdapterError("spawn-failed", f"cannot start {shlex.join(self.argv)}: {exc}") \
                 from None
-        assert proc.stdin is not None and proc.stdout is not None
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         os.set_blocking(proc.stdin.fileno(), False)
+        os.set_blocking(proc.stderr.fileno(), False)
         self._proc = proc
+        self._err = bytearray()
+        self._err_fd = proc.stderr.fileno()
         self._buf = bytearray()
         self._eof = False
         self._pending.clear()
         self.restarts += 1
+        processes.register(self)
         return proc
 
-    def _stderr_tail(self, limit: int = 2000) -> str:
-        if self._stderr is None:
-            return ""
-        try:
-            self._stderr.flush()
-            size = self._stderr.seek(0, os.SEEK_END)
-            self._stderr.seek(max(0, size - limit))
-            return self._stderr.read().decode("utf-8", errors="replace").strip()
-        except (OSError, ValueError):
-            return ""
+    def _read_stderr(self) -> None:
+        """Read what the program wrote to stderr (never blocks); keep only the tail."""
+        fd = self._err_fd
+        if fd is None:
+            return
+        for _ in range(16):  # at most 1 MiB per call: a flood must not starve the answers
+            try:
+                chunk = os.read(fd, _CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._err_fd = None
+                return
+            self._err += chunk
+            if len(self._err) > self.stderr_tail:
+                del self._err[:len(self._err) - self.stderr_tail]
 
-    def _kill(self) -> None:
+    def _stderr_text(self) -> str:
+        self._read_stderr()
+        return bytes(self._err).decode("utf-8", errors="replace").strip()
+
+    def kill(self) -> None:
+        """Kill the program and everything it started, now; reap them."""
         proc, self._proc = self._proc, None
+        self._pending.clear()
+        processes.unregister(self)
         if proc is None:
             return
+        if processes.TREE_TRACKING:
+            processes.kill_descendants(proc.pid)
         if proc.poll() is None:
             try:
-                os.killpg(proc.pid, signal.SIGKILL)
+                if processes.TREE_TRACKING:
+                    proc.kill()
+                else:
+                    os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError, OSError):
                 proc.kill()
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover
             pass
-        for stream in (proc.stdin, proc.stdout):
+        processes.sweep_orphans()  # what a program that killed its supervisor left
+        self._read_stderr()
+        self._err_fd = None
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
             try:
                 if stream is not None:
                     stream.close()
             except OSError:
                 pass
 
+    def _crashed(self, message: str) -> AdapterError:
+        """A `crashed` error whose message ends with the last line the program wrote to
+        stderr (often the reason: a traceback's last line, a usage error)."""
+        lines = self._stderr_text().splitlines()
+        if lines:
+            last = lines[-1].strip()
+            message += f" (stderr: {last[:200]}{'...' if len(last) > 200 else ''})"
+        return AdapterError("crashed", message)
+
     def _fail(self, exc: AdapterError) -> AdapterError:
-        tail = self._stderr_tail()
+        tail = self._stderr_text()
         if tail and not exc.detail:
             exc.detail = "stderr: " + tail
         elif tail:
             exc.detail += "\nstderr: " + tail
-        self._kill()
-        self._pending.clear()
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+        self.kill()
         return exc
 
     # --- requests --------------------------------------------------------------------------
 
-    def _wait_budget(self) -> float:
-        budget = self.timeout
-        if self.deadline is not None:
-            budget = min(budget, self.deadline - time.monotonic())
-        return max(budget, 0.01)
+    def _wait_budget(self, method: str = "") -> tuple[float, float]:
+        """(seconds left to wait, the limit that sets them: the request's timeout or the
+        length of the scenario's time, for the message)."""
+        limit = max(self.timeout, self.start_timeout) if method == "hello" else self.timeout
+        budget = limit
+        if self.deadline is not None and self.deadline - time.monotonic() < budget:
+            budget, limit = self.deadline - time.monotonic(), self._span
+        return max(budget, 0.01), limit
 
     def _running(self) -> subprocess.Popen[bytes]:
         proc = self._proc
         if proc is None:
             return self._start()
         if proc.poll() is not None and not self._pending:
-            raise self._fail(AdapterError("crashed",
-                                          f"adapter exited with status {proc.returncode}"))
+            raise self._fail(self._crashed(f"adapter {_status(proc.returncode)}"))
         # Exited with answers due: `receive` reports it, at the first answer it never gave.
         return proc
 
@@ -176,18 +258,24 @@ class StdioAdapter:
 
     def send_many(self, calls: Sequence[tuple[str, dict[str, Any] | None]]) -> int:
         """Write several requests at once (one write); returns the id of the last one."""
-        proc = self._running()
         parts = []
+        for i, (method, params) in enumerate(calls, self._next_id + 1):
+            try:
+                parts.append(encode(request(i, method, params)))
+            except (TypeError, ValueError) as exc:  # the runner's fault, not the program's
+                raise RunnerError(f"{method}: cannot encode the request as JSON: {exc}") \
+                    from None
+        proc = self._running()
         for method, params in calls:
             self._next_id += 1
-            parts.append(encode(request(self._next_id, method, params)))
             self._pending.append((self._next_id, method, params))
         msg_id = self._next_id
         method = calls[-1][0] if calls else ""
         data = memoryview(b"".join(parts))
         assert proc.stdin is not None and proc.stdout is not None
         fd_in, fd_out = proc.stdin.fileno(), proc.stdout.fileno()
-        end = time.monotonic() + self._wait_budget()
+        budget, limit = self._wait_budget(method)
+        end = time.monotonic() + budget
         while data:
             try:
                 data = data[os.write(fd_in, data):]
@@ -202,20 +290,29 @@ class StdioAdapter:
             if left <= 0:
                 raise self._fail(AdapterError(
                     "timeout", f"{method}: the adapter did not read its input for "
-                    f"{self._wait_budget():.2f}s"))
+                    f"{limit:.2f}s"))
             # The input pipe is full: read answers meanwhile (the program may be blocked
             # writing them), but never buffer more than one line can hold.
             reading = [fd_out] if not self._eof and len(self._buf) <= self.max_line else []
-            readable, _, _ = select.select(reading, [fd_in], [], left)
-            if readable:
-                self._fill(proc)
+            self._wait(proc, reading, [fd_in], left)
         return msg_id
+
+    def _wait(self, proc: subprocess.Popen[bytes], reading: list[int], writing: list[int],
+              left: float) -> None:
+        """Wait for one of the fds (and stderr, always read) at most `left` seconds."""
+        err = self._err_fd
+        readable, _, _ = select.select(reading + ([err] if err is not None else []), writing,
+                                       [], left)
+        if err is not None and err in readable:
+            self._read_stderr()
+        if reading and reading[0] in readable:
+            self._fill(proc)
 
     def _line(self, proc: subprocess.Popen[bytes], method: str) -> bytes:
         """The next line the program writes, within the wait budget."""
         assert proc.stdout is not None
         fd_out = proc.stdout.fileno()
-        budget = self._wait_budget()
+        budget, limit = self._wait_budget(method)
         end = time.monotonic() + budget
         scanned = 0
         while True:
@@ -231,18 +328,19 @@ class StdioAdapter:
             scanned = len(self._buf)
             if self._eof:
                 try:
-                    code = proc.wait(timeout=2)
+                    code = proc.wait(timeout=self.exit_grace)
                 except subprocess.TimeoutExpired:
-                    code = None
-                raise self._fail(AdapterError("crashed", f"{method}: adapter exited with "
-                                              f"status {code} before answering"))
+                    raise self._fail(ProtocolError(
+                        f"{method}: the adapter closed its stdout but is still running")) \
+                        from None
+                what = f"after {len(self._buf)} bytes of an answer without its newline" \
+                    if self._buf else "before answering"
+                raise self._fail(self._crashed(f"{method}: adapter {_status(code)} {what}"))
             left = end - time.monotonic()
             if left <= 0:
                 raise self._fail(AdapterError(
-                    "timeout", f"{method}: no answer within {budget:.2f}s"))
-            readable, _, _ = select.select([fd_out], [], [], left)
-            if readable:
-                self._fill(proc)
+                    "timeout", f"{method}: no answer within {limit:.2f}s"))
+            self._wait(proc, [fd_out], [], left)
         raise self._fail(ProtocolError(f"{method}: response line longer than "
                                        f"{self.max_line} bytes"))
 
@@ -256,7 +354,7 @@ class StdioAdapter:
             raise AdapterError("crashed", f"{method}: adapter was stopped")
         line = self._line(proc, method)
         try:
-            return decode_response(line, msg_id)
+            return decode_response(line, msg_id, max_depth=self.max_depth)
         except ProtocolError as exc:
             exc.message = f"{method}: {exc.message}"
             raise self._fail(exc) from None
@@ -338,10 +436,7 @@ class StdioAdapter:
                 proc.stdin.write(encode(request(self._next_id, "bye")))
                 proc.stdin.flush()
                 proc.stdin.close()
-                proc.wait(timeout=2)
+                proc.wait(timeout=self.bye_grace)
             except (OSError, ValueError, subprocess.TimeoutExpired):
                 pass
-        self._kill()
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+        self.kill()
