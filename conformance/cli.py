@@ -4,6 +4,7 @@
     uno-fsm conformance lint    [PATHS...] [--strict] [--format text|json]
     uno-fsm conformance report  --from results.json [--format F] [--output FILE]
     uno-fsm conformance serve   [--adapter A]
+    uno-fsm conformance diff    --adapter A [--minutes M | --examples K] ... (diff_cli.py)
 
 Exit codes of `run`: 0 when nothing unexpected happened (passed, xfailed, unsupported);
 1 when a scenario failed, errored or xpassed; 2 for usage errors (bad scenario files, an
@@ -79,6 +80,10 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     from conformance.compliance import register as register_compliance
 
     register_compliance(csub)  # uno-fsm conformance compliance (conformance/compliance.py)
+
+    from conformance.diff_cli import register as register_diff
+
+    register_diff(csub)  # uno-fsm conformance diff (conformance/diff_cli.py)
 
 
 def _output_args(p: argparse.ArgumentParser) -> None:

@@ -58,6 +58,14 @@ def rules() -> dict[str, RuleText]:
     return {r.id: RuleText(r.id, r.statement, tuple(r.rulesets)) for r in load_rules()}
 
 
+@functools.lru_cache(maxsize=1)
+def rule_cites() -> dict[str, tuple[str, ...]]:
+    """Rule ID -> the clause IDs it cites (spec/rules)."""
+    from uno_spec.loader import load_rules
+
+    return {r.id: tuple(r.cites) for r in load_rules()}
+
+
 def _registry(name: str, list_key: str, id_key: str) -> dict[str, str]:
     path = spec_root() / name
     if not path.is_file():
@@ -128,7 +136,7 @@ def quote_rules(ids: list[str]) -> list[dict[str, str]]:
 
 
 def clear_caches() -> None:
-    for fn in (clauses, rules, features, error_codes, rulesets, scenario_schema):
+    for fn in (clauses, rules, rule_cites, features, error_codes, rulesets, scenario_schema):
         fn.cache_clear()
     try:
         from uno_spec.loader import clear_caches as spec_clear
