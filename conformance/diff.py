@@ -43,9 +43,13 @@ POSITION_VERSION = 1  # the `position` observation format this module reads
 ORACLE_KEYS = ("legal_actions", "rules_applied", "shuffled", "position")
 # what stays comparable after a shuffle (docs/scenario-format.md: multisets and counts only)
 COUNT_KEYS = ("hand_sizes", "draw_size", "discard_size", "total_cards", "card_counts")
+# ... and what a shuffle during play never changes: the discard's top stays (CL.RESHUFFLE.KEEP-TOP)
+# and with it the colour in force; not so at a deal (setup, next round: a new first card)
+PLAY_SHUFFLE_KEYS = (*COUNT_KEYS, "top", "active_color", "direction", "side")
 # observations judged only when the implementation declares the feature that gives them meaning
 GATED = {"scores": "scoring", "game_over": "scoring", "views": "views"}
 STARTS = ("turn", "round", "game")
+STARTS_WEIGHT = {"turn": 3, "round": 2, "game": 1}
 ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision")
 KINDS = {
     "observation": "observations differ after the step",
@@ -57,6 +61,8 @@ KINDS = {
     "hang": "the implementation did not answer in time",
 }
 BATCH = 25  # examples per Hypothesis run; a long session is a series of runs
+SHRINK_SECONDS = 30.0  # shrinking budget per run, from its first divergence
+POSITION_CACHE = 512  # start positions remembered (shrinking replays the same ones)
 PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
 
 
@@ -117,6 +123,7 @@ class Stats:
     illegal: int = 0
     unsupported: int = 0  # examples stopped by an action or setup the implementation lacks
     out_of_scope: int = 0  # divergences needing a feature the implementation does not declare
+    shuffles: int = 0  # examples that ended at a shuffle (compared by counts there)
     started: float = field(default_factory=time.monotonic)
 
     def rate(self) -> float:
@@ -272,6 +279,7 @@ class Differ:
                  adapter_name: str = "", rulesets: Sequence[str] = (),
                  players: tuple[int, int] = (2, 8), timeout: float = 10.0, max_steps: int = 30,
                  max_prefix: int = 150, illegal_percent: int = 20,
+                 shrink_seconds: float = SHRINK_SECONDS,
                  on_progress: Callable[[Differ], None] | None = None) -> None:
         self.oracle = Side(oracle, timeout)
         self.impl = Side(implementation, timeout)
@@ -280,6 +288,10 @@ class Differ:
         self.max_steps = max_steps
         self.max_prefix = max_prefix
         self.illegal_percent = illegal_percent
+        self.shrink_seconds = shrink_seconds
+        self._positions: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+        self._raised: dict[tuple[str, tuple[str, ...]], Divergence] = {}  # this batch's
+        self._shrink_end: float | None = None
         self.on_progress = on_progress
         self.stats = Stats()
         self.warnings: list[str] = []
@@ -289,6 +301,8 @@ class Differ:
         self._classes: dict[tuple[str, tuple[str, ...]], type[DivergenceFound]] = {}
         self._counting = True
         self._last_progress = 0.0
+        self._t0 = time.monotonic()
+        self._hit: dict[tuple[str, tuple[str, ...]], float] = {}  # first hit, before shrinking
         self._last: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
         try:
             ocaps = self.oracle.hello()
@@ -361,8 +375,9 @@ class Differ:
             raise _OracleFailed(f"the oracle failed: {exc}") from None
 
     def _position(self, ruleset: str, players: int, start: str, seed: int,
-                  prefix: int) -> dict[str, Any] | None:
-        """A start position: the oracle's own deal and `prefix` random actions of play."""
+                  prefix: int, drawing: bool = False) -> dict[str, Any] | None:
+        """A start position: the oracle's own deal and `prefix` random actions of play
+        (`drawing`: a draw or a keep whenever one is listed)."""
         if start == "game":
             return {"players": players, "start": "game"}
         try:
@@ -384,7 +399,8 @@ class Differ:
             legal = [a for a in legal if not a.get("next_round")]
             if not legal:
                 return None
-            chosen = rng.choice(legal)
+            keep = [a for a in legal if a.get("draw") or a.get("pass")] if drawing else []
+            chosen = rng.choice(keep or legal)
             self._o(self.oracle.act, chosen)
         return None
 
@@ -402,11 +418,22 @@ class Differ:
         ruleset = draw(st.sampled_from(self.rulesets), label="ruleset")
         lo, hi = self.players
         players = draw(st.integers(lo, hi), label="players")
-        start = draw(st.sampled_from(self.starts), label="start")
+        # turn positions first (most to play), fresh deals next, `start: game` (counts only)
+        start = draw(st.sampled_from([s for s in STARTS for _ in range(STARTS_WEIGHT[s])
+                                      if s in self.starts]), label="start")
         seed = draw(st.integers(0, 2**16 - 1), label="seed")
         prefix = draw(st.integers(0, self.max_prefix), label="prefix") if start == "turn" else 0
+        # a prefix that draws whenever it may runs the draw pile down: reshuffles get played
+        drawing = draw(st.booleans(), label="drawing prefix") if prefix else False
         steps = draw(st.integers(1, self.max_steps), label="steps")
-        setup = self._position(ruleset, players, start, seed, prefix)
+        if self._shrink_end is not None and time.monotonic() > self._shrink_end:
+            reject()  # the shrinking budget is spent: the best example so far stands
+        where = (ruleset, players, start, seed, prefix, drawing)
+        if where not in self._positions:
+            if len(self._positions) >= POSITION_CACHE:
+                self._positions.clear()
+            self._positions[where] = self._position(*where)
+        setup = self._positions[where]
         if setup is None:
             reject()
         self.stats.examples += 1
@@ -491,16 +518,19 @@ class Differ:
                 return False
             self._last = (o_obs, i_obs)
             return True
-        if not self._judge(record, o_obs, i_obs, key_rules, players):
+        if not self._judge(record, o_obs, i_obs, key_rules, players,
+                           PLAY_SHUFFLE_KEYS if not act.get("next_round") else COUNT_KEYS):
             return False
         self._last = (o_obs, i_obs)
         return True
 
     def _judge(self, record: Divergence, o_obs: dict[str, Any], i_obs: dict[str, Any],
-               rules: tuple[str, ...], players: int) -> bool:
-        """Compare the observations after a step (or the setup); False: the example ends."""
+               rules: tuple[str, ...], players: int,
+               after_shuffle: Sequence[str] = COUNT_KEYS) -> bool:
+        """Compare the observations after a step (or the setup); False: the example ends.
+        After a shuffle only the keys `after_shuffle` are compared, and the example ends."""
         shuffled = bool(o_obs.get("shuffled"))
-        keys = [k for k in self.compared if k in COUNT_KEYS] if shuffled else self.compared
+        keys = [k for k in self.compared if k in after_shuffle] if shuffled else self.compared
         expect = {k: o_obs[k] for k in keys}
         mismatches = cmp.compare(expect, i_obs)
         if mismatches:
@@ -508,7 +538,10 @@ class Differ:
             self._diverged(record, "observation", rules,
                            "; ".join(m.describe() for m in mismatches[:4]), expect, i_obs)
             return False
-        if shuffled or o_obs.get("game_over"):
+        if shuffled:
+            self.stats.shuffles += 1
+            return False
+        if o_obs.get("game_over"):
             return False
         return not (o_obs.get("round_over") and "scoring" not in self.features)
 
@@ -544,6 +577,11 @@ class Differ:
                 self.counts[div.key] += 1
             return
         self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
+        now = time.monotonic()
+        self._hit.setdefault(div.key, now - self._t0)
+        if self._shrink_end is None:
+            self._shrink_end = now + self.shrink_seconds
+        self._raised[div.key] = div  # Hypothesis only tries smaller examples: the last is best
         raise self._group_class(div.key)(div)
 
     def _group_class(self, key: tuple[str, tuple[str, ...]]) -> type[DivergenceFound]:
@@ -609,7 +647,7 @@ class Differ:
         db: ExampleDatabase | None = DirectoryBasedExampleDatabase(database) \
             if isinstance(database, str) else database
         self.stats = Stats()
-        t0 = time.monotonic()
+        t0 = self._t0 = time.monotonic()
         end = None if minutes is None else t0 + minutes * 60
         done = 0
         batch = 0
@@ -644,27 +682,43 @@ class Differ:
 
         test = hypothesis_seed(seed)(conf(given(st.data())(differential)))
         self._counting = True
+        self._raised = {}
+        self._shrink_end = None
         try:
             test()
-        except _OracleFailed as exc:
-            raise DiffError(str(exc)) from None
-        except BaseException as exc:
-            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-                raise
-            self._collect(exc, t0)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - sorted out below
+            problem = _problem(exc)
+            if problem is not None:
+                raise problem from None
+        finally:
+            for key, div in self._raised.items():
+                if key not in self.found:
+                    self.found[key] = div
+                    self.first_found[key] = self._hit.get(key, time.monotonic() - t0)
+                self.counts[key] += 1
 
-    def _collect(self, exc: BaseException, t0: float) -> None:
-        if isinstance(exc, DivergenceFound):
-            div = exc.divergence
-            if div.key not in self.found:
-                self.found[div.key] = div
-                self.first_found[div.key] = time.monotonic() - t0
-            self.counts[div.key] += 1
-            return
-        if isinstance(exc, _OracleFailed):
-            raise DiffError(str(exc)) from None
-        if isinstance(exc, BaseExceptionGroup):
-            for sub in exc.exceptions:
-                self._collect(sub, t0)
-            return
-        raise DiffError(f"internal error: {type(exc).__name__}: {exc}") from exc
+
+def _problem(exc: BaseException) -> DiffError | None:
+    """What to report from a Hypothesis run's exception: None for divergences (collected as
+    they were raised) and for the flakiness that an exhausted shrinking budget or an
+    implementation that does not answer the same way twice causes; else a DiffError."""
+    from hypothesis.errors import Flaky, Unsatisfiable
+
+    if isinstance(exc, DivergenceFound):
+        return None
+    if isinstance(exc, _OracleFailed):
+        return DiffError(str(exc))
+    if isinstance(exc, Unsatisfiable):
+        return DiffError("no start position could be made: check --players against the "
+                         "ruleset")
+    if isinstance(exc, BaseExceptionGroup):
+        for sub in exc.exceptions:
+            problem = _problem(sub)
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(exc, Flaky):
+        return None
+    return DiffError(f"internal error: {type(exc).__name__}: {exc}")
