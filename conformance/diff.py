@@ -63,6 +63,7 @@ KINDS = {
 BATCH = 25  # examples per Hypothesis run; a long session is a series of runs
 SHRINK_SECONDS = 30.0  # shrinking budget per run, from its first divergence
 POSITION_CACHE = 512  # start positions remembered (shrinking replays the same ones)
+START_SECONDS = 10.0  # at least this long for an adapter's `hello` (a program starting)
 PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
 
 
@@ -194,7 +195,7 @@ class Side:
             adapter = self.factory()
             self.adapter = adapter
             try:
-                self._deadline()
+                self._deadline(max(self.timeout, START_SECONDS))  # a program takes its time
                 self.caps = check_hello(adapter.hello())
             except Exception:
                 self.discard()
@@ -202,9 +203,9 @@ class Side:
         self._deadline()
         return self.adapter
 
-    def _deadline(self) -> None:
+    def _deadline(self, seconds: float | None = None) -> None:
         if hasattr(self.adapter, "set_deadline"):
-            self.adapter.set_deadline(time.monotonic() + self.timeout)
+            self.adapter.set_deadline(time.monotonic() + (seconds or self.timeout))
 
     def hello(self) -> dict[str, Any]:
         return self._guard(lambda: self.caps)
@@ -643,7 +644,8 @@ class Differ:
     def run(self, *, examples: int | None = None, minutes: float | None = None, seed: int = 0,
             database: ExampleDatabase | str | None = None) -> DiffReport:
         """Fuzz for `examples` examples or `minutes` minutes, in runs of BATCH examples; the
-        first run replays the database's examples (previous divergences) first."""
+        first run replays the database's examples (previous divergences) first. `seed` makes
+        a run reproducible without a database (Hypothesis ignores a database under a seed)."""
         db: ExampleDatabase | None = DirectoryBasedExampleDatabase(database) \
             if isinstance(database, str) else database
         self.stats = Stats()
@@ -680,7 +682,9 @@ class Differ:
         def differential(data: st.DataObject) -> None:
             self.example(data)
 
-        test = hypothesis_seed(seed)(conf(given(st.data())(differential)))
+        test = conf(given(st.data())(differential))
+        if db is None:  # Hypothesis uses no database under a fixed seed: seeded runs have none
+            test = hypothesis_seed(seed)(test)
         self._counting = True
         self._raised = {}
         self._shrink_end = None
