@@ -32,8 +32,9 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
     p.add_argument("--adapter", required=True,
                    help="the implementation: reference | rlcard | stdio:'<command line>' | "
                    "module:package.module:Class")
-    p.add_argument("--oracle", default="reference",
-                   help="the adapter used as the oracle (default: reference)")
+    p.add_argument("--oracle", default="reference-oracle",
+                   help="the adapter used as the oracle (default: reference-oracle, the "
+                   "reference engine)")
     p.add_argument("--ruleset", action="append", default=[],
                    help="ruleset to fuzz (repeatable; default classic-official, else the "
                    "implementation's first)")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis.database import InMemoryExampleDatabase
 
-from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
 from conformance.adapters.stdio import StdioAdapter
 from conformance.diff import Differ
 from conformance.diff_scenarios import write_all
@@ -38,14 +38,14 @@ def stdio(command: str, timeout: float = 10.0) -> Any:
 
 
 def test_reference_against_itself_in_process_is_clean() -> None:
-    report = Differ(ReferenceAdapter, ReferenceAdapter).run(examples=60, seed=1)
+    report = Differ(ReferenceOracle, ReferenceAdapter).run(examples=60, seed=1)
     assert report.groups == []
     assert report.stats.steps > 100 and report.stats.illegal > 10
     assert report.starts == ["turn", "round", "game"]
 
 
 def test_reference_against_itself_over_stdio_is_clean() -> None:
-    report = Differ(ReferenceAdapter, stdio(SERVE)).run(examples=40, seed=2)
+    report = Differ(ReferenceOracle, stdio(SERVE)).run(examples=40, seed=2)
     assert report.groups == []
     assert report.stats.steps > 50
     assert report.implementation["name"] == "uno-fsm reference engine"
@@ -65,7 +65,7 @@ MUTANTS = [
 @pytest.mark.parametrize(("name", "rule", "options"), MUTANTS, ids=[m[0] for m in MUTANTS])
 def test_mutant_served_over_stdio_is_caught(name: str, rule: str, options: dict[str, Any],
                                             tmp_path: Path) -> None:
-    report = Differ(ReferenceAdapter, stdio(mutant(name)), shrink_seconds=3,
+    report = Differ(ReferenceOracle, stdio(mutant(name)), shrink_seconds=3,
                     **options).run(examples=60, seed=1)
     caught = [(d, c) for d, c in report.groups if any(r.startswith(rule) for r in d.rules)]
     assert caught, [d.rules for d, _ in report.groups]
@@ -82,7 +82,7 @@ def test_mutant_served_over_stdio_is_caught(name: str, rule: str, options: dict[
 
 
 def test_a_crash_is_its_own_kind_of_divergence() -> None:
-    report = Differ(ReferenceAdapter, stdio(mutant("crash")), players=(3, 4), max_prefix=40,
+    report = Differ(ReferenceOracle, stdio(mutant("crash")), players=(3, 4), max_prefix=40,
                     max_steps=10, shrink_seconds=2).run(examples=40, seed=1)
     kinds = {d.kind for d, _ in report.groups}
     assert kinds == {"crash"}
@@ -92,7 +92,7 @@ def test_a_crash_is_its_own_kind_of_divergence() -> None:
 
 
 def test_a_hang_is_its_own_kind_of_divergence() -> None:
-    report = Differ(ReferenceAdapter, stdio(mutant("hang")), timeout=0.3,
+    report = Differ(ReferenceOracle, stdio(mutant("hang")), timeout=0.3,
                     players=(3, 4), max_prefix=40, max_steps=10,
                     shrink_seconds=1).run(examples=20, seed=1)
     kinds = {d.kind for d, _ in report.groups}
@@ -119,7 +119,7 @@ class Partial(ReferenceAdapter):
 
 def test_only_what_the_implementation_declares_is_played_and_compared() -> None:
     Partial.sent = []
-    differ = Differ(ReferenceAdapter, Partial)
+    differ = Differ(ReferenceOracle, Partial)
     assert "scores" not in differ.compared and "game_over" not in differ.compared
     report = differ.run(examples=60, seed=3)
     assert report.groups == []
@@ -129,15 +129,17 @@ def test_only_what_the_implementation_declares_is_played_and_compared() -> None:
 
 def test_the_database_replays_a_divergence_first() -> None:
     db = InMemoryExampleDatabase()
-    first = Differ(ReferenceAdapter, stdio(mutant("skip")), players=(3, 4), max_prefix=40,
+    first = Differ(ReferenceOracle, stdio(mutant("skip")), players=(3, 4), max_prefix=40,
                    max_steps=10, shrink_seconds=2).run(examples=60, seed=1, database=db)
     assert first.groups
-    again = Differ(ReferenceAdapter, stdio(mutant("skip")), players=(3, 4), max_prefix=40,
+    again = Differ(ReferenceOracle, stdio(mutant("skip")), players=(3, 4), max_prefix=40,
                    max_steps=10, shrink_seconds=2).run(examples=1, seed=99, database=db)
     assert {d.key for d, _ in again.groups} >= {d.key for d, _ in first.groups}
 
 
 def test_reference_position_round_trips_and_lists_legal_actions() -> None:
+    assert {"legal_actions", "position"} <= set(ReferenceOracle().hello()["observations"])
+    assert "position" not in ReferenceAdapter().hello()["observations"]  # corpus runs: no cost
     a = ReferenceAdapter()
     a.setup({"ruleset": "classic-official", "setup": {"players": 4, "start": "game"},
              "seed": 3})
@@ -188,21 +190,10 @@ def test_unknown_adapter_exits_2_with_one_line(capsys: pytest.CaptureFixture[str
 
 def test_an_oracle_without_the_diff_observations_exits_2(
         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["conformance", "diff", "--adapter", "reference", "--oracle",
-                 "module:tests.test_diff:Plain", "--no-database", "--examples", "1"]) == 2
+    assert main(["conformance", "diff", "--adapter", "reference", "--oracle", "reference",
+                 "--no-database", "--examples", "1"]) == 2
     lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert len(lines) == 1 and "does not declare the observation(s) legal_actions" in lines[0]
-
-
-class Plain(ReferenceAdapter):
-    """A reference that does not declare the oracle's observations."""
-
-    def hello(self) -> dict[str, Any]:
-        caps = super().hello()
-        caps["observations"] = [o for o in caps["observations"]
-                                if o not in ("legal_actions", "rules_applied", "shuffled",
-                                             "position")]
-        return caps
 
 
 def test_cli_reports_and_writes_scenarios_that_run_as_is(tmp_path: Path,

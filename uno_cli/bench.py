@@ -298,8 +298,8 @@ def bench_diff(sizes: Sizes) -> dict[str, Any]:
     from conformance.diff import Differ
 
     examples = sizes.fuzz_examples * DIFF_EXAMPLES_PER_FUZZ_EXAMPLE
-    oracle = resolve("reference").factory
-    out: dict[str, Any] = {"examples": examples, "oracle": "reference"}
+    oracle = resolve("reference-oracle").factory
+    out: dict[str, Any] = {"examples": examples, "oracle": "reference-oracle"}
     for label, spec in (("in_process", "reference"), ("stdio", f"stdio:{stdio_command()}")):
         impl = resolve(spec).factory
 

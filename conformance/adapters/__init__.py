@@ -4,7 +4,8 @@
 fresh adapter (the runner calls it again to restart after a crash):
 
 - `reference` (default): the uno_fsm reference engine, in process
-  (`conformance.adapters.reference:ReferenceAdapter`);
+  (`conformance.adapters.reference:ReferenceAdapter`); `reference-oracle` the same declaring
+  the observations of `conformance diff`'s oracle (`ReferenceOracle`);
 - `stdio:<command line>`: any program speaking `uno-conformance/1` over stdin/stdout;
 - `module:package.module:Class`: an in-process Python adapter;
 - `rlcard`: RLCard's UNO environment (`conformance.adapters.rlcard:RLCardAdapter`, needs the
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 REFERENCE = "conformance.adapters.reference:ReferenceAdapter"
+REFERENCE_ORACLE = "conformance.adapters.reference:ReferenceOracle"  # `conformance diff`
 RLCARD = "conformance.adapters.rlcard:RLCardAdapter"
 
 
@@ -52,6 +54,8 @@ def resolve(spec: str | None, *, timeout: float = 10.0) -> AdapterSpec:
     spec = (spec or "reference").strip()
     if spec == "reference":
         return AdapterSpec(spec, "reference", "reference", _module_factory(REFERENCE))
+    if spec == "reference-oracle":
+        return AdapterSpec(spec, "reference", "reference", _module_factory(REFERENCE_ORACLE))
     if spec == "rlcard":
         if importlib.util.find_spec("rlcard") is None:
             raise AdapterSpecError(

@@ -25,10 +25,11 @@ OBSERVATIONS = [
     "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
     "draw_size", "discard_size", "scores", "round_over", "game_over", "winner", "dealer",
     "total_cards", "card_counts", "views",
-    # docs/adapter-protocol.md "Differential fuzzing": what the oracle of `conformance diff`
-    # answers besides the scenario observations
-    "legal_actions", "rules_applied", "shuffled", "position",
 ]
+# docs/adapter-protocol.md "Differential fuzzing": what the oracle of `conformance diff` answers
+# besides the scenario observations; declared by `ReferenceOracle` only, so that a corpus run's
+# `state_unchanged` (which observes every declared key) does not compute them
+ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "shuffled", "position"]
 POSITION_VERSION = 1  # the `position` observation's format (docs/adapter-protocol.md)
 DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
             "challenge": "challenge", "swap": "swap", "round-over": "none"}
@@ -333,6 +334,16 @@ def _act_dict(a: Any) -> dict[str, Any]:
     else:
         raise Unsupported(f"legal action {a.kind!r} has no `act` form")
     return d
+
+
+class ReferenceOracle(ReferenceAdapter):
+    """The reference engine as the oracle of `conformance diff`: it also declares the
+    observations `legal_actions`, `rules_applied`, `shuffled` and `position`."""
+
+    def hello(self) -> dict[str, Any]:
+        caps = super().hello()
+        caps["observations"] = [*caps["observations"], *ORACLE_OBSERVATIONS]
+        return caps
 
 
 class _Malformed(Exception):
