@@ -306,6 +306,14 @@ class Differ:
         self._hit: dict[tuple[str, tuple[str, ...]], float] = {}  # first hit, before shrinking
         self._last: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
         try:
+            self._greet(rulesets)
+        except BaseException:
+            self.close()
+            raise
+
+    def _greet(self, rulesets: Sequence[str]) -> None:
+        """Both hellos; what to fuzz and compare, within the implementation's capabilities."""
+        try:
             ocaps = self.oracle.hello()
         except (AdapterError, Unsupported) as exc:
             raise DiffError(f"the oracle failed to start: {exc}") from None
@@ -337,6 +345,11 @@ class Differ:
                                                         "shuffled", "hands", "pending"})
         self.starts = ["turn"] + [s for s in ("round", "game") if self._accepts(s)]
         self.stats = Stats()
+
+    def close(self) -> None:
+        """Stop both adapters (`run` does it at its end)."""
+        self.oracle.discard()
+        self.impl.discard()
 
     # --- capabilities ----------------------------------------------------------------------
 
@@ -663,8 +676,7 @@ class Differ:
                 done += max(self.stats.examples - before, 1)
                 batch += 1
         finally:
-            self.oracle.discard()
-            self.impl.discard()
+            self.close()
         groups = [(self.found[k], self.counts[k]) for k in self.found]
         return DiffReport(self.implementation, self.adapter_name, list(self.rulesets),
                           list(self.starts), list(self.compared), self.stats,

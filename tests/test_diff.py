@@ -17,7 +17,7 @@ from hypothesis.database import InMemoryExampleDatabase
 
 from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
 from conformance.adapters.stdio import StdioAdapter
-from conformance.diff import Differ
+from conformance.diff import Differ, DiffError
 from conformance.diff_scenarios import write_all
 from conformance.protocol import PROTOCOL
 from conformance.runner import Runner
@@ -180,6 +180,19 @@ def test_malformed_options_exit_2_with_one_line(argv: list[str], needle: str,
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.strip()]
     assert lines == [f"uno-fsm conformance diff: {needle}"]
+
+
+def test_a_refused_option_stops_the_programs_it_started() -> None:
+    made: list[StdioAdapter] = []
+
+    def factory() -> StdioAdapter:
+        made.append(StdioAdapter(SERVE, cwd=str(ROOT)))
+        return made[-1]
+
+    with pytest.raises(DiffError, match="ruleset 'nope'"):
+        Differ(ReferenceOracle, factory, rulesets=["nope"])
+    assert len(made) == 1
+    assert made[0]._proc is None  # killed and reaped by close()
 
 
 def test_unknown_adapter_exits_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
