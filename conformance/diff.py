@@ -360,9 +360,11 @@ class Differ:
 
     def _accepts(self, start: str) -> bool:
         """Whether the implementation sets up `start: round` / `start: game` positions."""
-        ruleset, players = self.rulesets[0], self.players[0]
-        try:
-            setup = self._position(ruleset, players, start, 0, 0)
+        ruleset = self.rulesets[0]
+        try:  # the first player count the oracle deals for (partners: an even one, 4 up)
+            setup = next((pos for n in range(self.players[0], self.players[1] + 1)
+                          if (pos := self._position(ruleset, n, start, 0, 0)) is not None),
+                         None)
         except _OracleFailed as exc:
             raise DiffError(str(exc)) from None
         if setup is None:
@@ -392,8 +394,6 @@ class Differ:
                   prefix: int, drawing: bool = False) -> dict[str, Any] | None:
         """A start position: the oracle's own deal and `prefix` random actions of play
         (`drawing`: a draw or a keep whenever one is listed)."""
-        if start == "game":
-            return {"players": players, "start": "game"}
         try:
             self.oracle.setup({"ruleset": ruleset, "seed": seed,
                                "setup": {"players": players, "start": "game"}})
@@ -401,6 +401,8 @@ class Differ:
             return None  # e.g. a player count the ruleset does not allow
         except Unsupported:
             return None
+        if start == "game":
+            return {"players": players, "start": "game"}
         rng = random.Random(seed)
         if start == "round":
             return self._exported(ruleset)["deal"]  # type: ignore[no-any-return]
