@@ -110,6 +110,20 @@ def test_a_hang_is_its_own_kind_of_divergence() -> None:
     assert report.groups[0][0].message.startswith("timeout:")
 
 
+def test_rlcard_deviations_are_rediscovered_within_its_features() -> None:
+    pytest.importorskip("rlcard")
+    from conformance.adapters.rlcard import RLCardAdapter
+
+    report = Differ(ReferenceOracle, RLCardAdapter, shrink_seconds=3).run(examples=150, seed=2)
+    found = {d.key for d, _ in report.groups}
+    # compliance/rlcard.md deviation 1: drawing while holding a playable card is refused
+    assert found & {("rejected", ("CL.DRAW.UNABLE",)),
+                    ("rejected", ("CL.DRAW.UNABLE", "CL.DRAW.KEEP"))}
+    assert report.starts == ["turn", "round"]  # RLCard refuses `start: game`
+    used = {r for d, _ in report.groups for s in d.steps for r in s.rules}
+    assert not [r for r in used if r.startswith(("CL.UNO", "CL.WD4.CHALLENGE", "CL.SCORE"))]
+
+
 class Partial(ReferenceAdapter):
     """The reference declaring no UNO call, catch or challenge; records what it is sent."""
 
