@@ -469,7 +469,7 @@ class Differ:
         if not self._judged(o_obs, ruleset):
             self.stats.out_of_scope += 1
             return
-        if not self._judge(record, o_obs, i_obs, tuple(o_obs["rules_applied"]), players):
+        if not self._judge(record, o_obs, i_obs, tuple(o_obs["rules_applied"])):
             return
         for _ in range(steps):
             legal = [a for a in o_obs["legal_actions"] if self.allowed(a, ruleset)]
@@ -484,12 +484,12 @@ class Differ:
                 act = legal[draw(st.integers(0, len(legal) - 1), label="action")]
             else:
                 self.stats.illegal += 1
-            if not self._step(record, act, o_obs, i_obs, players):
+            if not self._step(record, act, o_obs, i_obs):
                 return
             o_obs, i_obs = self._last
 
     def _step(self, record: Divergence, act: dict[str, Any], o_before: dict[str, Any],
-              i_before: dict[str, Any], players: int) -> bool:
+              i_before: dict[str, Any]) -> bool:
         """Play one action on both sides; False when the example ends here."""
         self.stats.steps += 1
         self._progress()
@@ -534,14 +534,14 @@ class Differ:
                 return False
             self._last = (o_obs, i_obs)
             return True
-        if not self._judge(record, o_obs, i_obs, key_rules, players,
+        if not self._judge(record, o_obs, i_obs, key_rules,
                            PLAY_SHUFFLE_KEYS if not act.get("next_round") else COUNT_KEYS):
             return False
         self._last = (o_obs, i_obs)
         return True
 
     def _judge(self, record: Divergence, o_obs: dict[str, Any], i_obs: dict[str, Any],
-               rules: tuple[str, ...], players: int,
+               rules: tuple[str, ...],
                after_shuffle: Sequence[str] = COUNT_KEYS) -> bool:
         """Compare the observations after a step (or the setup); False: the example ends.
         After a shuffle only the keys `after_shuffle` are compared, and the example ends."""

@@ -118,6 +118,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
         except OSError as exc:
             return _err(f"{args.write_scenarios}: cannot write: {exc.strerror or exc}")
         data["scenarios_written"] = [str(p) for p in written]
+        if len(written) < len(report.groups):
+            data["warnings"].append(f"{len(report.groups) - len(written)} group(s) without a "
+                                    "rule that cites a clause: no scenario written for them")
     text = render(data, args.format)
     if args.output is not None:
         try:
