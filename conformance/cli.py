@@ -6,6 +6,7 @@
     uno-fsm conformance serve   [--adapter A]
     uno-fsm conformance features | errors | rulesets [--format text|json|markdown]
     uno-fsm conformance site    [--from FILE_OR_DIR...] [--output DIR] [--markdown FILE]
+    uno-fsm conformance diff    --adapter A [--minutes M | --examples K] ... (diff_cli.py)
 
 Exit codes of `run`: 0 when nothing unexpected happened (passed, xfailed, unsupported);
 1 when a scenario failed, errored or xpassed; 2 for bad input or usage (bad scenario files, a
@@ -103,6 +104,10 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     from conformance.site import register as register_site
 
     register_site(csub)  # uno-fsm conformance site (conformance/site.py)
+
+    from conformance.diff_cli import register as register_diff
+
+    register_diff(csub)  # uno-fsm conformance diff (conformance/diff_cli.py)
 
 
 def _choose(parser: argparse.ArgumentParser) -> int:

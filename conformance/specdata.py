@@ -81,6 +81,14 @@ def source_languages() -> dict[str, str]:
     return {s.id: s.language for s in load_sources()}
 
 
+@functools.lru_cache(maxsize=1)
+def rule_cites() -> dict[str, tuple[str, ...]]:
+    """Rule ID -> the clause IDs it cites (spec/rules)."""
+    from uno_spec.loader import load_rules
+
+    return {r.id: tuple(r.cites) for r in load_rules()}
+
+
 def _registry(name: str, list_key: str, id_key: str) -> dict[str, str]:
     path = spec_root() / name
     if not path.is_file():
@@ -233,8 +241,8 @@ def quote_rules(ids: list[str]) -> list[dict[str, str]]:
 
 
 def clear_caches() -> None:
-    for fn in (clauses, rules, rule_areas, source_languages, features, error_codes, rulesets,
-               ruleset_params, ruleset_info, scenario_schema, deck):
+    for fn in (clauses, rules, rule_cites, rule_areas, source_languages, features, error_codes,
+               rulesets, ruleset_params, ruleset_info, scenario_schema, deck):
         fn.cache_clear()
     try:
         from uno_spec.loader import clear_caches as spec_clear

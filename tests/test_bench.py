@@ -84,6 +84,14 @@ def test_corpus_fuzz_memory_and_targets(report: dict[str, object]) -> None:
     assert isinstance(fuzz, dict)
     assert fuzz["steps"] > 0 and fuzz["steps_per_s"] > 0
 
+    diff = report["diff"]
+    assert isinstance(diff, dict)
+    assert diff["examples"] == 5  # --fuzz-examples 1
+    for label in ("in_process", "stdio"):
+        assert diff[label]["steps"] > 0 and diff[label]["steps_per_s"] > 0
+        assert diff[label]["divergences"] == 0  # the reference against itself
+    assert diff["stdio"]["adapter"].startswith("stdio:")
+
     memory = report["memory"]
     assert isinstance(memory, dict)
     assert memory["uno_fsm"]["peak_bytes"] > 0 and memory["uno_fsm"]["actions"] > 0
@@ -101,7 +109,7 @@ def test_text_format(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     out = capsys.readouterr().out
     for needle in ("machine:", "random legal full games", "conformance corpus",
-                   "stateful fuzzing", "peak memory", "targets"):
+                   "stateful fuzzing", "differential fuzzing", "peak memory", "targets"):
         assert needle in out
 
 

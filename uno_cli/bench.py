@@ -11,6 +11,8 @@ One run measures, after a warm-up, `--repeat` repetitions of each workload and r
 - the conformance corpus through the reference adapter in process and over stdio
   (`conformance serve` in a subprocess), with the runner of `conformance run`;
 - stateful fuzzing (`uno_fsm.fuzz`) for a fixed budget of examples and steps;
+- differential fuzzing (`conformance diff`, the reference against itself) in process and over
+  stdio, for a fixed number of examples (5 per fuzzing example) and seed;
 - the peak memory (tracemalloc) of one full game.
 
 The workloads are fixed (seeds, game counts), so two runs measure the same work. A benchmark is
@@ -282,6 +284,40 @@ def bench_fuzz(sizes: Sizes, seed: int = 12345) -> dict[str, Any]:
     }
 
 
+# ---- differential fuzzing ----------------------------------------------------------------
+DIFF_EXAMPLES_PER_FUZZ_EXAMPLE = 5  # `conformance diff` examples are short: 5 per fuzz example
+DIFF_SEED = 12345
+
+
+def bench_diff(sizes: Sizes) -> dict[str, Any]:
+    """`conformance diff` of the reference against itself (no divergence: the same work each
+    time), the implementation in process and over stdio (`conformance serve`, pipelined); the
+    oracle in process both times. Steps are actions played on both sides and compared."""
+    from conformance.adapters import resolve
+    from conformance.diff import Differ
+
+    examples = sizes.fuzz_examples * DIFF_EXAMPLES_PER_FUZZ_EXAMPLE
+    oracle = resolve("reference-oracle").factory
+    out: dict[str, Any] = {"examples": examples, "oracle": "reference-oracle"}
+    for label, spec in (("in_process", "reference"), ("stdio", f"stdio:{stdio_command()}")):
+        impl = resolve(spec).factory
+
+        def once(factory: Callable[[], Any] = impl) -> Any:
+            return Differ(oracle, factory).run(examples=examples, seed=DIFF_SEED)
+
+        once()  # warm-up
+        runs = [_timed(once) for _ in range(sizes.repeat)]
+        out[label] = {
+            "adapter": spec,
+            "steps": runs[-1][1].stats.steps,
+            "divergences": len(runs[-1][1].groups),
+            "seconds_median": round(_median([t for t, _ in runs]), 4),
+            "steps_per_s": round(_median([r.stats.steps / t for t, r in runs]), 0),
+            "repetitions": len(runs),
+        }
+    return out
+
+
 # ---- memory ------------------------------------------------------------------------------
 def _peak(fn: Callable[[], tuple[int, int, int]]) -> tuple[int, int]:
     gc.collect()
@@ -322,6 +358,8 @@ def run_all(sizes: Sizes, corpus_paths: Sequence[Path] | None = None,
     result["corpus"] = bench_corpus(sizes, corpus_paths)
     say("fuzzing")
     result["fuzz"] = bench_fuzz(sizes)
+    say("differential fuzzing")
+    result["diff"] = bench_diff(sizes)
     say("memory")
     result["memory"] = bench_memory(with_rlcard)
     result["targets"] = targets(result)
@@ -393,6 +431,13 @@ def render_text(r: dict[str, Any]) -> str:
     lines += ["", f"stateful fuzzing ({f['ruleset']}, {f['players']} players, {f['examples']} "
               f"examples x {f['stateful_step_count']} steps): {f['steps']} steps, "
               f"{f['seconds_median']:.2f} s, {f['steps_per_s']:.0f} steps/s"]
+    d = r["diff"]
+    lines += ["", f"differential fuzzing (conformance diff, reference against itself, "
+              f"{d['examples']} examples)"]
+    for label in ("in_process", "stdio"):
+        s = d[label]
+        lines.append(f"  {label:10} {s['steps']:>6} steps  {s['seconds_median']:8.3f} s  "
+                     f"{s['steps_per_s']:7.0f} steps/s  ({s['divergences']} divergences)")
     mem = r["memory"]
     lines += ["", f"peak memory of one full game ({mem['players']} players, tracemalloc): "
               f"uno_fsm {mem['uno_fsm']['peak_bytes'] / 1024:.0f} KiB "

@@ -109,6 +109,7 @@ class Game:
         self._rules = Rules(state, params, _ALLOWED)
         self.log: list[Action] = []
         self.origin: dict[str, Any] = origin or {}
+        self.setup_events: list[Event] = []  # what `from_setup` did (the first card turned...)
         self._sm: Any = None
 
     # ---- construction ----------------------------------------------------------------
@@ -174,13 +175,13 @@ class Game:
                 st.rng = random.Random(_whole(setup["seed"], "seed"))
             game._rules.start_round(None, ordered=bool(draw))
             game._settle()
-            game._rules.events = []
+            game.setup_events, game._rules.events = game._rules.events, []
         elif start == "round":
             if discard:
                 raise E.MalformedAction("setup: start: round begins with an empty discard pile")
             game._rules.turn_first_card()
             game._settle()
-            game._rules.events = []
+            game.setup_events, game._rules.events = game._rules.events, []
         elif start == "turn":
             if not discard:
                 raise E.MalformedAction("setup: start: turn needs a discard pile")

@@ -5,6 +5,8 @@ fresh adapter (the runner calls it again to restart after a crash):
 
 - `reference` (default): the uno_fsm reference engine, in process under a deadline alarm
   (`conformance.adapters.reference:ReferenceAdapter`; in a worker process off the main thread);
+  `reference-oracle` the same declaring the observations of `conformance diff`'s oracle
+  (`ReferenceOracle`);
 - `stdio:<command line>`: any program speaking `uno-conformance/1` over stdin/stdout;
 - `module:package.module:Class`: a Python adapter, run in a worker process;
 - `rlcard`: RLCard's UNO environment (`conformance.adapters.rlcard:RLCardAdapter`, needs the
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 REFERENCE = "conformance.adapters.reference:ReferenceAdapter"
+REFERENCE_ORACLE = "conformance.adapters.reference:ReferenceOracle"  # `conformance diff`
 RLCARD = "conformance.adapters.rlcard:RLCardAdapter"
 RLCARD_UNO = "conformance.adapters.rlcard_uno:RLCardUnoAdapter"
 RLCARD_UNO_VENV = ".venv-rlcard-uno"
@@ -83,11 +86,11 @@ def _check_module(target: str) -> None:
         raise AdapterSpecError(str(exc)) from None
 
 
-def _reference_factory(timeout: float) -> Callable[[], Any]:
+def _reference_factory(target: str, spec: str, timeout: float) -> Callable[[], Any]:
     from conformance.adapters import isolation
 
-    engine = _module_factory(REFERENCE)
-    worker = isolation.worker_factory("reference", timeout)
+    engine = _module_factory(target)
+    worker = isolation.worker_factory(spec, timeout)
 
     def make() -> Any:
         if isolation.alarms_usable():
@@ -104,7 +107,12 @@ def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True) ->
     spec = (spec or "reference").strip()
     if spec == "reference":
         return AdapterSpec(spec, "reference", "reference",
-                           _reference_factory(timeout) if isolate else _module_factory(REFERENCE))
+                           _reference_factory(REFERENCE, spec, timeout) if isolate
+                           else _module_factory(REFERENCE))
+    if spec == "reference-oracle":
+        return AdapterSpec(spec, "reference", "reference",
+                           _reference_factory(REFERENCE_ORACLE, spec, timeout) if isolate
+                           else _module_factory(REFERENCE_ORACLE))
     if spec == "rlcard":
         if importlib.util.find_spec("rlcard") is None or not _installed("rlcard"):
             raise AdapterSpecError(

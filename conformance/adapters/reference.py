@@ -19,6 +19,11 @@ OBSERVATIONS = [
     "draw_size", "discard_size", "scores", "round_over", "game_over", "winner", "dealer",
     "total_cards", "card_counts", "views",
 ]
+# docs/adapter-protocol.md "Differential fuzzing": what the oracle of `conformance diff` answers
+# besides the scenario observations; declared by `ReferenceOracle` only, so that a corpus run's
+# `state_unchanged` (which observes every declared key) does not compute them
+ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "shuffled", "position"]
+POSITION_VERSION = 1  # the `position` observation's format (docs/adapter-protocol.md)
 DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
             "challenge": "challenge", "swap": "swap", "round-over": "none"}
 ACTION_KEYS = {"player", "play", "color", "uno", "draw", "pass", "challenge", "catch", "swap",
@@ -74,6 +79,8 @@ class ReferenceAdapter:
 
     def __init__(self) -> None:
         self.game: Any = None
+        self.applied: list[str] = []  # rule IDs of the events of the last accepted action
+        self.shuffled = False  # whether that action (or the setup) drew on the random source
 
     def hello(self) -> dict[str, Any]:
         import uno_fsm  # noqa: F401 - proves the engine imports
@@ -104,7 +111,8 @@ class ReferenceAdapter:
             raise Unsupported(f"ruleset {ruleset!r}: game {p.game!r} is not implemented yet")
         self.game = None
         try:
-            self.game = Game.from_setup(p, setup, seed=int(params.get("seed") or 0))
+            seed = int(params.get("seed") or 0)
+            self.game = Game.from_setup(p, setup, seed=seed)
         except NotImplementedError as exc:
             raise Unsupported(str(exc)) from exc
         except (UnresolvableSetup, WrongPlayerCount) as exc:
@@ -113,6 +121,8 @@ class ReferenceAdapter:
             return _error(exc.code, exc.rule, exc.message)
         except (IllegalAction, CardNotationError, ValueError, KeyError, TypeError) as exc:
             raise AdapterError("bad-request", f"setup: {exc}") from exc
+        self.applied = _rules_of(self.game.setup_events)
+        self.shuffled = self.game.state.rng.getstate() != _fresh_rng_state(seed)
         return None
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -127,12 +137,15 @@ class ReferenceAdapter:
             return _error("malformed-action", MALFORMED_RULE, str(exc))
         except _Malformed as exc:
             return _error(exc.code, exc.rule, str(exc))
+        rng_before = self.game.state.rng.getstate()
         try:
-            self.game.apply(engine_action)
+            events = self.game.apply(engine_action)
         except IllegalAction as exc:
             return _error(exc.code, exc.rule, exc.message)
         except NotImplementedError as exc:
             raise Unsupported(str(exc)) from exc
+        self.applied = _rules_of(events)
+        self.shuffled = self.game.state.rng.getstate() != rng_before
         return None
 
     def _to_engine(self, a: Any) -> Any:
@@ -265,6 +278,15 @@ class ReferenceAdapter:
                 from uno_fsm.view import cards_seen
 
                 out[key] = {s: cards_seen(g, s) for s in range(st.players)}
+            elif key == "legal_actions":
+                out[key] = [_act_dict(a) for a in g.legal_actions()]
+            elif key == "rules_applied":
+                out[key] = list(self.applied)
+            elif key == "shuffled":
+                out[key] = self.shuffled
+            elif key == "position":
+                out[key] = {"version": POSITION_VERSION, "turn": self._turn_position(),
+                            "deal": self._deal_position()}
             elif key == "winner":
                 # FLALT.TIE: a shared win is reported as the list of the tied seats
                 out[key] = g.winners if len(g.winners) > 1 else g.winner
@@ -283,11 +305,109 @@ class ReferenceAdapter:
                     for side in ("light", "dark")}
         return dict(Counter(c.text for c in cards))
 
+    def _turn_position(self) -> dict[str, Any] | None:
+        """The position as a `start: turn` setup, or None when that cannot express it: another
+        decision than play-or-draw is pending, an UNO window or a stacked penalty is open, or a
+        hand shown by a challenge is still visible (docs/scenario-format.md `setup`)."""
+        from uno_fsm.cards import color_name
+
+        g = self.game
+        st = g.state
+        if (st.phase != "play" or st.uno_window is not None or st.stack or not st.discard
+                or st.shown or st.drawn is not None or st.active_color is None):
+            return None
+        setup: dict[str, Any] = {
+            "players": st.players, "dealer": st.dealer, "start": "turn", "current": st.current,
+            "direction": "clockwise" if st.direction == 1 else "counterclockwise",
+        }
+        if g.params.game == "flip":
+            setup["side"] = st.side
+        setup["hands"] = {str(s): [c.text for c in h] for s, h in enumerate(st.hands)}
+        setup["discard"] = [c.text for c in st.discard]
+        setup["active_color"] = color_name(st.active_color)
+        setup["draw"] = [c.text for c in reversed(st.draw)]  # top first
+        if any(st.scores):
+            setup["scores"] = {str(s): v for s, v in enumerate(st.scores)}
+        return setup
+
+    def _deal_position(self) -> dict[str, Any] | None:
+        """A `start: round` setup dealing a new hand from every card of this game: the dealer
+        chosen, the cards shuffled and dealt by the engine's own rules (CL.DEALER.*,
+        CL.DEAL.SEVEN), the first card not turned yet. None once the game is over."""
+        from uno_fsm.rules import Rules
+        from uno_fsm.state import State
+
+        class DealOnly(Rules):
+            __slots__ = ()
+
+            def turn_first_card(self) -> None:  # stop after dealing: the setup turns it
+                pass
+
+        g = self.game
+        if g.is_over:
+            return None
+        st = State.from_dict(g.state.to_dict())
+        DealOnly(st, g.params, {}).start_round(None)
+        setup: dict[str, Any] = {"players": st.players, "dealer": st.dealer, "start": "round",
+                                 "hands": {str(s): [c.text for c in h]
+                                           for s, h in enumerate(st.hands)},
+                                 "draw": [c.text for c in reversed(st.draw)]}
+        if any(st.scores):
+            setup["scores"] = {str(s): v for s, v in enumerate(st.scores)}
+        return setup
+
     def close(self) -> None:
         self.game = None
 
 
 MALFORMED_RULE = "CL.PLAY.TURN-OPTIONS"  # uno_fsm.errors.MalformedAction's rule
+
+
+def _rules_of(events: Any) -> list[str]:
+    """The rule IDs the events carry, in order, once each."""
+    return list(dict.fromkeys(e.rule for e in events if e.rule))
+
+
+def _fresh_rng_state(seed: int) -> Any:
+    import random
+
+    return random.Random(seed).getstate()
+
+
+def _act_dict(a: Any) -> dict[str, Any]:
+    """An engine action in the scenario `act` vocabulary (docs/scenario-format.md)."""
+    from uno_fsm.cards import color_name
+
+    if a.kind == "next-round":
+        return {"next_round": True}
+    d: dict[str, Any] = {"player": a.player}
+    if a.kind == "play":
+        d["play"] = a.card.text
+        if a.color is not None:
+            d["color"] = color_name(a.color)
+        if a.uno:
+            d["uno"] = True
+    elif a.kind in ("draw", "pass", "uno"):
+        d[a.kind] = True
+    elif a.kind == "color":
+        d["color"] = color_name(a.color)
+    elif a.kind in ("challenge", "accept"):
+        d["challenge"] = a.kind == "challenge"
+    elif a.kind in ("catch", "swap"):
+        d[a.kind] = a.target
+    else:
+        raise Unsupported(f"legal action {a.kind!r} has no `act` form")
+    return d
+
+
+class ReferenceOracle(ReferenceAdapter):
+    """The reference engine as the oracle of `conformance diff`: it also declares the
+    observations `legal_actions`, `rules_applied`, `shuffled` and `position`."""
+
+    def hello(self) -> dict[str, Any]:
+        caps = super().hello()
+        caps["observations"] = [*caps["observations"], *ORACLE_OBSERVATIONS]
+        return caps
 
 
 class _Malformed(Exception):

@@ -1,0 +1,209 @@
+"""`uno-fsm conformance diff`: differential fuzzing against the reference (docs/differential.md).
+
+    uno-fsm conformance diff --adapter ADAPTER [--ruleset R] [--players N]
+        [--minutes M | --examples K] [--seed S] [--format console|json|markdown]
+        [--output FILE] [--write-scenarios DIR] [--timeout S] [--database DIR | --no-database]
+
+Exit status: 0 no divergence, 1 divergences found, 2 usage error or a failing oracle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+FORMATS = ("console", "json", "markdown")
+DEFAULT_EXAMPLES = 200
+REPORT_FORMAT = "uno-conformance-diff/1"
+
+
+def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
+    p = csub.add_parser(
+        "diff", help="differential fuzzing: an implementation against the reference engine",
+        description="Play the implementation and the reference engine through the same random "
+        "positions and actions (Hypothesis), compare what both observe, and shrink every "
+        "divergence to a scenario citing the broken rule.",
+        epilog="exit status: 0 no divergence; 1 divergences found; 2 usage error")
+    p.add_argument("--adapter", required=True,
+                   help="the implementation: reference | rlcard | stdio:'<command line>' | "
+                   "module:package.module:Class")
+    p.add_argument("--oracle", default="reference-oracle",
+                   help="the adapter used as the oracle (default: reference-oracle, the "
+                   "reference engine)")
+    p.add_argument("--ruleset", action="append", default=[],
+                   help="ruleset to fuzz (repeatable; default classic-official, else the "
+                   "implementation's first)")
+    p.add_argument("--players", type=int, help="player count (default: 2..8 at random)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--minutes", type=float, help="fuzz for this long")
+    budget.add_argument("--examples", type=int,
+                        help=f"fuzz this many examples (default {DEFAULT_EXAMPLES})")
+    p.add_argument("--seed", type=int, help="seed of the first run (default: random)")
+    p.add_argument("--format", choices=FORMATS, default="console")
+    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report here")
+    p.add_argument("--write-scenarios", type=Path, metavar="DIR",
+                   help="write one scenario per divergence group into DIR")
+    p.add_argument("--timeout", type=float, default=10.0,
+                   help="seconds per request to the implementation (default 10)")
+    db = p.add_mutually_exclusive_group()
+    db.add_argument("--database", type=Path, metavar="DIR",
+                    help="Hypothesis example database (default .hypothesis/diff/<name>)")
+    db.add_argument("--no-database", action="store_true", help="no example database")
+    p.add_argument("--no-progress", action="store_true", help="no progress display on stderr")
+    p.set_defaults(handler=cmd_diff)
+
+
+def _err(message: str) -> int:
+    print(f"uno-fsm conformance diff: {message}", file=sys.stderr)
+    return 2
+
+
+def _check(args: argparse.Namespace) -> str | None:
+    if args.players is not None and not 2 <= args.players <= 10:
+        return f"--players must be 2..10, not {args.players}"
+    if args.minutes is not None and not args.minutes > 0:
+        return f"--minutes must be a positive number, not {args.minutes:g}"
+    if args.examples is not None and args.examples < 1:
+        return f"--examples must be at least 1, not {args.examples}"
+    if not args.timeout > 0:
+        return f"--timeout must be a positive number of seconds, not {args.timeout:g}"
+    if args.write_scenarios is not None and args.write_scenarios.exists() \
+            and not args.write_scenarios.is_dir():
+        return f"--write-scenarios {args.write_scenarios}: not a directory"
+    return None
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from conformance.adapters import AdapterSpecError, resolve
+    from conformance.diff import Differ, DiffError
+    from conformance.diff_scenarios import slug, write_all
+
+    problem = _check(args)
+    if problem:
+        return _err(problem)
+    try:
+        impl = resolve(args.adapter, timeout=args.timeout)
+        oracle = resolve(args.oracle, timeout=args.timeout)
+    except AdapterSpecError as exc:
+        return _err(str(exc))
+    players = (args.players, args.players) if args.players else (2, 8)
+    progress = _Progress() if not args.no_progress and sys.stderr.isatty() else None
+    try:
+        differ = Differ(oracle.factory, impl.factory, adapter_name=impl.spec,
+                        rulesets=args.ruleset, players=players, timeout=args.timeout,
+                        on_progress=progress.update if progress else None)
+        name = impl.implementation or str(differ.implementation.get("name", "impl"))
+        database = None if args.no_database else str(
+            args.database or Path(".hypothesis") / "diff" / slug(name))
+        seed = args.seed if args.seed is not None else random.randrange(2**32)
+        examples = None if args.minutes is not None else (args.examples or DEFAULT_EXAMPLES)
+        try:
+            report = differ.run(examples=examples, minutes=args.minutes, seed=seed,
+                                database=database)
+        finally:
+            if progress:
+                progress.stop()
+    except DiffError as exc:
+        return _err(str(exc))
+    data = to_json(report, seed)
+    written: list[Path] = []
+    if args.write_scenarios is not None:
+        try:
+            written = write_all(report.groups, name, args.write_scenarios)
+        except OSError as exc:
+            return _err(f"{args.write_scenarios}: cannot write: {exc.strerror or exc}")
+        data["scenarios_written"] = [str(p) for p in written]
+        if len(written) < len(report.groups):
+            data["warnings"].append(f"{len(report.groups) - len(written)} group(s) without a "
+                                    "rule that cites a clause: no scenario written for them")
+    text = render(data, args.format)
+    if args.output is not None:
+        try:
+            args.output.parent.mkdir(parents=True, exist_ok=True)
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            return _err(f"{args.output}: cannot write: {exc.strerror or exc}")
+        if args.format != "console":
+            sys.stderr.write(render(data, "console"))
+    else:
+        sys.stdout.write(text)
+    return 0 if report.ok else 1
+
+
+def to_json(report: Any, seed: int) -> dict[str, Any]:
+    from conformance.diff_scenarios import rules_of
+
+    s = report.stats
+    return {
+        "format": REPORT_FORMAT,
+        "summary": {"divergences": sum(c for _d, c in report.groups),
+                    "groups": len(report.groups), "examples": s.examples, "steps": s.steps,
+                    "illegal_steps": s.illegal, "unsupported": s.unsupported,
+                    "out_of_scope": s.out_of_scope, "seconds": round(report.duration, 3),
+                    "steps_per_second": round(s.steps / max(report.duration, 1e-9), 1)},
+        "implementation": report.implementation, "adapter": report.adapter, "seed": seed,
+        "rulesets": report.rulesets, "starts": report.starts, "compared": report.compared,
+        "warnings": report.warnings,
+        "groups": [{"kind": d.kind, "rules": list(d.rules), "count": c,
+                    "first_found_seconds": round(report.first_found[d.key], 3),
+                    "scenario_rules": rules_of(d), "example": d.to_json()}
+                   for d, c in report.groups],
+    }
+
+
+def render(data: dict[str, Any], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    s = data["summary"]
+    impl = data["implementation"]
+    title = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+    head = (f"{s['examples']} examples, {s['steps']} steps ({s['illegal_steps']} illegal) in "
+            f"{s['seconds']:.1f}s: {s['steps_per_second']:.0f} steps/s; "
+            f"{s['divergences']} divergence(s) in {s['groups']} group(s)")
+    if fmt == "markdown":
+        out = [f"# Differential fuzzing: {title}", "",
+               f"Adapter `{data['adapter']}`, seed {data['seed']}, rulesets "
+               f"{', '.join(data['rulesets'])}, starts {', '.join(data['starts'])}.", "",
+               head + ".", ""]
+        if data["groups"]:
+            out += ["| kind | rules | count | first found (s) | what |", "|---|---|---:|---:|---|"]
+            for g in data["groups"]:
+                out.append(f"| {g['kind']} | {', '.join(g['rules']) or '-'} | {g['count']} | "
+                           f"{g['first_found_seconds']:.1f} | "
+                           f"{g['example']['message'].replace('|', '/')} |")
+            out.append("")
+        out += [f"- warning: {w}" for w in data["warnings"]]
+        return "\n".join(out).rstrip() + "\n"
+    out = [f"diff {title} ({data['adapter']}): {head}"]
+    for g in data["groups"]:
+        out.append(f"  {g['count']:>5}  {g['kind']:<13} {', '.join(g['rules']) or '-'}  "
+                   f"(first after {g['first_found_seconds']:.1f}s): {g['example']['message']}")
+    out += [f"  warning: {w}" for w in data["warnings"]]
+    out += [f"  wrote {p}" for p in data.get("scenarios_written", [])]
+    return "\n".join(out) + "\n"
+
+
+class _Progress:
+    """One status line on stderr, rewritten in place (steps, divergences, steps/s)."""
+
+    def __init__(self) -> None:
+        self.t0 = time.monotonic()
+        self.shown = False
+
+    def update(self, differ: Any) -> None:
+        s = differ.stats
+        line = (f"diff: {time.monotonic() - self.t0:6.1f}s  examples {s.examples}  steps "
+                f"{s.steps}  divergences {differ.divergences}  "
+                f"{s.rate():6.0f} steps/s")
+        sys.stderr.write("\r" + line)
+        sys.stderr.flush()
+        self.shown = True
+
+    def stop(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")

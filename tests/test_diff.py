@@ -1,0 +1,273 @@
+"""`uno-fsm conformance diff`: the differential fuzzer (conformance/diff.py, docs/differential.md).
+
+Budgets are small (tens of examples, a few seconds of shrinking) and seeds fixed, so each test
+runs in about a second or a few; nothing here is timed.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis.database import InMemoryExampleDatabase
+
+from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
+from conformance.adapters.stdio import StdioAdapter
+from conformance.diff import Differ, DiffError
+from conformance.diff_scenarios import write_all
+from conformance.protocol import PROTOCOL
+from conformance.runner import Runner
+from conformance.scenario import load_corpus
+from uno_cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+MUTANT = ROOT / "tests" / "fixtures" / "mutant_serve.py"
+SERVE = f"{shlex.quote(sys.executable)} -m uno_cli conformance serve --adapter reference"
+
+
+def mutant(name: str) -> str:
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(MUTANT))} {name}"
+
+
+def stdio(command: str, timeout: float = 10.0) -> Any:
+    return lambda: StdioAdapter(command, timeout=timeout, cwd=str(ROOT))
+
+
+def test_reference_against_itself_in_process_is_clean() -> None:
+    report = Differ(ReferenceOracle, ReferenceAdapter).run(examples=60, seed=1)
+    assert report.groups == []
+    assert report.stats.steps > 100 and report.stats.illegal > 10
+    assert report.starts == ["turn", "round", "game"]
+
+
+def test_reference_against_itself_over_stdio_is_clean() -> None:
+    report = Differ(ReferenceOracle, stdio(SERVE)).run(examples=40, seed=2)
+    assert report.groups == []
+    assert report.stats.steps > 50
+    assert report.implementation["name"] == "uno-fsm reference engine"
+
+
+def test_a_ruleset_with_few_player_counts_gets_every_start_and_a_progress_display() -> None:
+    seen: list[int] = []
+    differ = Differ(ReferenceOracle, ReferenceAdapter, rulesets=["classic-official+partners"],
+                    on_progress=lambda d: seen.append(d.stats.steps))
+    assert differ.starts == ["turn", "round", "game"]  # probed with 4 players, not 2 or 3
+    report = differ.run(examples=15, seed=5)
+    assert report.groups == [] and report.stats.steps > 0
+    assert seen and seen == sorted(seen)
+
+
+# name, the rule of the injected bug, Differ options
+MUTANTS = [
+    ("skip", "CL.SKIP.EFFECT", {"players": (3, 4), "max_prefix": 40, "max_steps": 10}),
+    ("draw-two", "CL.D2.EFFECT", {"players": (3, 4), "max_prefix": 40, "max_steps": 10}),
+    ("wd4-challenge", "CL.WD4.CHALLENGE", {"players": (3, 4), "max_prefix": 40,
+                                           "max_steps": 10}),
+    ("reshuffle", "CL.RESHUFFLE.KEEP-TOP", {"players": (10, 10), "max_prefix": 150,
+                                            "max_steps": 20}),
+]
+
+
+@pytest.mark.parametrize(("name", "rule", "options"), MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_mutant_served_over_stdio_is_caught(name: str, rule: str, options: dict[str, Any],
+                                            tmp_path: Path) -> None:
+    report = Differ(ReferenceOracle, stdio(mutant(name)), shrink_seconds=3,
+                    **options).run(examples=60, seed=1)
+    caught = [(d, c) for d, c in report.groups if any(r.startswith(rule) for r in d.rules)]
+    assert caught, [d.rules for d, _ in report.groups]
+    written = write_all(caught[:1], f"mutant-{name}", tmp_path)
+    assert len(written) == 1
+    corpus = load_corpus([tmp_path])
+    assert corpus.errors == []
+    sc = corpus.scenarios[0]
+    assert any(r.startswith(rule) for r in sc.rules) and sc.cites
+    on_reference = Runner(ReferenceAdapter).run([sc])
+    assert [r.status for r in on_reference.results] == ["passed"], on_reference.results
+    on_mutant = Runner(stdio(mutant(name))).run([sc])
+    assert [r.status for r in on_mutant.results] == ["failed"]
+
+
+def test_a_crash_is_its_own_kind_of_divergence() -> None:
+    report = Differ(ReferenceOracle, stdio(mutant("crash")), players=(3, 4), max_prefix=40,
+                    max_steps=10, shrink_seconds=2).run(examples=40, seed=1)
+    kinds = {d.kind for d, _ in report.groups}
+    assert kinds == {"crash"}
+    div = report.groups[0][0]
+    assert "CL.SKIP.EFFECT" in div.rules and "exited" in div.message
+    assert div.steps[-1].act["play"][1:] == "S"
+
+
+def test_a_hang_is_its_own_kind_of_divergence() -> None:
+    report = Differ(ReferenceOracle, stdio(mutant("hang")), timeout=0.3,
+                    players=(3, 4), max_prefix=40, max_steps=10,
+                    shrink_seconds=1).run(examples=20, seed=1)
+    kinds = {d.kind for d, _ in report.groups}
+    assert kinds == {"hang"}
+    assert report.groups[0][0].message.startswith("timeout:")
+
+
+def test_rlcard_deviations_are_rediscovered_within_its_features() -> None:
+    pytest.importorskip("rlcard")
+    from conformance.adapters.rlcard import RLCardAdapter
+
+    report = Differ(ReferenceOracle, RLCardAdapter, shrink_seconds=3).run(examples=150, seed=2)
+    found = {d.key for d, _ in report.groups}
+    # compliance/rlcard.md deviation 1: drawing while holding a playable card is refused
+    assert found & {("rejected", ("CL.DRAW.UNABLE",)),
+                    ("rejected", ("CL.DRAW.UNABLE", "CL.DRAW.KEEP"))}
+    assert report.starts == ["turn", "round"]  # RLCard refuses `start: game`
+    used = {r for d, _ in report.groups for s in d.steps for r in s.rules}
+    assert not [r for r in used if r.startswith(("CL.UNO", "CL.WD4.CHALLENGE", "CL.SCORE"))]
+
+
+class Partial(ReferenceAdapter):
+    """The reference declaring no UNO call, catch or challenge; records what it is sent."""
+
+    sent: list[dict[str, Any]] = []
+
+    def hello(self) -> dict[str, Any]:
+        caps = super().hello()
+        caps["features"] = [f for f in caps["features"]
+                            if f not in ("uno-call", "uno-catch", "wd4-challenge", "scoring")]
+        caps["observations"] = [o for o in caps["observations"] if o != "scores"]
+        return caps
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
+        Partial.sent.append(action)
+        return super().act(action)
+
+
+def test_only_what_the_implementation_declares_is_played_and_compared() -> None:
+    Partial.sent = []
+    differ = Differ(ReferenceOracle, Partial)
+    assert "scores" not in differ.compared and "game_over" not in differ.compared
+    report = differ.run(examples=60, seed=3)
+    assert report.groups == []
+    assert Partial.sent
+    assert not [a for a in Partial.sent if "challenge" in a or "catch" in a or a.get("uno")]
+
+
+def test_the_database_replays_a_divergence_first() -> None:
+    db = InMemoryExampleDatabase()
+    first = Differ(ReferenceOracle, stdio(mutant("skip")), players=(3, 4), max_prefix=40,
+                   max_steps=10, shrink_seconds=2).run(examples=200, seed=1, database=db)
+    assert first.groups  # (with a database Hypothesis ignores the seed: a budget to be sure)
+    again = Differ(ReferenceOracle, stdio(mutant("skip")), players=(3, 4), max_prefix=40,
+                   max_steps=10, shrink_seconds=2).run(examples=3, seed=99, database=db)
+    assert {d.key for d, _ in again.groups} >= {d.key for d, _ in first.groups}
+
+
+def test_reference_position_round_trips_and_lists_legal_actions() -> None:
+    assert {"legal_actions", "position"} <= set(ReferenceOracle().hello()["observations"])
+    assert "position" not in ReferenceAdapter().hello()["observations"]  # corpus runs: no cost
+    a = ReferenceAdapter()
+    a.setup({"ruleset": "classic-official", "setup": {"players": 4, "start": "game"},
+             "seed": 3})
+    obs = a.observe(["position", "shuffled", "legal_actions"])
+    assert obs["shuffled"] is True  # start: game shuffles
+    turn = obs["position"]["turn"]
+    assert obs["position"]["version"] == 1 and turn["start"] == "turn"
+    b = ReferenceAdapter()
+    b.setup({"ruleset": "classic-official", "setup": turn, "seed": 0})
+    assert b.observe(["position"])["position"]["turn"] == turn
+    assert b.observe(["shuffled", "rules_applied"]) == {"shuffled": False, "rules_applied": []}
+    for action in obs["legal_actions"]:
+        c = ReferenceAdapter()
+        c.setup({"ruleset": "classic-official", "setup": turn, "seed": 0})
+        assert c.act(action) is None
+        assert c.observe(["rules_applied"])["rules_applied"]
+    deal = obs["position"]["deal"]
+    assert deal["start"] == "round" and "discard" not in deal
+    d = ReferenceAdapter()
+    d.setup({"ruleset": "classic-official", "setup": deal, "seed": 0})
+    assert "CL.DEAL.FIRST-DISCARD" in d.observe(["rules_applied"])["rules_applied"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--players", "11"], "--players must be 2..10, not 11"),
+        (["--players", "1"], "--players must be 2..10, not 1"),
+        (["--examples", "0"], "--examples must be at least 1, not 0"),
+        (["--minutes", "0"], "--minutes must be a positive number, not 0"),
+        (["--timeout", "-1"], "--timeout must be a positive number of seconds, not -1"),
+        (["--ruleset", "nope"], "ruleset 'nope': the implementation does not declare it"),
+    ],
+)
+def test_malformed_options_exit_2_with_one_line(argv: list[str], needle: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "diff", "--adapter", "reference", "--no-database", *argv]) == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines == [f"uno-fsm conformance diff: {needle}"]
+
+
+def test_a_refused_option_stops_the_programs_it_started() -> None:
+    made: list[StdioAdapter] = []
+
+    def factory() -> StdioAdapter:
+        made.append(StdioAdapter(SERVE, cwd=str(ROOT)))
+        return made[-1]
+
+    with pytest.raises(DiffError, match="ruleset 'nope'"):
+        Differ(ReferenceOracle, factory, rulesets=["nope"])
+    assert len(made) == 1
+    assert made[0]._proc is None  # killed and reaped by close()
+
+
+def test_write_scenarios_into_a_file_exits_2(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "file"
+    target.write_text("x", encoding="utf-8")
+    assert main(["conformance", "diff", "--adapter", "reference", "--no-database",
+                 "--write-scenarios", str(target)]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert lines == [f"uno-fsm conformance diff: --write-scenarios {target}: not a directory"]
+
+
+def test_unknown_adapter_exits_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "diff", "--adapter", "nope", "--no-database"]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("uno-fsm conformance diff: unknown adapter")
+
+
+def test_an_oracle_without_the_diff_observations_exits_2(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "diff", "--adapter", "reference", "--oracle", "reference",
+                 "--no-database", "--examples", "1"]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "does not declare the observation(s) legal_actions" in lines[0]
+
+
+def test_cli_reports_and_writes_scenarios_that_run_as_is(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    out = tmp_path / "diff.json"
+    code = main(["conformance", "diff", "--adapter", f"stdio:{mutant('skip')}",
+                 "--players", "3", "--examples", "30", "--seed", "1", "--no-database",
+                 "--no-progress", "--format", "json", "--output", str(out),
+                 "--write-scenarios", str(tmp_path / "found")])
+    assert code == 1
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["format"] == "uno-conformance-diff/1"
+    assert data["summary"]["groups"] >= 1 and data["summary"]["steps"] > 0
+    assert any("CL.SKIP.EFFECT" in g["rules"] for g in data["groups"])
+    assert data["implementation"]["protocol"] == PROTOCOL
+    assert len(data["scenarios_written"]) == data["summary"]["groups"]
+    capsys.readouterr()
+    assert main(["conformance", "run", str(tmp_path / "found"), "--no-progress",
+                 "--format", "json", "--output", str(tmp_path / "run.json")]) == 0
+    run = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert run["summary"]["passed"] == data["summary"]["groups"]
+
+
+def test_cli_reference_against_itself_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "diff", "--adapter", "reference", "--examples", "20",
+                 "--seed", "4", "--no-database", "--format", "markdown"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("# Differential fuzzing: uno-fsm reference engine")
+    assert "0 divergence(s) in 0 group(s)" in text
