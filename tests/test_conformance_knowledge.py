@@ -303,5 +303,5 @@ def test_rlcard_uno_beside_rlcard_says_how_to_run_it(capsys: pytest.CaptureFixtu
     line = _one_error(capsys)
     assert line == ("uno-fsm conformance: the rlcard-uno adapter runs where rlcard-uno is "
                     "installed, which cannot be beside RLCard (both install `rlcard`): run "
-                    ".ci/setup-rlcard-uno, then use --adapter stdio:'.venv-rlcard-uno/bin/uno-fsm"
-                    " conformance serve --adapter rlcard-uno'")
+                    ".ci/setup-implementations, then use --adapter "
+                    "stdio:'.venv-rlcard-uno/bin/uno-fsm conformance serve --adapter rlcard-uno'")

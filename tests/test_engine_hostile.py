@@ -1,5 +1,5 @@
 """Hostile input to the engine: set-ups the rules cannot start from, and anything given to
-`Game.apply` / `Action.from_dict` that is not a well-formed action (docs/robustness-engine.md).
+`Game.apply` / `Action.from_dict` that is not a well-formed action (docs/robustness.md, "Engine").
 
 Each case asserts the exact outcome: the error type, its code and rule, and that the state is
 unchanged. A guard turns a hang into a failure after a few seconds (it is not a timing

@@ -116,7 +116,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
     bot_moves = 0  # the bots' moves since the human's last decision
     while not game.is_over:
         if bot_moves >= max_bot_moves:
-            # bounded (docs/robustness-engine.md): random bots could in principle pass the turn
+            # bounded (docs/robustness.md, "Engine"): random bots could in principle pass the turn
             # among themselves for ever; a game is not worth more moves than this
             print(f"\nThe bots made {max_bot_moves} moves without you; the game is stopped.",
                   file=out)

@@ -169,7 +169,7 @@ def derive_table() -> tuple[dict[str, dict[str, tuple[Edge, ...]]], dict[str, tu
 def eventless_depth(eventless: dict[str, tuple[Edge, ...]]) -> int:
     """The longest chain of eventless transitions; TypeError if they form a cycle (a phase
     that could follow eventless transitions forever). `Game._settle` takes at most this many
-    transitions per action (docs/robustness-engine.md)."""
+    transitions per action (docs/robustness.md, "Engine")."""
     depth: dict[str, int] = {}
 
     def walk(phase: str, path: tuple[str, ...]) -> int:

@@ -1015,7 +1015,7 @@ class Rules:
     def turn_first_card(self) -> None:
         """CL.DEAL.FIRST-DISCARD and the ruleset's first-card policy; ends in `dealing`.
 
-        Bounded (docs/robustness-engine.md), CL.FIRST.UNRESOLVABLE (RUL.SETUP.UNRESOLVABLE):
+        Bounded (docs/robustness.md, "Engine"), CL.FIRST.UNRESOLVABLE (RUL.SETUP.UNRESOLVABLE):
         before anything is turned, a draw pile that is empty, or that holds no card that can
         start the hand but some card the policy returns, is refused (`unresolvable-setup`).
         Otherwise either a stopping card is in the draw pile and stays there until turned

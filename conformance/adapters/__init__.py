@@ -13,7 +13,7 @@ fresh adapter (the runner calls it again to restart after a crash):
   `rlcard` extra), run in a worker process;
 - `rlcard-uno`: the rlcard-uno fork (`conformance.adapters.rlcard_uno:RLCardUnoAdapter`), in
   a worker process where it is installed: in its own virtual environment, since it installs
-  under the import name `rlcard` too (`.ci/setup-rlcard-uno`; then
+  under the import name `rlcard` too (`.ci/setup-implementations`; then
   `stdio:'.venv-rlcard-uno/bin/uno-fsm conformance serve --adapter rlcard-uno'`);
 - `uno-game`: uno-game's `Game` driven through its player callbacks
   (`conformance.adapters.unogame:UnoGameAdapter`, needs the `uno-game` extra), run in a worker
@@ -127,7 +127,7 @@ def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True) ->
         if not _installed("rlcard-uno"):
             raise AdapterSpecError(
                 "the rlcard-uno adapter runs where rlcard-uno is installed, which cannot be "
-                "beside RLCard (both install `rlcard`): run .ci/setup-rlcard-uno, then use "
+                "beside RLCard (both install `rlcard`): run .ci/setup-implementations, then use "
                 f"--adapter stdio:'{RLCARD_UNO_VENV}/bin/uno-fsm conformance serve --adapter "
                 "rlcard-uno'")
         if isolate:

@@ -3,7 +3,7 @@
 The fork keeps RLCard's game objects (`rlcard.games.uno`: `UnoGame`, `UnoRound`, `UnoDealer`,
 `UnoPlayer`, the same action strings) and installs under the same import name `rlcard`, so it
 cannot share an environment with RLCard 1.2: it is verified from its own virtual environment,
-over stdio (`.ci/setup-rlcard-uno` creates `.venv-rlcard-uno`):
+over stdio (`.ci/setup-implementations` creates `.venv-rlcard-uno`):
 
     uno-fsm conformance run --adapter \\
         stdio:'.venv-rlcard-uno/bin/uno-fsm conformance serve --adapter rlcard-uno'
