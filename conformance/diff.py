@@ -169,6 +169,8 @@ def action_features(act: dict[str, Any], ruleset: str) -> set[str]:
     if act.get("pass"):
         return {"draw-then-play"}
     if "challenge" in act:
+        if act["challenge"] is False:  # accepting the card is the card's own feature
+            return {"flip"} if parts[0] == "flip" else {"wd4"}
         return {"flip-challenge"} if parts[0] == "flip" else {"wd4-challenge"}
     if "catch" in act:
         return {"uno-catch"}
@@ -487,7 +489,9 @@ class Differ:
             if not legal:
                 return  # the oracle waits for a decision outside the implementation's features
             act = None
-            if draw(st.integers(0, 99), label="illegal?") < self.illegal_percent:
+            if self._accepting(o_obs, ruleset):
+                act = legal[0]  # the acceptance, the one answer the implementation has
+            elif draw(st.integers(0, 99), label="illegal?") < self.illegal_percent:
                 kind = draw(st.sampled_from(ILLEGAL_KINDS), label="illegal kind")
                 act = self._illegal(kind, draw(st.integers(0, 2**16), label="pick"), o_obs,
                                     legal, players, ruleset)
@@ -521,6 +525,11 @@ class Differ:
             self._crash(record, exc, o_obs, rules)
             return False
         key_rules = tuple(rules)
+        if o_rej is None and i_rej is not None and listed and self.allowed(act, record.ruleset):
+            # the action itself is inside the implementation's features, whatever it leads to
+            self._diverged(record, "rejected", key_rules, f"{act}: rejected with "
+                           f"{i_rej['code']}; the reference accepts it", o_obs, i_obs)
+            return False
         if o_rej is None and not self._judged(o_obs, record.ruleset):
             self.stats.out_of_scope += 1
             return False
@@ -528,6 +537,12 @@ class Differ:
             self._diverged(record, "rejected", key_rules, f"{act}: rejected with "
                            f"{i_rej['code']}; the reference accepts it", o_obs, i_obs)
             return False
+        if o_rej is None and self._accepting(o_obs, record.ruleset):
+            # A Wild Draw Four (Flip: Wild Draw Two / Colour) against an implementation without
+            # its challenge: what the play led to (a challenge decision) belongs to that
+            # feature; the play is judged by its acceptance, compared on the next step.
+            self._last = (o_obs, i_obs)
+            return True
         if o_rej is not None and i_rej is None:
             self._diverged(record, "accepted", key_rules, f"{act}: accepted; the reference "
                            f"rejects it with {o_rej['code']}", o_obs, i_obs)
@@ -571,6 +586,16 @@ class Differ:
         if o_obs.get("game_over"):
             return False
         return not (o_obs.get("round_over") and "scoring" not in self.features)
+
+    def _accepting(self, o_obs: dict[str, Any], ruleset: str) -> bool:
+        """The oracle waits for a challenge decision the implementation cannot make (it lacks
+        the challenge feature) and only its acceptance (`challenge: false`) is allowed."""
+        pending = o_obs.get("pending")
+        if not isinstance(pending, dict) or pending.get("decision") != "challenge":
+            return False
+        legal = o_obs["legal_actions"]
+        return not all(self.allowed(a, ruleset) for a in legal) and \
+            any(a.get("challenge") is False for a in legal)
 
     def _judged(self, o_obs: dict[str, Any], ruleset: str) -> bool:
         """Whether the implementation can be judged on the step just played: not when the

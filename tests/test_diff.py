@@ -119,6 +119,10 @@ def test_rlcard_deviations_are_rediscovered_within_its_features() -> None:
     # compliance/rlcard.md deviation 1: drawing while holding a playable card is refused
     assert found & {("rejected", ("CL.DRAW.UNABLE",)),
                     ("rejected", ("CL.DRAW.UNABLE", "CL.DRAW.KEEP"))}
+    # deviation 2 (RLCard lacks the challenge, so the play is judged by itself and by its
+    # acceptance): a Wild Draw Four refused while another card could be played
+    assert any(d.kind == "rejected" and d.steps[-1].act.get("play") == "W4"
+               for d, _ in report.groups), [d.message for d, _ in report.groups]
     assert report.starts == ["turn", "round"]  # RLCard refuses `start: game`
     used = {r for d, _ in report.groups for s in d.steps for r in s.rules}
     assert not [r for r in used if r.startswith(("CL.UNO", "CL.WD4.CHALLENGE", "CL.SCORE"))]
@@ -148,7 +152,11 @@ def test_only_what_the_implementation_declares_is_played_and_compared() -> None:
     report = differ.run(examples=60, seed=3)
     assert report.groups == []
     assert Partial.sent
-    assert not [a for a in Partial.sent if "challenge" in a or "catch" in a or a.get("uno")]
+    # no challenge, catch or UNO call; accepting a Wild Draw Four (`challenge: false`) is part
+    # of the card's own feature (wd4: conformance/features.py), so it is played
+    assert not [a for a in Partial.sent
+                if a.get("challenge") is True or "catch" in a or a.get("uno")]
+    assert any(a.get("challenge") is False for a in Partial.sent)
 
 
 def test_the_database_replays_a_divergence_first() -> None:
