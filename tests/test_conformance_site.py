@@ -125,6 +125,22 @@ def test_committed_index_is_fresh(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0, out + err
 
 
+def test_committed_reference_report_is_the_corpus_run() -> None:
+    """docs/compliance/data/reference.json (the matrix's first column) is a run of today's
+    corpus; the third-party reports are checked in tests/test_implementations_conformance.py.
+    Regenerate with `uno-fsm conformance run --no-expectations --format json --output
+    docs/compliance/data/reference.json`."""
+    from conformance.adapters import resolve
+    from conformance.runner import Runner
+    from conformance.scenario import load_corpus
+
+    published = json.loads((ROOT / "docs/compliance/data/reference.json").read_text("utf-8"))
+    spec = resolve("reference")
+    run = Runner(spec.factory, adapter_name=spec.spec).run(load_corpus(None).scenarios)
+    assert {r["id"]: r["outcome"] for r in published["results"]} == {
+        r.id: r.outcome for r in run.results}
+
+
 # --- bad input: exit 2, one line -------------------------------------------------------------
 
 
