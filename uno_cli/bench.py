@@ -71,7 +71,7 @@ class Sizes:
     fuzz_examples: int  # Hypothesis examples per fuzzing repetition
 
 
-DEFAULT = Sizes(repeat=5, games=4, rlcard_games=600, fuzz_examples=6)
+DEFAULT = Sizes(repeat=7, games=4, rlcard_games=600, fuzz_examples=6)
 QUICK = Sizes(repeat=3, games=1, rlcard_games=150, fuzz_examples=2)
 
 

@@ -2,12 +2,15 @@
 
 Every game is timed in parts on both sides: its **set-up** (the engine: `Game.new`, which
 shuffles, deals and turns the first card; RLCard: `UnoGame(num_players=p)`, its numpy
-`RandomState(seed)` and `init_game()`), its **stepping** (listing the legal actions and applying
-one, until the game is over) and the **decisions** (the policy choosing among the listed
-actions, timed around each call on every side). `actions_per_s` is stepping only: actions over
-stepping seconds. The set-up and the decisions are reported beside it (per game, per action);
-`actions_per_s_with_setup` shows what a figure that folds both into the loop says (how the first
-`bench` measured; RLCard pays its set-up every ~50 actions, the engine every few thousand).
+`RandomState(seed)` and `init_game()`), the engine's **next deals** (an RLCard game is one
+hand; an engine game is played hand after hand to its target score, and the `next-round`
+action that deals the next hand is set-up too, timed apart: listing it, choosing it, applying
+it), its **stepping** (within hands: listing the legal actions and applying one) and the
+**decisions** (the policy choosing among the listed actions, timed around each call on every
+side). `actions_per_s` is stepping only: actions within hands over stepping seconds. The set-up
+(per game and per hand) and the decisions are reported beside it; `actions_per_s_with_setup`
+is what a figure that folds everything into the loop says (how the first `bench` measured:
+RLCard pays its set-up every ~50 actions, the engine every few thousand).
 
 Sides (one action = one pass of the loop; the choice is part of the loop on every side):
 
@@ -71,16 +74,18 @@ class Tally:
     """One repetition of one side: what was played and how long it took."""
 
     games: int = 0
-    actions: int = 0
-    legal: int = 0  # legal actions listed, summed over decisions
-    setup_s: float = 0.0
-    step_s: float = 0.0  # the loop, decisions included
-    decide_s: float = 0.0  # of which: the policy choosing among the legal actions
+    hands: int = 0  # an RLCard game is one hand; an engine game is played to its target score
+    actions: int = 0  # decisions within hands (the engine's `next-round` deals are set-up)
+    legal: int = 0  # legal actions listed, summed over those decisions
+    setup_s: float = 0.0  # each game's set-up (its first deal included)
+    deal_s: float = 0.0  # the engine's next hands: listing, choosing and applying `next-round`
+    step_s: float = 0.0  # the whole loop after the set-up (deals and decisions included)
+    decide_s: float = 0.0  # of which: the policy choosing among the legal actions in hands
 
     @property
     def stepping_s(self) -> float:
-        """The implementation's own time: listing the legal actions and applying one."""
-        return self.step_s - self.decide_s
+        """The implementation's own time in hands: listing the legal actions, applying one."""
+        return self.step_s - self.decide_s - self.deal_s
 
 
 def rlcard_available() -> bool:
@@ -136,10 +141,16 @@ def engine_games(ruleset: str, players: int, games: int, seed: int,
         t0 = clock()
         game = Game.new(ruleset, players=players, seed=seed + i)
         t1 = clock()
-        legal_actions, apply = game.legal_actions, game.apply
-        actions = legal = 0
-        decide = 0.0
+        legal_actions, apply, st = game.legal_actions, game.apply, game.state
+        actions = legal = hands = 0
+        decide = deal = 0.0
         while not game.is_over:
+            if st.phase == "round_over":  # the next hand's deal: set-up, as RLCard's init_game
+                d0 = clock()
+                apply(policy(game, legal_actions(), rng))
+                deal += clock() - d0
+                hands += 1
+                continue
             options = legal_actions()
             legal += len(options)
             d0 = clock()
@@ -149,9 +160,11 @@ def engine_games(ruleset: str, players: int, games: int, seed: int,
             actions += 1
         t2 = clock()
         t.games += 1
+        t.hands += hands + 1
         t.actions += actions
         t.legal += legal
         t.setup_s += t1 - t0
+        t.deal_s += deal
         t.step_s += t2 - t1
         t.decide_s += decide
     return t
@@ -189,6 +202,7 @@ def rlcard_step_games(players: int, games: int, seed: int) -> Tally:
             actions += 1
         t2 = clock()
         t.games += 1
+        t.hands += 1
         t.actions += actions
         t.legal += legal
         t.setup_s += t1 - t0
@@ -219,6 +233,7 @@ def rlcard_round_games(players: int, games: int, seed: int) -> Tally:
             actions += 1
         t2 = clock()
         t.games += 1
+        t.hands += 1
         t.actions += actions
         t.legal += legal
         t.setup_s += t1 - t0
@@ -237,25 +252,31 @@ def _side_stats(runs: Sequence[Tally]) -> dict[str, Any]:
     first = runs[0]
     return {
         "games": first.games,
+        "hands": first.hands,
         "actions": first.actions,
         "actions_per_game": round(first.actions / first.games, 1),
+        "hands_per_game": round(first.hands / first.games, 2),
+        "actions_per_hand": round(first.actions / first.hands, 1),
         "legal_per_decision": round(first.legal / first.actions, 2) if first.actions else 0.0,
         "actions_per_s": _spread([r.actions / r.stepping_s for r in runs], 0),
         "us_per_action": _spread([1e6 * r.stepping_s / r.actions for r in runs], 2),
         "decide_us_per_action": _spread([1e6 * r.decide_s / r.actions for r in runs], 2),
         "setup_us_per_game": _spread([1e6 * r.setup_s / r.games for r in runs], 1),
-        "actions_per_s_with_decisions": _spread([r.actions / r.step_s for r in runs], 0),
-        "actions_per_s_with_setup": _spread(
-            [r.actions / (r.step_s + r.setup_s) for r in runs], 0),
+        "setup_us_per_hand": _spread([1e6 * (r.setup_s + r.deal_s) / r.hands for r in runs], 1),
+        "actions_per_s_with_setup": _spread([_rate_with_setup(r) for r in runs], 0),
         "repetitions": len(runs),
     }
 
 
-def _ratio(ours: Sequence[Tally], theirs: Sequence[Tally],
-           with_setup: bool = False) -> dict[str, float]:
-    def rate(r: Tally) -> float:  # with_setup: the first bench's figure (decisions and set-up)
-        return r.actions / (r.step_s + r.setup_s if with_setup else r.stepping_s)
+def _rate_with_setup(r: Tally) -> float:
+    """The first bench's figure: every action (`next-round` too) over all the time, set-up and
+    decisions included."""
+    return (r.actions + r.hands - r.games) / (r.step_s + r.setup_s)
 
+
+def _ratio(ours: Sequence[Tally], theirs: Sequence[Tally],
+           rate: Callable[[Tally], float] = lambda r: r.actions / r.stepping_s,
+           ) -> dict[str, float]:
     return _spread([rate(a) / rate(b) for a, b in zip(ours, theirs, strict=True)], 3)
 
 
@@ -297,7 +318,7 @@ def bench_config(cfg: Config, repeat: int, games: int, rlcard_games: int, with_r
                                                runs["rlcard_round_loop"]),
             # the first bench's method: set-up inside the per-action figure, random policy
             "step_with_setup_random_policy": _ratio(runs["uno_fsm_random"],
-                                                    runs["rlcard_step"], with_setup=True),
+                                                    runs["rlcard_step"], _rate_with_setup),
         }
     else:
         out["ratio_step_like_for_like"] = out["ratio_round_loop_like_for_like"] = None
@@ -314,15 +335,16 @@ def bench_like_for_like(repeat: int, games: int, rlcard_games: int, with_rlcard:
 
 def render_text(results: dict[str, Any]) -> list[str]:
     lines = ["like-for-like stepping (set-up timed apart; medians, [min-max] over repetitions)",
-             f"  {'configuration':20} {'side':22} {'actions/game':>12} {'legal/dec':>9} "
-             f"{'actions/s':>10} {'[min-max]':>17} {'set-up us/game':>14}"]
+             f"  {'configuration':20} {'side':22} {'actions/hand':>12} {'hands/game':>10} "
+             f"{'legal/dec':>9} {'actions/s':>10} {'[min-max]':>17} {'set-up us/hand':>14}"]
     for name, entry in results.items():
         for side, s in entry["sides"].items():
             a = s["actions_per_s"]
             span = f"[{a['min']:.0f}-{a['max']:.0f}]"
-            lines.append(f"  {name:20} {side:22} {s['actions_per_game']:>12} "
-                         f"{s['legal_per_decision']:>9} {a['median']:>10.0f} {span:>17} "
-                         f"{s['setup_us_per_game']['median']:>14.1f}")
+            lines.append(f"  {name:20} {side:22} {s['actions_per_hand']:>12} "
+                         f"{s['hands_per_game']:>10} {s['legal_per_decision']:>9} "
+                         f"{a['median']:>10.0f} {span:>17} "
+                         f"{s['setup_us_per_hand']['median']:>14.1f}")
         if entry.get("ratios"):
             r = entry["ratios"]
             lines.append(f"  {name:20} ratio, same policy: step "
