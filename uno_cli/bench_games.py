@@ -12,7 +12,7 @@ side). `actions_per_s` is stepping only: actions within hands over stepping seco
 is what a figure that folds everything into the loop says (how the first `bench` measured:
 RLCard pays its set-up every ~50 actions, the engine every few thousand).
 
-Sides (one action = one pass of the loop; the choice is part of the loop on every side):
+Sides (one action = one decision within a hand; the choice is timed apart on every side):
 
 - `uno_fsm_rlcard_policy`: the engine driven by RLCard's policy, so that game lengths and legal
   actions per decision are comparable: the current player plays a random playable card (a Wild
