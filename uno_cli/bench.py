@@ -2,12 +2,13 @@
 
     uno-fsm bench [--format text|json] [--repeat N] [--quick]
 
-One run measures, after a warm-up, `--repeat` repetitions of each workload and reports medians:
+One run measures, after a warm-up, `--repeat` repetitions of each workload and reports medians
+(and, for game stepping, the spread):
 
-- random legal full games, 2 and 4 players, on the reference engine (`classic-official`, every
-  official rule on: the Wild Draw Four challenge, UNO calls and catches, scoring to the target)
-  and on RLCard's `UnoGame` (one hand, its rules), both driven by the same loop: list the legal
-  actions, pick one with `random.Random.choice`, apply it; one action = one pass of that loop;
+- like-for-like game stepping (uno_cli/bench_games.py): the reference engine against RLCard's
+  `UnoGame.step` and its bare round loop, set-up per game timed apart on both sides, the engine
+  driven both by RLCard's policy (the like-for-like side) and at random, for classic-official
+  with 2, 4 and 10 players, UNO Flip and a variants configuration (the engine alone);
 - the conformance corpus through the reference adapter in process and over stdio
   (`conformance serve` in a subprocess), with the runner of `conformance run`;
 - stateful fuzzing (`uno_fsm.fuzz`) for a fixed budget of examples and steps;
@@ -24,10 +25,8 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib.metadata
-import importlib.util
 import os
 import platform
-import random
 import shlex
 import statistics
 import sys
@@ -35,35 +34,44 @@ import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
+from uno_cli.bench_games import (
+    HEADLINE,
+    POLICIES,
+    RLCARD_MISSING,
+    Tally,
+    bench_like_for_like,
+    engine_games,
+    rlcard_available,
+    rlcard_step_games,
+)
+from uno_cli.bench_games import render_text as render_games
+
 RULESET = "classic-official"
-PLAYER_COUNTS = (2, 4)
 FUZZ_RULESET = "classic-official"
 FUZZ_PLAYERS = 4
 FUZZ_STEPS_PER_EXAMPLE = 300  # the `long` profile's stateful_step_count
 PACKAGES = ("uno-fsm", "python-statemachine", "PyYAML", "jsonschema", "hypothesis", "rich",
             "rlcard", "numpy")
-RLCARD_MISSING = ("RLCard is not installed: the comparison with RLCard needs the `rlcard` "
-                  "extra (pip install 'uno-fsm[rlcard]'); everything else was measured")
 
-# Target figures of the "Benchmarks" issue (docs/performance.md).
-TARGET_RATIO = 1.0  # our actions/s over RLCard's, 4 players
-TARGET_CORPUS_S = 2.0  # the whole corpus in process
-TARGET_STDIO_FACTOR = 3.0  # stdio time over in-process time
+# The figures of issue 16 (docs/performance.md): (done at, aimed at).
+TARGET_STEP = (1.5, 2.0)  # engine actions/s over RLCard's `step`, like for like, 4 players
+TARGET_ROUND_LOOP = (0.5, 1.0)  # over RLCard's bare round loop
+TARGET_LOAD_S = 0.3  # load and validate the whole corpus
+TARGET_FUZZ_STEPS_PER_S = 3000.0
 
 
 @dataclass(frozen=True)
 class Sizes:
     repeat: int
-    games: int  # full games on the engine per repetition and player count
-    rlcard_games: int  # RLCard games per repetition and player count
+    games: int  # engine games per repetition, configuration and policy
+    rlcard_games: int  # RLCard games per repetition, configuration and loop
     fuzz_examples: int  # Hypothesis examples per fuzzing repetition
 
 
-DEFAULT = Sizes(repeat=5, games=3, rlcard_games=600, fuzz_examples=6)
+DEFAULT = Sizes(repeat=7, games=4, rlcard_games=600, fuzz_examples=6)
 QUICK = Sizes(repeat=3, games=1, rlcard_games=150, fuzz_examples=2)
 
 
@@ -96,13 +104,6 @@ def _cpu_model() -> str:
     return ""
 
 
-def rlcard_available() -> bool:
-    try:
-        return importlib.util.find_spec("rlcard") is not None
-    except (ImportError, ValueError):
-        return False
-
-
 # ---- timing helpers ----------------------------------------------------------------------
 def _median(values: Sequence[float]) -> float:
     return float(statistics.median(values)) if values else 0.0
@@ -115,82 +116,9 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - t0, out
 
 
-# ---- random legal games ------------------------------------------------------------------
-def engine_games(players: int, games: int, seed: int) -> tuple[int, int, int]:
-    """Play `games` full games of the reference engine with random legal actions.
-    Returns (games, actions, rounds)."""
-    from uno_fsm.game import Game
-
-    rng = random.Random(seed)
-    actions = rounds = 0
-    for i in range(games):
-        game = Game.new(RULESET, players=players, seed=seed + i)
-        legal_actions, apply, choice = game.legal_actions, game.apply, rng.choice
-        while not game.is_over:
-            apply(choice(legal_actions()))
-            actions += 1
-        rounds += game.state.round
-    return games, actions, rounds
-
-
-def rlcard_games(players: int, games: int, seed: int) -> tuple[int, int, int]:
-    """Play `games` games of RLCard's UnoGame (one hand each) through `step` with random
-    legal actions. Returns (games, actions, rounds)."""
-    import numpy as np
-    from rlcard.games.uno.game import UnoGame
-
-    rng = random.Random(seed)
-    actions = 0
-    for i in range(games):
-        game = UnoGame(num_players=players)
-        game.np_random = np.random.RandomState(seed + i)
-        game.init_game()
-        legal_actions, step, choice = game.get_legal_actions, game.step, rng.choice
-        while not game.is_over():
-            step(choice(legal_actions()))
-            actions += 1
-    return games, actions, games
-
-
-def _game_stats(runs: list[tuple[float, tuple[int, int, int]]]) -> dict[str, Any]:
-    seconds = [t for t, _ in runs]
-    games, actions, rounds = runs[0][1]
-    return {
-        "games": games,
-        "actions": actions,
-        "rounds": rounds,
-        "actions_per_game": round(actions / games, 1),
-        "rounds_per_game": round(rounds / games, 2),
-        "actions_per_round": round(actions / rounds, 1),
-        "seconds_median": round(_median(seconds), 4),
-        "games_per_s": round(_median([games / t for t in seconds]), 2),
-        "actions_per_s": round(_median([actions / t for t in seconds]), 0),
-        "repetitions": len(seconds),
-    }
-
-
-def bench_games(sizes: Sizes, with_rlcard: bool, seed: int = 1) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for players in PLAYER_COUNTS:
-        engine_games(players, 1, seed + 10_000)  # warm-up
-        if with_rlcard:
-            rlcard_games(players, 20, seed + 10_000)
-        ours: list[tuple[float, tuple[int, int, int]]] = []
-        theirs: list[tuple[float, tuple[int, int, int]]] = []
-        for _ in range(sizes.repeat):  # interleaved, so a busy moment hits both sides
-            ours.append(_timed(partial(engine_games, players, sizes.games, seed)))
-            if with_rlcard:
-                theirs.append(_timed(partial(rlcard_games, players, sizes.rlcard_games, seed)))
-        entry: dict[str, Any] = {"uno_fsm": _game_stats(ours)}
-        if with_rlcard:
-            entry["rlcard"] = _game_stats(theirs)
-            entry["ratio_actions_per_s"] = round(
-                entry["uno_fsm"]["actions_per_s"] / entry["rlcard"]["actions_per_s"], 3)
-        else:
-            entry["rlcard"] = {"available": False, "reason": RLCARD_MISSING}
-            entry["ratio_actions_per_s"] = None
-        out[str(players)] = entry
-    return out
+# ---- like-for-like game stepping (uno_cli/bench_games.py) --------------------------------
+def bench_games(sizes: Sizes, with_rlcard: bool) -> dict[str, Any]:
+    return bench_like_for_like(sizes.repeat, sizes.games, sizes.rlcard_games, with_rlcard)
 
 
 # ---- the conformance corpus --------------------------------------------------------------
@@ -207,7 +135,8 @@ def bench_corpus(sizes: Sizes, paths: Sequence[Path] | None) -> dict[str, Any]:
     if corpus.errors:
         raise RuntimeError(f"{len(corpus.errors)} scenario file error(s): {corpus.errors[0]}")
     scenarios = corpus.scenarios
-    out: dict[str, Any] = {"scenarios": len(scenarios), "load_s": round(load_s, 3)}
+    out: dict[str, Any] = {"scenarios": len(scenarios), "load_s": round(load_s, 3),
+                           "bundled": not paths}
     for label, spec in (("in_process", "reference"), ("stdio", f"stdio:{stdio_command()}")):
         adapter = resolve(spec)
 
@@ -319,11 +248,11 @@ def bench_diff(sizes: Sizes) -> dict[str, Any]:
 
 
 # ---- memory ------------------------------------------------------------------------------
-def _peak(fn: Callable[[], tuple[int, int, int]]) -> tuple[int, int]:
+def _peak(fn: Callable[[], Tally]) -> tuple[int, int]:
     gc.collect()
     tracemalloc.start()
     try:
-        _, actions, _ = fn()
+        actions = fn().actions
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -331,13 +260,18 @@ def _peak(fn: Callable[[], tuple[int, int, int]]) -> tuple[int, int]:
 
 
 def bench_memory(with_rlcard: bool, players: int = 4, seed: int = 1) -> dict[str, Any]:
-    engine_games(players, 1, seed)  # imports and caches (interned cards, actions) first
-    peak, actions = _peak(lambda: engine_games(players, 1, seed))
+    policy = POLICIES["uno_fsm_random"]
+
+    def ours() -> Tally:
+        return engine_games(RULESET, players, 1, seed, policy)
+
+    ours()  # imports and caches (interned cards, actions) first
+    peak, actions = _peak(ours)
     out: dict[str, Any] = {"players": players,
                            "uno_fsm": {"peak_bytes": peak, "actions": actions}}
     if with_rlcard:
-        rlcard_games(players, 1, seed)
-        peak, actions = _peak(lambda: rlcard_games(players, 1, seed))
+        rlcard_step_games(players, 1, seed)
+        peak, actions = _peak(lambda: rlcard_step_games(players, 1, seed))
         out["rlcard"] = {"peak_bytes": peak, "actions": actions}
     return out
 
@@ -351,9 +285,11 @@ def run_all(sizes: Sizes, corpus_paths: Sequence[Path] | None = None,
                               "sizes": sizes.__dict__, "notes": []}
     if not with_rlcard:
         result["notes"].append(RLCARD_MISSING)
-    say("random games")
+    say("like-for-like game stepping")
     result["games"] = bench_games(sizes, with_rlcard)
-    result["ratio_actions_per_s_vs_rlcard"] = result["games"]["4"]["ratio_actions_per_s"]
+    result["ratio_step_like_for_like"] = result["games"][HEADLINE]["ratio_step_like_for_like"]
+    result["ratio_round_loop_like_for_like"] = \
+        result["games"][HEADLINE]["ratio_round_loop_like_for_like"]
     say("conformance corpus")
     result["corpus"] = bench_corpus(sizes, corpus_paths)
     say("fuzzing")
@@ -367,26 +303,21 @@ def run_all(sizes: Sizes, corpus_paths: Sequence[Path] | None = None,
 
 
 def targets(r: dict[str, Any]) -> dict[str, Any]:
-    ratio = r["ratio_actions_per_s_vs_rlcard"]
-    corpus = r["corpus"]
-    inp = corpus["in_process"]["seconds_median"]
-    factor = corpus["stdio_over_in_process"]
-    warm = corpus["stdio_over_in_process_server_running"]
+    """Issue 16's figures that this command measures; `met` is None when not measured."""
+    def at_least(value: float | None, done: float, aim: float | None = None) -> dict[str, Any]:
+        return {"target": f">= {done}" + (f" (aimed at >= {aim})" if aim else ""),
+                "value": value, "met": None if value is None else value >= done,
+                **({"aim_met": None if value is None else value >= aim} if aim else {})}
+
+    load_s = r["corpus"]["load_s"]
     return {
-        "ratio_actions_per_s_vs_rlcard": {
-            "target": f">= {TARGET_RATIO}", "value": ratio,
-            "met": None if ratio is None else ratio >= TARGET_RATIO},
-        "corpus_in_process_s": {
-            "target": f"< {TARGET_CORPUS_S} s for 400+ scenarios (run, loading aside)",
-            "value": inp, "load_s": corpus["load_s"], "scenarios": corpus["scenarios"],
-            "met": inp < TARGET_CORPUS_S and corpus["scenarios"] >= 400},
-        # Judged like for like: in process, start-up is paid by the warm-up run; over stdio
-        # every run starts a new program, so the server-running figure is the comparable one.
-        # The end-to-end factor, start of the program included, is reported beside it.
-        "stdio_over_in_process": {
-            "target": f"<= {TARGET_STDIO_FACTOR} (program already started, as in process)",
-            "value": warm, "end_to_end": factor,
-            "met": warm is not None and warm <= TARGET_STDIO_FACTOR},
+        "ratio_step_like_for_like": at_least(r["ratio_step_like_for_like"], *TARGET_STEP),
+        "ratio_round_loop_like_for_like": at_least(r["ratio_round_loop_like_for_like"],
+                                                   *TARGET_ROUND_LOOP),
+        "corpus_load_s": {"target": f"<= {TARGET_LOAD_S} s (the bundled corpus)",
+                          "value": load_s, "scenarios": r["corpus"]["scenarios"],
+                          "met": load_s <= TARGET_LOAD_S if r["corpus"]["bundled"] else None},
+        "fuzz_steps_per_s": at_least(r["fuzz"]["steps_per_s"], TARGET_FUZZ_STEPS_PER_S),
     }
 
 
@@ -399,22 +330,8 @@ def render_text(r: dict[str, Any]) -> str:
         f"medians of {r['sizes']['repeat']} repetitions after a warm-up",
         *[f"note: {n}" for n in r["notes"]],
         "",
-        "random legal full games (actions = legal_actions + random choice + apply/step)",
-        f"  {'players':>7} {'impl':8} {'games':>6} {'actions/game':>12} {'rounds/game':>11} "
-        f"{'games/s':>9} {'actions/s':>10}",
     ]
-    for players, entry in r["games"].items():
-        for impl in ("uno_fsm", "rlcard"):
-            s = entry[impl]
-            if s.get("available") is False:
-                lines.append(f"  {players:>7} {impl:8} (not installed)")
-                continue
-            lines.append(f"  {players:>7} {impl:8} {s['games']:>6} {s['actions_per_game']:>12} "
-                         f"{s['rounds_per_game']:>11} {s['games_per_s']:>9} "
-                         f"{s['actions_per_s']:>10.0f}")
-        if entry["ratio_actions_per_s"] is not None:
-            lines.append(f"  {players:>7} ratio of actions/s (uno_fsm / rlcard): "
-                         f"{entry['ratio_actions_per_s']}")
+    lines += render_games(r["games"])
     c = r["corpus"]
     lines += ["", f"conformance corpus: {c['scenarios']} scenarios (loading {c['load_s']} s)"]
     for label in ("in_process", "stdio"):
@@ -444,9 +361,11 @@ def render_text(r: dict[str, Any]) -> str:
               f"({mem['uno_fsm']['actions']} actions)"
               + (f", rlcard {mem['rlcard']['peak_bytes'] / 1024:.0f} KiB "
                  f"({mem['rlcard']['actions']} actions)" if "rlcard" in mem else "")]
-    lines += ["", "targets"]
+    lines += ["", "targets (issue 16)"]
     for name, t in r["targets"].items():
         met = {True: "met", False: "MISSED", None: "not measured"}[t["met"]]
+        if t.get("aim_met") is False and t["met"]:
+            met += ", aim missed"
         lines.append(f"  {name}: {t['value']} (target {t['target']}): {met}")
     return "\n".join(lines) + "\n"
 
@@ -457,20 +376,21 @@ def register(sub: Any) -> None:
     from uno_cli.options import count
 
     p = sub.add_parser("bench", help="benchmark the engine, the conformance runner, the fuzzer",
-                       description="Measure random legal games (against RLCard when the "
-                       "`rlcard` extra is installed), the conformance corpus in process and "
-                       "over stdio, stateful fuzzing and the memory of one game; medians of "
-                       "several repetitions after a warm-up (docs/performance.md).")
+                       description="Measure game stepping like for like (against RLCard "
+                       "when the `rlcard` extra is installed), the conformance corpus in "
+                       "process and over stdio, stateful fuzzing and the memory of one game; "
+                       "medians of several repetitions after a warm-up (docs/performance.md).")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--repeat", type=count(1), metavar="N",
                    help=f"repetitions per workload (default {DEFAULT.repeat}; "
                    f"--quick {QUICK.repeat})")
     p.add_argument("--quick", action="store_true", help="smaller workloads (a rough figure)")
     p.add_argument("--games", type=count(1), metavar="N",
-                   help="full engine games per repetition and player count "
+                   help="full engine games per repetition, configuration and policy "
                    f"(default {DEFAULT.games})")
     p.add_argument("--rlcard-games", type=count(1), metavar="N",
-                   help=f"RLCard games per repetition (default {DEFAULT.rlcard_games})")
+                   help=f"RLCard games per repetition, configuration and loop "
+                   f"(default {DEFAULT.rlcard_games})")
     p.add_argument("--fuzz-examples", type=count(1), metavar="N",
                    help=f"Hypothesis examples per fuzzing repetition "
                    f"(default {DEFAULT.fuzz_examples})")
