@@ -1,7 +1,7 @@
 """Sub-commands of this package for the `uno-fsm` CLI (see uno_cli.main).
 
     uno-fsm conformance run     [PATHS...] [--adapter A] [filters] [--format F] [--output FILE]
-    uno-fsm conformance lint    [PATHS...] [--strict] [--format text|json]
+    uno-fsm conformance lint    [PATHS...] [--coverage] [--strict] [--format text|json]
     uno-fsm conformance report  --from results.json [--format F] [--output FILE]
     uno-fsm conformance serve   [--adapter A]
     uno-fsm conformance features | errors | rulesets [--format text|json|markdown]
@@ -85,11 +85,17 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.set_defaults(handler=cmd_run)
 
     lint = csub.add_parser("lint", help="check the corpus: schema, ids, citations, coverage",
-                           epilog="exit status: 0 clean; 1 rules without a scenario (--strict); "
+                           epilog="Errors are listed first, then the coverage warnings. "
+                           "exit status: 0 clean; 1 rules without a scenario (--strict); "
                            "2 scenario file errors")
-    lint.add_argument("paths", nargs="*", type=Path)
+    lint.add_argument("paths", nargs="*", type=Path,
+                      help="scenario files or directories (default: the bundled corpus)")
+    lint.add_argument("--coverage", action="store_true",
+                      help="list the rules of spec/ that no scenario names (the default for "
+                      "the bundled corpus; with PATHS only when asked)")
     lint.add_argument("--strict", action="store_true",
-                      help="rules without a scenario are errors, not warnings")
+                      help="rules without a scenario are errors, not warnings (implies "
+                      "--coverage)")
     lint.add_argument("--format", choices=("text", "json"), default="text")
     lint.set_defaults(handler=cmd_lint)
 
@@ -271,12 +277,15 @@ def _nothing_selected(args: argparse.Namespace, loaded: int) -> str:
 def cmd_lint(args: argparse.Namespace) -> int:
     from conformance.lint import lint
 
-    res = lint(args.paths or None)
+    res = lint(args.paths or None, coverage=args.coverage or args.strict or not args.paths)
     if args.format == "json":
+        checked = res.coverage_checked
         print(json.dumps({"scenarios": res.scenarios, "errors": res.errors,
-                          "warnings": res.warnings, "uncovered": res.uncovered,
+                          "warnings": res.warnings,
+                          "uncovered": res.uncovered if checked else None,
                           "coverage": {rs: {"rules": n, "uncovered": missing}
-                                       for rs, (n, missing) in res.coverage.items()},
+                                       for rs, (n, missing) in res.coverage.items()}
+                          if checked else None,
                           "ok": res.ok(args.strict)}, indent=2))
     else:
         for e in res.errors:
@@ -285,9 +294,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
         for w in res.warnings:
             print(f"{label}: {w}")
         per = ", ".join(f"{rs} {len(missing)}/{n}" for rs, (n, missing) in res.coverage.items())
-        print(f"{res.scenarios} scenarios, {len(res.errors)} error(s), "
-              f"{len(res.uncovered)} rule(s) without a scenario"
-              + (f" (per ruleset, uncovered/rules: {per})" if per else ""))
+        coverage = (f"{len(res.uncovered)} rule(s) without a scenario"
+                    + (f" (per ruleset, uncovered/rules: {per})" if per else "")) \
+            if res.coverage_checked else "rule coverage not checked (--coverage)"
+        print(f"{res.scenarios} scenarios, {len(res.errors)} error(s), {coverage}")
     if res.errors:
         return 2
     return 0 if res.ok(args.strict) else 1
