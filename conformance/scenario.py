@@ -248,7 +248,20 @@ def _validate(doc: Any, data: Any, file: str) -> None:
             line_path = [*where, extra[0]]
     sid = data.get("id") if isinstance(data, dict) else None
     prefix = f"scenario {sid}: " if isinstance(sid, str) else ""
-    raise ScenarioError(file, _line_at(doc, line_path), f"{prefix}{_path(where)}: {err.message}")
+    raise ScenarioError(file, _line_at(doc, line_path),
+                        f"{prefix}{_path(where)}: {_in_words(err)}")
+
+
+def _in_words(err: jsonschema.ValidationError) -> str:
+    """The schema's message, but a value that does not match a `pattern` of a schema with a
+    `title` (a card) is named as such with the schema's `description` (the notation explained),
+    not the regular expression."""
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    if err.validator == "pattern" and isinstance(schema.get("title"), str):
+        explained = f": {schema['description']}" if isinstance(schema.get("description"), str) \
+            else ""
+        return f"{err.instance!r} is not a {schema['title']}{explained}"
+    return str(err.message)
 
 
 def _error(doc: Any, file: str, sid: Any, path: list[Any], message: str) -> ScenarioError:
