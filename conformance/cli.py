@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from uno_cli.main import process_started
-from uno_cli.options import seconds
+from uno_cli.options import RULESETS, seconds
 
 # The longest --timeout (seconds): a day per scenario.
 MAX_TIMEOUT = 86_400.0
@@ -48,7 +48,6 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     conf.set_defaults(handler=lambda _a: _choose(conf))
 
     run = csub.add_parser("run", help="play scenarios against an implementation",
-                          formatter_class=argparse.RawDescriptionHelpFormatter,
                           epilog="With --output or a --format other than console, the "
                           "terminal gets only the summary (on stderr). After 3 failed starts "
                           "of the adapter in a row the run stops, with one line on stderr; "
@@ -65,7 +64,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                      "module:package.module:Class")
     run.add_argument("--id", action="append", default=[], metavar="GLOB",
                      help="scenario id glob (repeatable)")
-    run.add_argument("--ruleset", action="append", default=[], metavar="GLOB")
+    run.add_argument("--ruleset", action="append", default=[], metavar="GLOB",
+                     help=f"scenarios of these rulesets (repeatable): {RULESETS}")
     run.add_argument("--feature", action="append", default=[], metavar="GLOB")
     run.add_argument("--rule", action="append", default=[], metavar="GLOB")
     run.add_argument("--clause", action="append", default=[], metavar="GLOB")

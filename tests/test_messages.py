@@ -91,3 +91,78 @@ def test_display_path_of_an_installed_file_is_package_relative(
     assert loader.display_path(ROOT / "conformance" / "corpus") == "conformance/corpus"
     monkeypatch.chdir(elsewhere)
     assert loader.display_path(ROOT / "conformance") == str(ROOT / "conformance")
+
+
+def help_of(capsys: pytest.CaptureFixture[str], *words: str) -> str:
+    from uno_cli.main import main
+
+    assert main([*words, "--help"]) == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+RULESET_HELPS = [("conformance", "run"), ("conformance", "diff"), ("simulate",)]
+
+
+@pytest.mark.parametrize("words", RULESET_HELPS)
+def test_every_ruleset_help_lists_the_rulesets_of_spec(
+        words: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    monkeypatch.setenv("COLUMNS", "2000")  # no wrapping inside a ruleset id
+    spec = tmp_path / "spec"
+    shutil.copytree(spec_root() / "rulesets", spec / "rulesets")
+    text = (spec / "rulesets" / "jump-in.yaml").read_text()
+    (spec / "rulesets" / "zz-house.yaml").write_text(text.replace("id: jump-in", "id: zz-house"))
+    monkeypatch.setenv("UNO_FSM_SPEC", str(spec))  # read when the help is shown
+    from uno_spec.rulesets import list_rulesets
+
+    variants = list_rulesets("variant")
+    assert variants[-1] == "zz-house" and "jump-in" in variants
+    assert (f"bases classic-2022, classic-official, flip; variants, composed as "
+            f"BASE+VARIANT+...: {', '.join(variants)} (`uno-fsm rulesets` describes each)"
+            in help_of(capsys, *words))
+
+
+def test_rulesets_lists_what_each_applies_to_and_conflicts_with(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from uno_cli.main import main
+
+    assert main(["rulesets"]) == 0
+    out = capsys.readouterr().out
+    assert main(["conformance", "rulesets"]) == 0
+    assert capsys.readouterr().out == out  # one command under two names
+    from uno_spec.rulesets import list_rulesets
+
+    blocks = {chunk[0]: "\n".join(chunk) for chunk in _blocks(out)}
+    assert set(blocks) == set(list_rulesets())
+    lines = blocks["desafio"].splitlines()
+    assert lines[:5] == ["desafio", "    kind: variant", "    title: Desafio (elimination)",
+                         "    applies to: classic-official, classic-2022",
+                         "    conflicts with: partners, play-for-points"]
+    # play-for-points writes its conflict with partners in its own file only: listed on both
+    assert "    conflicts with: desafio, play-for-points" in blocks["partners"].splitlines()
+    assert "    conflicts with: desafio, partners" in blocks["play-for-points"].splitlines()
+    assert "    applies to: -" in blocks["flip"].splitlines()
+
+
+def _blocks(out: str) -> list[list[str]]:
+    chunks: list[list[str]] = []
+    for line in out.splitlines():
+        if not line.startswith(" "):
+            chunks.append([])
+        chunks[-1].append(line)
+    return chunks
+
+
+def test_simulate_help_shows_every_default(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "2000")
+    text = help_of(capsys, "simulate")
+    for option, default in (("--games GAMES how many games", "100"),
+                            ("(`uno-fsm rulesets` describes each)", "classic-official"),
+                            ("--players PLAYERS players at the table", "4"),
+                            ("--seed SEED random seed: the same seed plays the same games", "0"),
+                            ("--max-actions MAX_ACTIONS give up a game after this many actions",
+                             "100000")):
+        assert f"{option} (default: {default})" in text

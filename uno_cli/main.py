@@ -5,7 +5,8 @@ function; `COMMANDS` below is the only place that knows all of them:
 
 - `uno_spec.cli`: `spec lint`, `spec stats`, `spec docs`, `rules show`, `rules search`
 - `uno_fsm.cli`: `play`, `simulate`, `diagram`
-- `uno_fsm.fuzz`: `fuzz`; `uno_cli.bench`: `bench`
+- `uno_fsm.fuzz`: `fuzz`; `uno_cli.bench`: `bench`; `uno_cli.rulesets`: `rulesets` (the
+  command `conformance rulesets` under its short name)
 - `conformance.cli`: `conformance run`, `conformance lint`, `conformance report`,
   `conformance serve`, `conformance compliance`, `conformance features`, `conformance errors`,
   `conformance rulesets`
@@ -31,7 +32,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 # When this module was imported: the first thing the `uno-fsm` entry point does.
 IMPORTED = time.monotonic()
@@ -66,6 +67,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("conformance", "conformance.cli", "run, lint and report the conformance suite"),
     Command("fuzz", "uno_fsm.fuzz", "stateful fuzzing of the engine (Hypothesis)"),
     Command("bench", "uno_cli.bench", "benchmark the engine, the conformance runner, the fuzzer"),
+    Command("rulesets", "uno_cli.rulesets", "list every ruleset and variant: what it is, what it "
+            "applies to and conflicts with, its rules and scenarios"),
 )
 COMMAND_MODULES = tuple(dict.fromkeys(c.module for c in COMMANDS))
 
@@ -75,7 +78,15 @@ TRACEBACK_ENV = "UNO_FSM_TRACEBACK"
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr (exit 2); every
-    sub-command parser is of this class (argparse makes sub-parsers of the parent's class)."""
+    sub-command parser is of this class (argparse makes sub-parsers of the parent's class).
+    Its help formatter (uno_cli.options.HelpFormatter) lists the rulesets where a help says
+    `RULESETS`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from uno_cli.options import HelpFormatter
+
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: {one_line(message)} (see `{self.prog} --help`)\n")
