@@ -42,3 +42,24 @@ def test_the_set_up_times_are_measured() -> None:
     assert "TIME" not in section
     assert re.search(r"the first command \d+ s \(\d+ s to install, \d+(\.\d)? s to run the "
                      r"corpus\)", " ".join(section.split()))
+
+
+def test_the_ids_the_readme_names_exist() -> None:
+    import fnmatch
+
+    from conformance.scenario import load_corpus
+    from uno_spec.loader import load_rules
+
+    ids = [s.id for s in load_corpus().scenarios]
+    rules = {r.id for r in load_rules()}
+    named = 0
+    for line in COMMANDS:
+        words = shlex.split(line, comments=True)
+        for flag, value in zip(words, words[1:], strict=False):
+            if flag == "--id":
+                assert fnmatch.filter(ids, value), line
+                named += 1
+        if words[1:3] == ["rules", "show"]:
+            assert words[3] in rules, line
+            named += 1
+    assert named >= 3
