@@ -197,8 +197,9 @@ class ProgressBar:
         self.progress.stop()
 
 
-# How much `render_console` prints: every unexpected result, the table and the verdict
-# ("full"); the table and the verdict ("summary"); the verdict line alone ("line").
+# How much `render_console` prints: every unexpected result, the warnings, the table and the
+# verdict ("full"); the warnings, the table and the verdict ("summary"); the verdict line
+# alone ("line").
 DETAILS = ("full", "summary", "line")
 
 
@@ -240,6 +241,7 @@ def render_console(data: dict[str, Any], console: Console, detail: str = "full",
                 for line in rest:
                     say(Text(line))
                 say()
+    if detail != "line":
         for w in data.get("warnings", []):
             say(Text.assemble(("warning:", "yellow"), " ", w))
     if show_stop and detail != "line" and (stop := stop_line(data)) is not None:

@@ -78,6 +78,10 @@ def test_summary_line_counts_every_status_present() -> None:
     assert reports.summary_line(data) == ("UNEXPECTED RESULTS in 5.70s: 5 scenarios "
                                           "(3 passed, 2 failed)")
     assert terminal_text(data, "line") == reports.summary_line(data) + "\n"
+    data["warnings"] = ["stale expectation 'x.*' (line 3): matches no scenario run"]
+    summary = terminal_text(data, "summary").splitlines()
+    assert summary[0] == "warning: stale expectation 'x.*' (line 3): matches no scenario run"
+    assert summary[-1] == reports.summary_line(data) and "FAILED" not in "".join(summary)
 
 
 def run_cli(*args: str) -> int:
