@@ -58,6 +58,16 @@ def test_a_scenario_with_an_unknown_card_names_it_in_words(tmp_path: Path) -> No
     assert "^(?:" not in str(corpus.errors[0])  # no regular expression
 
 
+def test_an_unknown_face_in_card_counts_is_named_too(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(SCENARIO.replace("X9", "R9") + "      - expect: {card_counts: {Q1: 2}}\n")
+    (error,) = load_corpus([path]).errors
+    assert str(error) == (
+        f"{loader.display_path(path)}:17: scenario msg.bad.card: steps[1].expect.card_counts: "
+        "'Q1' is not a card face: " + CARD_NOTATION.replace(
+            "; an UNO Flip card is written light/dark, e.g. R5/PD5", ""))
+
+
 @pytest.mark.parametrize(("text", "why"), [
     ("X9", "unknown colour letter 'X'"),
     ("R13", "unknown rank '13'"),
