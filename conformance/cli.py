@@ -1,7 +1,7 @@
 """Sub-commands of this package for the `uno-fsm` CLI (see uno_cli.main).
 
     uno-fsm conformance run     [PATHS...] [--adapter A] [filters] [--format F] [--output FILE]
-    uno-fsm conformance lint    [PATHS...] [--strict] [--format text|json]
+    uno-fsm conformance lint    [PATHS...] [--coverage] [--strict] [--format text|json]
     uno-fsm conformance report  --from results.json [--format F] [--output FILE]
     uno-fsm conformance serve   [--adapter A]
     uno-fsm conformance features | errors | rulesets [--format text|json|markdown]
@@ -24,10 +24,12 @@ import json
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
-from uno_cli.options import seconds
+from uno_cli.main import process_started
+from uno_cli.options import RULESETS, seconds
 
 # The longest --timeout (seconds): a day per scenario.
 MAX_TIMEOUT = 86_400.0
@@ -46,10 +48,14 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     conf.set_defaults(handler=lambda _a: _choose(conf))
 
     run = csub.add_parser("run", help="play scenarios against an implementation",
-                          formatter_class=argparse.RawDescriptionHelpFormatter,
-                          epilog="exit status: 0 nothing unexpected (passed, xfailed, "
-                          "unsupported); 1 failed, errored or xpassed; 2 bad input or usage "
-                          "(also: no scenario selected)")
+                          epilog="With --output or a --format other than console, the "
+                          "terminal gets only the summary (on stderr). After 3 failed starts "
+                          "of the adapter in a row the run stops, with one line on stderr; "
+                          "the scenarios not judged are errored in the report. "
+                          "Exit status: 0 nothing unexpected (passed, xfailed, "
+                          "unsupported); 1 failed, errored or xpassed, or stopped after the "
+                          "adapter had started; 2 bad input or usage (also: no scenario "
+                          "selected, an adapter that never started)")
     run.add_argument("paths", nargs="*", type=Path,
                      help="scenario files or directories (default: the bundled corpus)")
     run.add_argument("--adapter", default="reference",
@@ -58,7 +64,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                      "module:package.module:Class")
     run.add_argument("--id", action="append", default=[], metavar="GLOB",
                      help="scenario id glob (repeatable)")
-    run.add_argument("--ruleset", action="append", default=[], metavar="GLOB")
+    run.add_argument("--ruleset", action="append", default=[], metavar="GLOB",
+                     help=f"scenarios of these rulesets (repeatable): {RULESETS}")
     run.add_argument("--feature", action="append", default=[], metavar="GLOB")
     run.add_argument("--rule", action="append", default=[], metavar="GLOB")
     run.add_argument("--clause", action="append", default=[], metavar="GLOB")
@@ -71,15 +78,24 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("--implementation", metavar="NAME",
                      help="implementation name used to find its expectation file")
     _output_args(run)
+    run.add_argument("--quiet", "-q", action="store_true",
+                     help="print only the one-line verdict (`OK in 5.70s: 738 scenarios "
+                     "(738 passed)`), no progress bar; a --format document is still written")
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     run.set_defaults(handler=cmd_run)
 
     lint = csub.add_parser("lint", help="check the corpus: schema, ids, citations, coverage",
-                           epilog="exit status: 0 clean; 1 rules without a scenario (--strict); "
+                           epilog="Errors are listed first, then the coverage warnings. "
+                           "exit status: 0 clean; 1 rules without a scenario (--strict); "
                            "2 scenario file errors")
-    lint.add_argument("paths", nargs="*", type=Path)
+    lint.add_argument("paths", nargs="*", type=Path,
+                      help="scenario files or directories (default: the bundled corpus)")
+    lint.add_argument("--coverage", action="store_true",
+                      help="list the rules of spec/ that no scenario names (the default for "
+                      "the bundled corpus; with PATHS only when asked)")
     lint.add_argument("--strict", action="store_true",
-                      help="rules without a scenario are errors, not warnings")
+                      help="rules without a scenario are errors, not warnings (implies "
+                      "--coverage)")
     lint.add_argument("--format", choices=("text", "json"), default="text")
     lint.set_defaults(handler=cmd_lint)
 
@@ -158,14 +174,17 @@ def read_report(path: Path) -> dict[str, Any]:
         raise reports.ReportError(f"{path}: {exc}") from None
 
 
-def _emit(data: dict[str, Any], fmt: str, output: Path | None) -> bool:
-    """Render the report; False (after saying why) when the output file cannot be written."""
+def _emit(data: dict[str, Any], fmt: str, output: Path | None, quiet: bool) -> bool:
+    """Render the report: the console report on stdout, or the document in `fmt` on stdout or
+    in `output` and then only the summary (table and verdict) on stderr; with `quiet`, the
+    one-line verdict instead of the console report or the summary. False (after saying why)
+    when the output file cannot be written."""
     from rich.console import Console
 
     from conformance import reports
 
     if fmt == "console" and output is None:
-        reports.render_console(data, Console())
+        reports.render_console(data, Console(), "line" if quiet else "full", show_stop=False)
         return True
     text = reports.render(data, fmt)
     if output is None:
@@ -173,7 +192,8 @@ def _emit(data: dict[str, Any], fmt: str, output: Path | None) -> bool:
     elif (problem := write_file(output, text)) is not None:
         _err(problem)
         return False
-    reports.render_console(data, Console(stderr=True))
+    reports.render_console(data, Console(stderr=True), "line" if quiet else "summary",
+                           show_stop=False)
     return True
 
 
@@ -223,7 +243,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         _err(_nothing_selected(args, len(corpus.scenarios)))
         return 2
     bar = None
-    if not args.no_progress and sys.stderr.isatty():
+    if not args.no_progress and not args.quiet and sys.stderr.isatty():
         bar = reports.ProgressBar()
     runner = Runner(spec.factory, adapter_name=spec.spec, timeout=args.timeout,
                     expectations=expectations, on_start=bar.start if bar else None,
@@ -234,8 +254,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         if bar:
             bar.stop()
     data = reports.to_json(report)
-    if not _emit(data, args.format, args.output):
+    data["duration"] = round(time.monotonic() - process_started(), 3)  # start-up included
+    if not _emit(data, args.format, args.output, args.quiet):
         return 2
+    if (stop := reports.stop_line(data)) is not None:  # the one line for a program that
+        _err(stop)  # cannot be started (exit 2) or stopped starting (exit 1)
     if report.interrupted:  # the adapters are killed; the report holds what was judged
         _err(f"{report.warnings[0]}; exit status 128 + signal number")
         return 128 + int(signal.Signals[report.interrupted])
@@ -254,12 +277,15 @@ def _nothing_selected(args: argparse.Namespace, loaded: int) -> str:
 def cmd_lint(args: argparse.Namespace) -> int:
     from conformance.lint import lint
 
-    res = lint(args.paths or None)
+    res = lint(args.paths or None, coverage=args.coverage or args.strict or not args.paths)
     if args.format == "json":
+        checked = res.coverage_checked
         print(json.dumps({"scenarios": res.scenarios, "errors": res.errors,
-                          "warnings": res.warnings, "uncovered": res.uncovered,
+                          "warnings": res.warnings,
+                          "uncovered": res.uncovered if checked else None,
                           "coverage": {rs: {"rules": n, "uncovered": missing}
-                                       for rs, (n, missing) in res.coverage.items()},
+                                       for rs, (n, missing) in res.coverage.items()}
+                          if checked else None,
                           "ok": res.ok(args.strict)}, indent=2))
     else:
         for e in res.errors:
@@ -268,9 +294,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
         for w in res.warnings:
             print(f"{label}: {w}")
         per = ", ".join(f"{rs} {len(missing)}/{n}" for rs, (n, missing) in res.coverage.items())
-        print(f"{res.scenarios} scenarios, {len(res.errors)} error(s), "
-              f"{len(res.uncovered)} rule(s) without a scenario"
-              + (f" (per ruleset, uncovered/rules: {per})" if per else ""))
+        coverage = (f"{len(res.uncovered)} rule(s) without a scenario"
+                    + (f" (per ruleset, uncovered/rules: {per})" if per else "")) \
+            if res.coverage_checked else "rule coverage not checked (--coverage)"
+        print(f"{res.scenarios} scenarios, {len(res.errors)} error(s), {coverage}")
     if res.errors:
         return 2
     return 0 if res.ok(args.strict) else 1

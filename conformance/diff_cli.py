@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from uno_cli.options import RULESETS
+
 FORMATS = ("console", "json", "markdown")
 DEFAULT_EXAMPLES = 200
 REPORT_FORMAT = "uno-conformance-diff/1"
@@ -37,7 +39,7 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
                    "reference engine)")
     p.add_argument("--ruleset", action="append", default=[],
                    help="ruleset to fuzz (repeatable; default classic-official, else the "
-                   "implementation's first)")
+                   f"implementation's first): {RULESETS}")
     p.add_argument("--players", type=int, help="player count (default: 2..8 at random)")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--minutes", type=float, help="fuzz for this long")

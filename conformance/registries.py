@@ -8,7 +8,8 @@
 (conformance/features.py) and how many scenarios need it (not in Markdown: that is the table
 docs/implementers.md embeds, which must not change with every new scenario). `errors`: each
 error code of spec/errors.yaml and when it applies. `rulesets`: each base and variant of
-spec/rulesets/, what it composes with, how many rules and scenarios it has. The scenario counts
+spec/rulesets/, what it applies to and conflicts with, how many rules and scenarios it has
+(also `uno-fsm rulesets`). The scenario counts
 are those of the bundled corpus, or of PATHS. Exit status 0; 2 when a scenario file or the spec
 cannot be read (one line on stderr). docs/implementers.md embeds the Markdown of `features` and
 `errors`; a test keeps the two equal.
@@ -39,8 +40,17 @@ def register(csub: Any) -> None:
     errs = csub.add_parser("errors", help="list every error code and when it applies")
     errs.add_argument("--format", choices=FORMATS, default="text")
     errs.set_defaults(handler=cmd_errors)
-    rsets = csub.add_parser("rulesets", help="list every ruleset and variant: what it is, what "
-                            "it composes with, its rules and scenarios")
+    add_rulesets_parser(csub)
+
+
+RULESETS_HELP = ("list every ruleset and variant: what it is, what it applies to and "
+                 "conflicts with, its rules and scenarios")
+
+
+def add_rulesets_parser(sub: Any) -> None:
+    """`rulesets`, under `uno-fsm conformance` and as `uno-fsm rulesets` (uno_cli/rulesets.py):
+    one command, one output."""
+    rsets = sub.add_parser("rulesets", help=RULESETS_HELP)
     rsets.add_argument("paths", nargs="*", type=Path,
                        help="scenario files or directories to count (default: the corpus)")
     rsets.add_argument("--format", choices=FORMATS, default="text")
@@ -158,12 +168,13 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
         rows = ruleset_rows(scenarios)
     except Exception as exc:
         return _fail("rulesets", f"cannot read spec data: {exc}")
-    _emit(rows, args.format, [("id", "Ruleset"), ("kind", "Kind"), ("title", "Title"),
-                              ("applies_to", "Applies to"), ("description", "Description"),
-                              ("rules", "Rules"), ("scenarios", "Scenarios")])
+    _emit(rows, args.format, RULESET_COLUMNS)
     return 0
 
 
+RULESET_COLUMNS = [("id", "Ruleset"), ("kind", "Kind"), ("title", "Title"),
+                   ("applies_to", "Applies to"), ("conflicts", "Conflicts with"),
+                   ("description", "Description"), ("rules", "Rules"), ("scenarios", "Scenarios")]
 FEATURE_COLUMNS = [("id", "Feature"), ("description", "Meaning"), ("needed_by", "Needed by")]
 ERROR_COLUMNS = [("id", "Code"), ("description", "When it applies")]
 

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from conformance import specdata
 from conformance.runner import STATUSES, UNEXPECTED, Result, RunReport
@@ -84,6 +84,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
         "started": report.started,
         "duration": round(report.duration, 3),
         "warnings": report.warnings,
+        **({"stopped": report.stopped} if report.stopped else {}),
         "results": results,
     })
 
@@ -124,7 +125,12 @@ def _check_schema(data: dict[str, Any]) -> None:
 
 
 def exit_code(data: dict[str, Any]) -> int:
-    """0 when nothing unexpected happened (passed, xfailed, unsupported), else 1."""
+    """0 when nothing unexpected happened (passed, xfailed, unsupported), else 1; 2 when the
+    run stopped because the adapter never started (nothing was judged: most often a wrong
+    command line), 1 when it stopped after it had started (the implementation broke)."""
+    stopped = data.get("stopped")
+    if stopped:
+        return 1 if stopped.get("ever_started") else 2
     s = data["summary"]
     return 1 if any(s.get(k, 0) for k in UNEXPECTED) else 0
 
@@ -173,8 +179,10 @@ class ProgressBar:
 
     def __init__(self, console: Console | None = None) -> None:
         self.console = console or Console(stderr=True)
+        # the scenario id is shown as text (markup=False): it may hold `[...]` or `:name:`
         self.progress = Progress(TextColumn("[bold]conformance"), BarColumn(),
-                                 MofNCompleteColumn(), TextColumn("{task.fields[last]}"),
+                                 MofNCompleteColumn(),
+                                 TextColumn("{task.fields[last]}", markup=False),
                                  TimeElapsedColumn(), console=self.console, transient=True)
         self.task: Any = None
 
@@ -183,44 +191,79 @@ class ProgressBar:
         self.task = self.progress.add_task("run", total=total, last="")
 
     def advance(self, result: Result) -> None:
-        style = STYLE.get(result.status, "")
-        self.progress.update(self.task, advance=1,
-                             last=f"[{style}]{result.status}[/] {escape(result.id)}")
+        self.progress.update(self.task, advance=1, last=f"{result.status} {result.id}")
 
     def stop(self) -> None:
         self.progress.stop()
 
 
-def render_console(data: dict[str, Any], console: Console) -> None:
+# How much `render_console` prints: every unexpected result, the warnings, the table and the
+# verdict ("full"); the warnings, the table and the verdict ("summary"); the verdict line
+# alone ("line").
+DETAILS = ("full", "summary", "line")
+
+
+def summary_line(data: dict[str, Any]) -> str:
+    """The one-line verdict: `OK in 5.70s: 738 scenarios (730 passed, 8 xfailed)`."""
     s = data["summary"]
-    for r in data["results"]:
-        if r["status"] in ("failed", "errored", "xpassed"):
-            style = STYLE[r["status"]]
-            head, *rest = failure_lines(r)
-            console.print(f"[{style}]{r['status'].upper()}[/] {escape(head)}")
-            for line in rest:
-                console.print(escape(line), highlight=False)
-            console.print()
-    for w in data.get("warnings", []):
-        console.print(f"[yellow]warning:[/] {escape(w)}")
-    impl = data.get("implementation") or {}
-    name = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
-    table = Table(title=f"conformance: {escape(name)} via {escape(str(data.get('adapter')))}",
-                  show_header=True)
-    for key in ("total",) + STATUSES:
-        table.add_column(key, justify="right", style=STYLE.get(key, "bold"))
-    table.add_row(*(str(s.get(k, 0)) for k in ("total",) + STATUSES))
-    console.print(table)
-    verdict = "OK" if exit_code(data) == 0 else "UNEXPECTED RESULTS"
-    console.print(f"[{'green' if verdict == 'OK' else 'red'}]{verdict}[/] "
-                  f"in {_number(data.get('duration')):.2f}s")
+    code = exit_code(data)
+    verdict = "OK" if code == 0 else "STOPPED" if data.get("stopped") else "UNEXPECTED RESULTS"
+    counts = ", ".join(f"{s[k]} {k}" for k in STATUSES if s.get(k))
+    return (f"{verdict} in {_number(data.get('duration')):.2f}s: {s.get('total', 0)} scenarios"
+            + (f" ({counts})" if counts else ""))
 
 
-def console_text(data: dict[str, Any], width: int = 100) -> str:
+def stop_line(data: dict[str, Any]) -> str | None:
+    """The one line saying why the run stopped early (repeated failed starts), or None."""
+    stopped = data.get("stopped")
+    if not stopped:
+        return None
+    left = len(data["results"]) - int(stopped.get("after", 0))
+    return (f"stopped: {stopped.get('reason', '')}; {left} scenario(s) not judged "
+            "(listed as errored in the report)")
+
+
+def render_console(data: dict[str, Any], console: Console, detail: str = "full",
+                   show_stop: bool = True) -> None:
+    """The report for a terminal (`detail`: one of DETAILS). Every text from the spec, the
+    corpus or the adapter is printed as text (rich Text objects: no markup, no `:emoji:`
+    codes). The results after a stop (repeated failed starts) are not listed: `stop_line`
+    says why, unless `show_stop` is False (`conformance run` says it on stderr)."""
+    say = console.print
+    stopped = data.get("stopped") or {}
+    judged = data["results"][:int(stopped.get("after", len(data["results"])))] \
+        if stopped else data["results"]
+    if detail == "full":
+        for r in judged:
+            if r["status"] in ("failed", "errored", "xpassed"):
+                head, *rest = failure_lines(r)
+                say(Text.assemble((r["status"].upper(), STYLE[r["status"]]), " ", head))
+                for line in rest:
+                    say(Text(line))
+                say()
+    if detail != "line":
+        for w in data.get("warnings", []):
+            say(Text.assemble(("warning:", "yellow"), " ", w))
+    if show_stop and detail != "line" and (stop := stop_line(data)) is not None:
+        say(Text(stop, style="red"))
+    if detail != "line":
+        impl = data.get("implementation") or {}
+        name = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+        table = Table(title=Text(f"conformance: {name} via {data.get('adapter')}"),
+                      show_header=True)
+        for key in ("total",) + STATUSES:
+            table.add_column(key, justify="right", style=STYLE.get(key, "bold"))
+        s = data["summary"]
+        table.add_row(*(str(s.get(k, 0)) for k in ("total",) + STATUSES))
+        say(table)
+    say(Text(summary_line(data), style="green" if exit_code(data) == 0 else "red"))
+
+
+def console_text(data: dict[str, Any], width: int = 100, detail: str = "full") -> str:
     """The console rendering as plain text (no colours)."""
     buf = io.StringIO()
     render_console(data, Console(file=buf, width=width, force_terminal=False, color_system=None,
-                                 highlight=False))
+                                 highlight=False), detail)
     return buf.getvalue()
 
 

@@ -96,6 +96,9 @@ class RunReport:
     duration: float
     warnings: list[str] = field(default_factory=list)
     interrupted: str | None = None  # "SIGINT" / "SIGTERM" when the run was stopped early
+    # Set when the adapter failed to start MAX_HELLO_FAILURES times in a row (`Runner.run`):
+    # {"reason": one line, "after": results before that streak, "ever_started": bool}
+    stopped: dict[str, Any] | None = None
 
     def summary(self) -> dict[str, int]:
         counts = {"total": len(self.results)} | {s: 0 for s in STATUSES}
@@ -201,6 +204,7 @@ class Runner:
         self.caps: dict[str, Any] = {}
         self.hello_failures = 0
         self.hello_error = ""
+        self.ever_started = False  # an adapter of this runner answered `hello` once
         # scenarios whose requests were sent to `_sent_to` and not judged yet: (id, last id)
         self._sent: deque[tuple[str, int]] = deque()
         self._sent_to: Any = None
@@ -259,6 +263,7 @@ class Runner:
                                    detail=exc.detail) from None
             raise
         self.hello_failures = 0
+        self.ever_started = True
         self.adapter, self.caps = adapter, caps
         return adapter
 
@@ -446,6 +451,8 @@ class Runner:
             self.on_start(len(scenarios))
         results: list[Result] = []
         interrupted: str | None = None
+        stopped: dict[str, Any] | None = None
+        streak = 0  # index of the first result of the current streak of failed starts
         orphans = processes.adopting_orphans() if self.adopt_orphans else nullcontext()
         with processes.interrupts(), orphans:
             try:
@@ -454,6 +461,14 @@ class Runner:
                     results.append(r)
                     if self.on_result:
                         self.on_result(r)
+                    if self.hello_failures == 1:
+                        streak = i
+                    if stopped is None and self.hello_failures >= MAX_HELLO_FAILURES:
+                        # the rest are reported errored without a start (run_one gives up)
+                        stopped = {"reason": f"the adapter failed to start "
+                                   f"{self.hello_failures} times in a row; last: "
+                                   f"{self.hello_error}", "after": streak,
+                                   "ever_started": self.ever_started}
             except processes.Interrupted as sig:
                 interrupted = sig.name
                 self._kill()
@@ -470,4 +485,4 @@ class Runner:
         if not impl and self.hello_error:
             impl = {"error": self.hello_error}
         return RunReport(results, impl, self.adapter_name, started, time.monotonic() - t0,
-                         warnings, interrupted)
+                         warnings, interrupted, stopped)

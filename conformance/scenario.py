@@ -210,6 +210,11 @@ def _describe(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     A branch whose top-level `required` keys are missing is not what the author meant (an `act`
     step is not an `expect` step); when one branch is left, its deepest error is the story.
     """
+    # a value not written in a titled notation (a card) is the story, wherever it is
+    named = {(tuple(map(str, e.absolute_path)), repr(e.instance)): e
+             for e in _all_errors([error]) if _titled_pattern(e)}
+    if len(named) == 1:
+        return next(iter(named.values()))
     if error.validator in ("oneOf", "anyOf") and error.context:
         branches: dict[Any, list[jsonschema.ValidationError]] = {}
         for sub in error.context:
@@ -248,7 +253,34 @@ def _validate(doc: Any, data: Any, file: str) -> None:
             line_path = [*where, extra[0]]
     sid = data.get("id") if isinstance(data, dict) else None
     prefix = f"scenario {sid}: " if isinstance(sid, str) else ""
-    raise ScenarioError(file, _line_at(doc, line_path), f"{prefix}{_path(where)}: {err.message}")
+    raise ScenarioError(file, _line_at(doc, line_path),
+                        f"{prefix}{_path(where)}: {_in_words(err)}")
+
+
+def _all_errors(errors: Iterable[jsonschema.ValidationError],
+                ) -> Iterator[jsonschema.ValidationError]:
+    """Every error with every error of its `context` (oneOf/anyOf branches), depth first."""
+    for e in errors:
+        yield e
+        yield from _all_errors(e.context or ())
+
+
+def _titled_pattern(err: jsonschema.ValidationError) -> bool:
+    """A `pattern` of a schema with a `title` (a card, a card face) did not match."""
+    return err.validator == "pattern" and isinstance(err.schema, dict) \
+        and isinstance(err.schema.get("title"), str)
+
+
+def _in_words(err: jsonschema.ValidationError) -> str:
+    """The schema's message, but a value that does not match a `pattern` of a schema with a
+    `title` (a card) is named as such with the schema's `description` (the notation explained),
+    not the regular expression."""
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    if _titled_pattern(err):
+        explained = f": {schema['description']}" if isinstance(schema.get("description"), str) \
+            else ""
+        return f"{err.instance!r} is not a {schema['title']}{explained}"
+    return str(err.message)
 
 
 def _error(doc: Any, file: str, sid: Any, path: list[Any], message: str) -> ScenarioError:

@@ -132,7 +132,8 @@ def ruleset_params(name: str) -> Any:
 
 @functools.lru_cache(maxsize=1)
 def ruleset_info() -> dict[str, dict[str, Any]]:
-    """Each ruleset of spec/rulesets/ as written: kind, title, description, applies_to, by id."""
+    """Each ruleset of spec/rulesets/ as written: kind, title, description, applies_to and
+    conflicts (both ways), by id."""
     folder = spec_root() / "rulesets"
     out: dict[str, dict[str, Any]] = {}
     for path in sorted(folder.glob("*.y*ml")) if folder.is_dir() else []:
@@ -141,7 +142,11 @@ def ruleset_info() -> dict[str, dict[str, Any]]:
         out[rid] = {"id": rid, "kind": str(doc.get("kind") or ""),
                     "title": str(doc.get("title") or ""),
                     "description": " ".join(str(doc.get("description") or "").split()),
-                    "applies_to": [str(b) for b in doc.get("applies_to") or []]}
+                    "applies_to": [str(b) for b in doc.get("applies_to") or []],
+                    "conflicts": [str(v) for v in doc.get("conflicts") or []]}
+    for rid, info in out.items():  # a conflict goes both ways (uno_spec.rulesets)
+        info["conflicts"] = sorted({*info["conflicts"],
+                                    *(o for o, other in out.items() if rid in other["conflicts"])})
     return dict(sorted(out.items()))
 
 

@@ -76,12 +76,47 @@ def test_coverage_warnings_and_strict(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "CL.PLAY.MATCH" not in res.uncovered
     only_coverage = [e for e in res.errors if "does not exist" not in e]
     assert not only_coverage or res.errors
-    code = main(["conformance", "lint", str(SCEN / "tiny.yaml"), "--format", "json"])
+    code = main(["conformance", "lint", str(SCEN / "tiny.yaml"), "--format", "json",
+                 "--coverage"])
     data = json.loads(capsys.readouterr().out)
     assert data["uncovered"] == res.uncovered
     strict = main(["conformance", "lint", str(SCEN / "tiny.yaml"), "--strict"])
     assert strict == (2 if res.errors else 1)  # file errors (2) come before coverage (1)
     assert code == (0 if not res.errors else 2)
+
+
+def test_own_corpus_lints_without_the_bundled_coverage(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "bad.yaml").write_text(BAD)
+    assert main(["conformance", "lint", str(tmp_path)]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(": scenario")[0] for line in lines[:-1]] == [
+        f"error: {tmp_path}/bad.yaml:{n}" for n in (5, 6, 7, 16)]
+    assert lines[-1] == "1 scenarios, 4 error(s), rule coverage not checked (--coverage)"
+    assert main(["conformance", "lint", str(tmp_path), "--format", "json"]) == 2
+    data = json.loads(capsys.readouterr().out)
+    assert (data["warnings"], data["uncovered"], data["coverage"]) == ([], None, None)
+    # asked for: every rule of spec/ without a scenario, after the errors
+    assert main(["conformance", "lint", str(tmp_path), "--coverage"]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    kinds = [line.split(":")[0] for line in lines[:-1]]
+    assert kinds == ["error"] * 4 + ["warning"] * (len(lines) - 5) and len(lines) > 100
+    assert "rule(s) without a scenario (per ruleset" in lines[-1]
+    # a clean corpus of one's own: exit 0 without coverage; --strict implies the coverage check
+    (tmp_path / "bad.yaml").write_text(
+        BAD.replace("classic-br:nowhere:99", "classic-br:play:1")
+        .replace("CL.NO.SUCH.RULE", "CL.PLAY.MATCH")
+        .replace("[no-such-feature]", "[basic-play, two-player]")
+        .replace("        error: no-such-code\n", ""))
+    assert main(["conformance", "lint", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == ("1 scenarios, 0 error(s), rule coverage not checked "
+                                       "(--coverage)\n")
+    assert main(["conformance", "lint", str(tmp_path), "--strict"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert not [line for line in lines if line.startswith("error: rule CL.PLAY.MATCH ")]
+    assert "error: rule CL.WD4.CHALLENGE.GUILTY (classic-2022, classic-official) has no " \
+        "scenario" in lines
+    assert lint([tmp_path], coverage=False).uncovered == []
 
 
 def test_bundled_corpus_lints_without_errors() -> None:

@@ -6,6 +6,7 @@ directory and runs `uno-fsm` from that copy, in another working directory.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -77,3 +78,20 @@ def test_installed_cli_finds_its_data_from_another_directory(
                "classic.skip.*", "--format", "json")
     assert run.returncode == 0, run.stderr
     assert '"passed"' in run.stdout
+
+
+def test_installed_messages_show_package_paths_not_site_packages(
+    unpacked_wheel: Path, tmp_path: Path
+) -> None:
+    """Issue 17 item 4: a file of the installed packages is named relative to the installation
+    (the package path), from any working directory."""
+    show = _run(unpacked_wheel, tmp_path, "rules", "show", "CL.PLAY.MATCH")
+    assert show.stdout.splitlines()[0] == \
+        "CL.PLAY.MATCH  [classic-play]  uno_spec/data/rules/classic-play.yaml:9"
+    run = _run(unpacked_wheel, tmp_path, "conformance", "run", "--no-progress", "--id",
+               "classic.skip.*", "--adapter", f"stdio:{sys.executable} -c pass", "--format",
+               "json", "--no-expectations")
+    assert run.returncode == 2, run.stderr
+    files = {r["file"].rsplit("/", 1)[0] for r in json.loads(run.stdout)["results"]}
+    assert files == {"conformance/corpus/classic"}
+    assert str(unpacked_wheel) not in run.stdout + run.stderr + show.stdout

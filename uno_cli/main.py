@@ -5,7 +5,8 @@ function; `COMMANDS` below is the only place that knows all of them:
 
 - `uno_spec.cli`: `spec lint`, `spec stats`, `spec docs`, `rules show`, `rules search`
 - `uno_fsm.cli`: `play`, `simulate`, `diagram`
-- `uno_fsm.fuzz`: `fuzz`; `uno_cli.bench`: `bench`
+- `uno_fsm.fuzz`: `fuzz`; `uno_cli.bench`: `bench`; `uno_cli.rulesets`: `rulesets` (the
+  command `conformance rulesets` under its short name)
 - `conformance.cli`: `conformance run`, `conformance lint`, `conformance report`,
   `conformance serve`, `conformance compliance`, `conformance features`, `conformance errors`,
   `conformance rulesets`
@@ -29,8 +30,26 @@ import argparse
 import importlib
 import os
 import sys
+import time
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+# When this module was imported: the first thing the `uno-fsm` entry point does.
+IMPORTED = time.monotonic()
+
+
+def process_started() -> float:
+    """The `time.monotonic()` instant at which this process started (interpreter start-up
+    included): from /proc/self/stat on Linux (10 ms resolution), else when uno_cli.main was
+    imported. Durations a command reports ("OK in 5.70s") are measured from here."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        since_boot = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: starttime
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - since_boot
+    except (OSError, ValueError, IndexError, AttributeError):
+        return IMPORTED
+    return min(IMPORTED, time.monotonic() - age) if 0 <= age < 86_400 * 365 else IMPORTED
 
 
 class Command(NamedTuple):
@@ -48,6 +67,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("conformance", "conformance.cli", "run, lint and report the conformance suite"),
     Command("fuzz", "uno_fsm.fuzz", "stateful fuzzing of the engine (Hypothesis)"),
     Command("bench", "uno_cli.bench", "benchmark the engine, the conformance runner, the fuzzer"),
+    Command("rulesets", "uno_cli.rulesets", "list every ruleset and variant: what it is, what it "
+            "applies to and conflicts with, its rules and scenarios"),
 )
 COMMAND_MODULES = tuple(dict.fromkeys(c.module for c in COMMANDS))
 
@@ -57,7 +78,15 @@ TRACEBACK_ENV = "UNO_FSM_TRACEBACK"
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr (exit 2); every
-    sub-command parser is of this class (argparse makes sub-parsers of the parent's class)."""
+    sub-command parser is of this class (argparse makes sub-parsers of the parent's class).
+    Its help formatter (uno_cli.options.HelpFormatter) lists the rulesets where a help says
+    `RULESETS`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from uno_cli.options import HelpFormatter
+
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: {one_line(message)} (see `{self.prog} --help`)\n")

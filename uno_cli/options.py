@@ -61,3 +61,33 @@ def count(minimum: int = 1, maximum: int | None = None) -> Callable[[str], int]:
     parse.__name__ = "count"
     return parse
 
+
+
+# In a help text, RULESETS stands for the rulesets and variants of spec/rulesets/, listed when
+# the help is shown (HelpFormatter), so that no help copies the list by hand and building the
+# parser reads no file.
+RULESETS = "{RULESETS}"
+
+
+def ruleset_listing() -> str:
+    """`bases classic-2022, ...; variants (BASE+VARIANT+...) cards-2018, ...`, from spec/."""
+    try:
+        from uno_spec.rulesets import list_rulesets
+
+        bases, variants = list_rulesets("base"), list_rulesets("variant")
+    except Exception:  # noqa: BLE001 - a broken spec/ must not break --help
+        return "see `uno-fsm rulesets`"
+    return (f"bases {', '.join(bases)}; variants, composed as BASE+VARIANT+...: "
+            f"{', '.join(variants)} (`uno-fsm rulesets` describes each)")
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """The help formatter of every `uno-fsm` parser (uno_cli.main.Parser): expands RULESETS."""
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        text = super()._expand_help(action)
+        return text.replace(RULESETS, ruleset_listing()) if RULESETS in text else text
+
+
+class DefaultsHelpFormatter(HelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """HelpFormatter that also shows every option's default."""

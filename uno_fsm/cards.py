@@ -140,7 +140,7 @@ def parse_face(text: str) -> Face:
     else:
         color, rank = text[0], text[1:]
         if color not in COLOR_NAMES:
-            raise CardNotationError(text, f"unknown colour letter {color!r} (R Y G B / P T O V)")
+            raise CardNotationError(text, f"unknown colour letter {color!r}")
         kind = COLORED_RANKS.get(rank)
         if kind is None:
             raise CardNotationError(text, f"unknown rank {rank!r}")

@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
-from uno_cli.options import count
+from uno_cli.options import RULESETS, DefaultsHelpFormatter, count
 from uno_fsm.actions import Action
 from uno_fsm.cards import color_name
 
@@ -37,14 +37,17 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                    help="your seat, 0 to players-1 (default 0)")
     p.set_defaults(handler=cmd_play)
 
-    p = sub.add_parser("simulate", help="play random games and report statistics")
-    p.add_argument("--games", type=count(1), default=100)
-    p.add_argument("--ruleset", default="classic-official")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("simulate", help="play random games and report statistics",
+                       formatter_class=DefaultsHelpFormatter)
+    p.add_argument("--games", type=count(1), default=100, help="how many games")
+    p.add_argument("--ruleset", default="classic-official",
+                   help=f"the ruleset, with +variants: {RULESETS}")
+    p.add_argument("--players", type=int, default=4, help="players at the table")
+    p.add_argument("--seed", type=int, default=0,
+                   help="random seed: the same seed plays the same games")
     p.add_argument("--max-actions", type=count(1), default=100_000,
                    help="give up a game after this many actions")
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_simulate)
 
 

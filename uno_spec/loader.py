@@ -187,12 +187,26 @@ def _line(event: Any) -> int:
     return mark.line + 1 if mark is not None else 1
 
 
-def display_path(path: Path) -> str:
-    """A path as shown in messages: relative to the working directory when possible."""
+# The directory holding the installed packages (site-packages, or a source checkout: the
+# same test as uno_spec.paths.spec_root).
+PACKAGES_ROOT = Path(__file__).resolve().parent.parent
+
+
+def display_path(path: Path | str) -> str:
+    """A path as shown in messages: a file of an installed package (the bundled corpus, the
+    spec data of a wheel) relative to the installation (`uno_spec/data/rules/x.yaml`, never a
+    site-packages path); any other file relative to the working directory when it is under it,
+    else as given."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError, RuntimeError):  # elsewhere, or a symbolic link loop
+        full = Path(path).resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop
         return str(path)
+    installed = not (PACKAGES_ROOT / "spec" / "sources").is_dir()  # not a source checkout
+    cwd = Path.cwd().resolve()
+    for base in ((PACKAGES_ROOT, cwd) if installed else (cwd,)):
+        if full.is_relative_to(base):
+            return str(full.relative_to(base))
+    return str(path)
 
 
 def parse_yaml(text: str, file: str | Path) -> Any:
