@@ -10,6 +10,7 @@ the colour), and the help, legend, scores and names a player wants.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from collections.abc import Iterable
@@ -115,8 +116,10 @@ class Table:
     _index: Any = None
 
     def __post_init__(self) -> None:
+        # NO_COLOR (no-color.org) set and not empty: plain text, no style at all
+        plain = bool(os.environ.get("NO_COLOR"))
         self.console = Console(file=self.out, highlight=False, markup=False, emoji=False,
-                               soft_wrap=True)
+                               soft_wrap=True, color_system=None if plain else "auto")
 
     # ---- names -----------------------------------------------------------------------
     def name(self, seat: int | None) -> str:
