@@ -9,7 +9,8 @@ decides what is legal; a bot only has a taste).
     makes the next player draw (Wild Draw Four, Wild Draw Two, Wild Draw Colour), which comes
     last; among matching cards, those of the colour it holds most, then action cards (they
     score more against it), then the highest number;
-  - names the colour it holds most (after the Wild leaves its hand);
+  - names the colour it holds most (after the Wild leaves its hand; on a tie, the first in
+    the order of the ruleset's colours);
   - plays a drawn card when it may, else keeps it;
   - passes a draw penalty on when the ruleset lets it (stacking), else challenges a Wild Draw
     card only when the challenged player still holds `CHALLENGE_AT` cards or more (the more
@@ -59,7 +60,8 @@ def basic_bot(game: Game, actions: list[Action], rng: random.Random) -> Action:
         return actions[0]
     st = game.state
     seat = turn[0].player
-    assert seat is not None
+    if seat is None:  # the next round, anyone's to deal
+        return turn[0]
     decision = pending.decision if pending is not None else ""
     kinds = {a.kind for a in turn}
     if "play" in kinds:

@@ -267,7 +267,7 @@ class Table:
         if self.last is None:
             self.console.print("  Nothing has happened yet.")
             return
-        from uno_spec.lookup import Index, UnknownRule, find_rule, format_clause
+        from uno_spec.lookup import Index, UnknownRule, find_rule
 
         what, rule_id = self.last
         if self._index is None:
@@ -279,8 +279,15 @@ class Table:
             self.console.print(f"  rule {rule_id} (no text in the specification)")
             return
         self.console.print(f"  {rule.id}: {' '.join(rule.statement.split())}")
-        for clause in rule.cites:
-            self.console.print(Text(format_clause(self._index, clause)))
+        for cid in rule.cites:  # the rulebooks' words (`uno-fsm rules show` adds the files)
+            clause = self._index.clauses.get(cid)
+            if clause is None:
+                continue
+            src = self._index.sources.get(clause.source)
+            self.console.print(f"  {cid}, {src.title if src else clause.source}:")
+            self.console.print(f"    > {' '.join(clause.text.split())}")
+            if clause.en:
+                self.console.print(f"    en: {' '.join(clause.en.split())}")
 
     # ---- the human's moves -----------------------------------------------------------
     def choices(self) -> list[Choice]:
@@ -507,17 +514,19 @@ class Table:
         if actions:
             self.apply(self.bot(self.game, actions, self.rng))
 
-    def next_round(self) -> None:
+    def next_round(self) -> bool:
+        """The scores, then the next deal; False if the engine refuses it (a set-up whose
+        cards cannot be dealt again: RUL.SETUP.UNRESOLVABLE)."""
         g = self.game
         self.scoreboard(f"Scores after round {g.state.round}")
         self.console.print(Text(f"\nRound {g.state.round + 1}", style="bold"))
-        self.apply(next(a for a in g.legal_actions() if a.kind == "next-round"))
+        return self.apply(next(a for a in g.legal_actions() if a.kind == "next-round"))
 
 
 def play(game: Game, me: int, bots: str, seed: int, inp: TextIO, out: TextIO,
          max_bot_moves: int) -> int:
     """Run the game; the exit status (0 the game ended or the player quit, 1 the bots never
-    handed over, 2 end of input)."""
+    handed over or the next round could not be dealt, 2 end of input)."""
     import sys
 
     t = Table(game, me, BOTS[bots], random.Random(seed + 1), inp, out)
@@ -535,7 +544,9 @@ def play(game: Game, me: int, bots: str, seed: int, inp: TextIO, out: TextIO,
             c.print(f"\nThe bots made {max_bot_moves} moves without you; the game is stopped.")
             return 1
         if game.round_over:
-            t.next_round()
+            if not t.next_round():
+                c.print("The next round cannot be dealt; the game is stopped.")
+                return 1
             continue
         pending = game.pending
         mine = game.legal_actions(me)
