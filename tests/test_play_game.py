@@ -200,3 +200,13 @@ def test_an_unknown_bot_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().err == (
         "uno-fsm play: argument --bots: invalid choice: 'clever' (choose from 'basic', 'random') "
         "(see `uno-fsm play --help`)\n")
+
+
+@pytest.mark.parametrize("ruleset,first", [("flip", "You"), ("flip+flip-alt-scoring", "Bot 1")])
+def test_the_scoreboard_puts_the_leader_first(ruleset: str, first: str) -> None:
+    """FLALT.OWN-HAND: with the alternative scoring the lowest total leads."""
+    g = game({0: ["G9/O9"], 1: ["R5/P5"]}, ["R1/T1"], ["Y4/V4"], ruleset=ruleset,
+             scores={0: 30, 1: 10})
+    out = io.StringIO()
+    Table(g, 0, basic_bot, random.Random(0), io.StringIO(), out).scoreboard("Scores")
+    assert out.getvalue().splitlines()[1].startswith(f"  {first} ")

@@ -19,6 +19,17 @@ PROMPT = "> "
 GAME = ["-m", "uno_cli", "play", "--players", "2", "--seed", "4", "--bots", "basic"]
 
 
+SPAWNED: list[object] = []
+
+
+@pytest.fixture(autouse=True)
+def _reap() -> object:
+    """No game is left running, whatever a test does."""
+    yield
+    while SPAWNED:
+        SPAWNED.pop().close(force=True)  # type: ignore[attr-defined]
+
+
 def spawn(*extra: str, colour: bool = False, command: list[str] | None = None) -> object:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     env["TERM"] = "xterm-256color"
@@ -30,6 +41,7 @@ def spawn(*extra: str, colour: bool = False, command: list[str] | None = None) -
     child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=10,
                           dimensions=(50, 200))
     child.delaybeforesend = None  # no pause before each line typed: the game waits anyway
+    SPAWNED.append(child)
     return child
 
 

@@ -191,7 +191,8 @@ class Table:
         target = g.params.target
         goal = f" (first to {target} wins)" if target else ""
         self.console.print(Text(f"{title}{goal}:", style="bold"))
-        for seat, score in sorted(enumerate(g.scores), key=lambda s: -s[1]):
+        low = g.params.alt_scoring  # FLALT.OWN-HAND: the lowest total wins
+        for seat, score in sorted(enumerate(g.scores), key=lambda s: s[1] if low else -s[1]):
             self.console.print(f"  {self.name(seat):7} {score:4}")
 
     # ---- events ----------------------------------------------------------------------
