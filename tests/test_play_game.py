@@ -3,6 +3,7 @@ challenged whom, drawn cards in classic and Flip, scores, the bots' strategy, `-
 
 from __future__ import annotations
 
+import argparse
 import io
 import random
 import re
@@ -210,3 +211,16 @@ def test_the_scoreboard_puts_the_leader_first(ruleset: str, first: str) -> None:
     out = io.StringIO()
     Table(g, 0, basic_bot, random.Random(0), io.StringIO(), out).scoreboard("Scores")
     assert out.getvalue().splitlines()[1].startswith(f"  {first} ")
+
+
+@pytest.mark.parametrize("bots", ["random", "basic"])
+def test_a_whole_flip_game_ends_with_either_bots(bots: str) -> None:
+    """Always the first move offered, against each kind of bot: the game reaches its end."""
+    from uno_fsm.cli import cmd_play
+
+    args = argparse.Namespace(ruleset="flip", players=3, seed=2, seat=1, bots=bots)
+    out = io.StringIO()
+    assert cmd_play(args, io.StringIO("1\n" * 5000), out) == 0
+    text = out.getvalue()
+    assert re.search(r"\nGame over: (You win|Bot [12] wins)\.\n$", text)
+    assert f", {bots} bots, seed 2. You are seat 1." in text
