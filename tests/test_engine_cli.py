@@ -42,4 +42,4 @@ def test_play_quits_on_q_and_eof_is_an_error(capsys: pytest.CaptureFixture[str])
 
 def test_play_refusal_cites_the_rule() -> None:
     text = _play("B0\nq\n", seed=3)
-    assert "refused:" in text and "rule CL." in text
+    assert "  Refused: You hold no B0  [CL.PLAY.TURN-OPTIONS]\n" in text

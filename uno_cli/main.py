@@ -62,7 +62,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("spec", "uno_spec.cli", "check and document the specification (spec/)"),
     Command("rules", "uno_spec.cli", "look up rules and the clauses they cite"),
     Command("diagram", "uno_fsm.cli", "print the turn-phase machine as a Mermaid diagram"),
-    Command("play", "uno_fsm.cli", "play a game in the terminal against random bots"),
+    Command("play", "uno_fsm.cli", "play a game in the terminal against bots"),
     Command("simulate", "uno_fsm.cli", "play random games and report statistics"),
     Command("conformance", "conformance.cli", "run, lint and report the conformance suite"),
     Command("fuzz", "uno_fsm.fuzz", "stateful fuzzing of the engine (Hypothesis)"),

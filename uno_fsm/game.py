@@ -109,7 +109,7 @@ class Game:
         self._rules = Rules(state, params, _ALLOWED)
         self.log: list[Action] = []
         self.origin: dict[str, Any] = origin or {}
-        self.setup_events: list[Event] = []  # what `from_setup` did (the first card turned...)
+        self.setup_events: list[Event] = []  # what `new` / `from_setup` did (the first card...)
         self._sm: Any = None
 
     # ---- construction ----------------------------------------------------------------
@@ -125,7 +125,7 @@ class Game:
         game = cls(st, params, {"new": {"players": players, "seed": seed, "dealer": dealer}})
         game._rules.start_round(dealer)
         game._settle()
-        game._rules.events = []
+        game.setup_events, game._rules.events = game._rules.events, []
         return game
 
     @classmethod

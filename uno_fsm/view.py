@@ -77,23 +77,23 @@ def cards_seen(game: Game, player: int) -> dict[str, Any]:
     out: dict[str, Any] = {
         # FL.INFO.NO-PEEK: only the active faces of the own hand
         "hand": sorted((c.face(side).text if flip else c.text for c in st.hands[player]),
-                       key=_face_key),
+                       key=face_key),
         "hand_sizes": {seat: len(h) for seat, h in enumerate(st.hands)},
         "top": st.discard[-1].face(side).text if st.discard else None,
         # CL.WD4.CHALLENGE.SHOW, FL.LIGHT.W2.SHOW-HAND: to the challenger only
-        "shown": {st.shown[player][0]: sorted(st.shown[player][1], key=_face_key)}
+        "shown": {st.shown[player][0]: sorted(st.shown[player][1], key=face_key)}
         if player in st.shown else {},
     }
     if flip:
         # FL.INFO.OPPONENT-BACKS, FL.SETUP.HOLD: the others' inactive faces
-        out["backs"] = {seat: sorted((c.face(other).text for c in h), key=_face_key)
+        out["backs"] = {seat: sorted((c.face(other).text for c in h), key=face_key)
                         for seat, h in enumerate(st.hands) if seat != player}
         # FL.SETUP.DRAW-PILE: the draw pile's top shows its inactive face
         out["draw_back"] = st.draw[-1].face(other).text if st.draw else None
     return out
 
 
-def _face_key(text: str) -> tuple[int, str]:
+def face_key(text: str) -> tuple[int, str]:
     """Display order of faces: by colour (Wilds last), then rank."""
     from uno_fsm.cards import parse_face
 
