@@ -191,9 +191,10 @@ def test_random_bots_play_only_legal_moves_to_the_end() -> None:
 def test_play_help_shows_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--help"]) == 0
     text = "".join(capsys.readouterr().out.split())  # argparse wraps lines, even at a hyphen
-    for default in ("(default: classic-official;", "(default: 4)", "(default: a random seed",
+    for default in ("(default: classic-official):", "(default: 4)", "(default: a random seed",
                     "(default: 0)", "{basic,random}", "(default: basic)"):
         assert "".join(default.split()) in text
+    assert "variants,composedasBASE+VARIANT+...:" in text  # the rulesets listed from spec/
 
 
 def test_an_unknown_bot_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
