@@ -571,6 +571,9 @@ class Explorer:
                 except IllegalAction as exc:
                     raise AssertionError(f"[{exc.rule}] listed action {a} refused: "
                                          f"{exc.code}: {exc.message}") from exc
+                except Exception as exc:  # noqa: BLE001 - an engine crash is a finding
+                    raise AssertionError(f"[ENGINE.CRASH] listed action {a} raised "
+                                         f"{type(exc).__name__}: {exc}") from exc
                 fuzz.postconditions(c.ruleset, before, a, h, record, c.hand, self.target)
                 nxt = fuzz.next_record(record, before, a, h)
             except AssertionError as exc:
