@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 import yaml
@@ -129,3 +130,22 @@ def test_cli_refuses_bad_configurations(argv: list[str], message: str,
     assert main(["check", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_every_ruleset_and_variant_has_a_bundled_configuration() -> None:
+    names = {c.ruleset.split("+")[-1] for c in mc.BUNDLED.values()}
+    spec = Path(__file__).parent.parent / "spec" / "rulesets"
+    # DESAFIO.*: specified, not played by the engine (README)
+    wanted = {p.stem for p in spec.glob("*.yaml")} - {"desafio"}
+    assert wanted - names == set()
+
+
+COVERAGE = mc.Coverage()
+
+
+@pytest.mark.parametrize("name", sorted(mc.BUNDLED))
+def test_bundled_configuration_has_no_violation(name: str) -> None:
+    r = mc.explore(mc.BUNDLED[name])
+    assert r.violation_count == 0, [v.message for v in r.violations][:3]
+    assert r.deals > 0 and r.states > r.deals and r.deals_refused < r.deals
+    COVERAGE.merge(r.coverage)

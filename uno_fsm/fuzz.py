@@ -529,12 +529,17 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game,
             over = max(after.scores) >= target
             rid = "FLALT.END-500"
         else:
-            gained = sum(hand_points(h) for s_, h in enumerate(after.hands) if s_ != p)
-            rid = "FL.SCORE.WINNER" if flip else "CL.SCORE.WINNER"
-            check(after.scores[p] == before.scores[p] + gained, rid,
-                  f"P{p} scored {after.scores[p] - before.scores[p]}, the others hold {gained}")
-            check(all(after.scores[s_] == before.scores[s_] for s_ in range(n) if s_ != p),
-                  rid, "a loser's score changed")
+            # PARTNERS.SEATING: seat i partners seat i + n/2; PARTNERS.SCORE: the team scores
+            # the opponents' cards only (both partners carry the team total, PARTNERS.TARGET)
+            team = {p, (p + n // 2) % n} if partners(ruleset) else {p}
+            gained = sum(hand_points(h) for s_, h in enumerate(after.hands) if s_ not in team)
+            rid = "PARTNERS.SCORE" if partners(ruleset) else (
+                "FL.SCORE.WINNER" if flip else "CL.SCORE.WINNER")
+            check(all(after.scores[s_] == before.scores[s_] + gained for s_ in team), rid,
+                  f"P{p} scored {after.scores[p] - before.scores[p]}, the opponents hold "
+                  f"{gained}")
+            check(all(after.scores[s_] == before.scores[s_] for s_ in range(n)
+                      if s_ not in team), rid, "a loser's score changed")
             over = one_round_game(ruleset) or after.scores[p] >= target
             rid = "CL22.SCORE.ONE-HAND" if one_round_game(ruleset) else (
                 "FL.GAME.TARGET-500" if flip else "CL.SCORE.TARGET")
@@ -642,6 +647,11 @@ def _post_jump(ruleset: str, before: Snap, action: Action, game: Game,
     check(before.decision == "play" and not before.stack, "V.JUMPIN.TIMING",
           f"jump-in while {before.decision} pending (stack {before.stack})")
     _post_play(ruleset, replace(before, current=action.player), action, game, target)
+
+
+def partners(ruleset: str) -> bool:
+    """PARTNERS.*: the partners variant is composed in."""
+    return "partners" in ruleset.split("+")[1:]
 
 
 def alt_scoring(ruleset: str) -> bool:

@@ -79,12 +79,38 @@ class Config:
 # Bundled configurations: `uno-fsm check --ruleset R` without --deck. Small enough to finish in
 # a few seconds each (tests/test_modelcheck.py runs them all); `LONG` are larger ones.
 _ONE = "colors=red;numbers=1;actions=skip,reverse,draw2;wilds=wild,wd4"
-_FLIP = ("light.colors=red;light.numbers=1;light.actions=draw1,reverse,skip,flip;"
+_TWO = "colors=red,yellow;numbers=1;actions=skip,reverse,draw2;wilds=wild,wd4"
+_FLIP = ("light.colors=red;light.numbers=1;light.actions=draw1,skip,flip;"
          "light.wilds=wild,wd2;dark.colors=pink;dark.numbers=1;"
-         "dark.actions=draw5,reverse,skip_everyone,flip;dark.wilds=wild,wdc")
-BUNDLED: dict[str, Config] = {
-    "classic-official": Config("classic-official", 2, _ONE, hand=2, target=100, depth=6),
-}
+         "dark.actions=draw5,skip_everyone,flip;dark.wilds=wild,wdc")
+# classic-2022 turns first cards until a number shows (CL22.FIRST.IGNORE): more numbers than
+# the hands hold, so one is always left to turn (a real deck always has one)
+_2022 = "colors=red;numbers=1,2,3;actions=reverse,draw2;wilds=wd4"
+BUNDLED: dict[str, Config] = {c.ruleset: c for c in (
+    Config("classic-official", 2, _ONE, hand=2, target=100, depth=6),
+    Config("classic-2022", 2, _2022, hand=1, depth=6),
+    Config("flip", 2, _FLIP, hand=2, target=100, depth=5),
+    Config("classic-official+cards-2018", 2,
+           "colors=red;numbers=1;actions=skip;wilds=wild,wd4,wild_shuffle_hands,custom_wild",
+           hand=2, target=100, depth=5),
+    Config("classic-2022+play-for-points", 2, _2022, hand=1, target=30, depth=6),
+    Config("classic-official+stacking", 2,
+           "colors=red;numbers=1;actions=skip,draw2:2;wilds=wd4:2", hand=2, target=100,
+           depth=6),
+    Config("classic-official+jump-in", 2,
+           "colors=red;numbers=1:2;actions=skip:2,draw2;wilds=wild", hand=2, target=100,
+           depth=6),
+    Config("classic-official+seven-o", 2,
+           "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild", hand=2, target=100,
+           depth=5),
+    Config("classic-official+swap-hands", 2,
+           "colors=red;numbers=1;actions=skip,reverse;wilds=wild,wild_swap_hands", hand=2,
+           target=100, depth=5),
+    Config("classic-official+partners", 4,
+           "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild", hand=1, target=100,
+           depth=4),
+    Config("flip+flip-alt-scoring", 2, _FLIP, hand=2, target=100, depth=5),
+)}
 LONG: dict[str, Config] = {}
 
 
