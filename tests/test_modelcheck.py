@@ -6,6 +6,7 @@ with a shortest counterexample written as a scenario; the command's reports and 
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -38,9 +39,10 @@ def test_every_distinct_deal_once() -> None:
     cards = [parse(t) for t in ("R1", "R1", "RS", "W")]
     got = list(mc.deals(cards, 2, 1))
     # hands of one card each and the two left in both orders, copies not told apart
-    assert len(got) == len(set(got)) == mc.count_deals(cards, 2, 1) == 12
+    assert len(got) == len(set(got)) == mc.count_deals(cards, 2, 1, 100) == 12
+    assert mc.count_deals(cards, 2, 1, 5) == 6  # counted up to the limit + 1
     distinct = [parse(t) for t in ("R1", "RS", "RR", "W", "W4")]
-    assert mc.count_deals(distinct, 2, 2) == 5 * 4 * 3 * 2 // 4
+    assert mc.count_deals(distinct, 2, 2, 100) == 5 * 4 * 3 * 2 // 4
 
 
 def test_bundled_classic_official_has_no_violation() -> None:
@@ -123,7 +125,8 @@ def test_cli_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     (["--ruleset", "classic-official+seven-o", "--long"],
      "uno-fsm check: no bundled --long configuration for classic-official+seven-o: give --deck"),
     (["--deck", "colors=red,yellow", "--max-states", "10"],
-     "uno-fsm check: the deck has "),
+     "uno-fsm check: the deck has more distinct deals than --max-states 10: use a smaller "
+     "deck or hand\n"),
 ])
 def test_cli_refuses_bad_configurations(argv: list[str], message: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:
@@ -140,12 +143,22 @@ def test_every_ruleset_and_variant_has_a_bundled_configuration() -> None:
     assert wanted - names == set()
 
 
-COVERAGE = mc.Coverage()
+@functools.cache
+def explored(config: mc.Config) -> mc.Result:
+    return mc.explore(config)
 
 
-@pytest.mark.parametrize("name", sorted(mc.BUNDLED))
-def test_bundled_configuration_has_no_violation(name: str) -> None:
-    r = mc.explore(mc.BUNDLED[name])
+@pytest.mark.parametrize("config", mc.CI_CONFIGS,
+                         ids=[c.ruleset + ("/referee" if c.referee else "")
+                              for c in mc.CI_CONFIGS])
+def test_bundled_configuration_has_no_violation(config: mc.Config) -> None:
+    r = explored(config)
     assert r.violation_count == 0, [v.message for v in r.violations][:3]
     assert r.deals > 0 and r.states > r.deals and r.deals_refused < r.deals
-    COVERAGE.merge(r.coverage)
+
+
+def test_the_configurations_reach_every_reachable_phase_edge_and_guard_outcome() -> None:
+    cov = mc.Coverage()
+    for config in mc.CI_CONFIGS:
+        cov.merge(explored(config).coverage)
+    assert sorted(mc.missing_labels(cov)) == sorted(mc.UNREACHABLE)

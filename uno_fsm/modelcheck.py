@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
-import math
 import random
 import resource
 import sys
@@ -74,6 +74,7 @@ class Config:
     max_states: int = 200_000
     seed: int = 0  # the RNG of every shuffle after the deal
     illegal: int = 2  # illegal candidates tried per state
+    referee: bool = False  # also the table penalties (hints, wrong cards): never listed
 
 
 # Bundled configurations: `uno-fsm check --ruleset R` without --deck. Small enough to finish in
@@ -87,31 +88,75 @@ _FLIP = ("light.colors=red;light.numbers=1;light.actions=draw1,skip,flip;"
 # the hands hold, so one is always left to turn (a real deck always has one)
 _2022 = "colors=red;numbers=1,2,3;actions=reverse,draw2;wilds=wd4"
 BUNDLED: dict[str, Config] = {c.ruleset: c for c in (
-    Config("classic-official", 2, _ONE, hand=2, target=100, depth=6),
-    Config("classic-2022", 2, _2022, hand=1, depth=6),
-    Config("flip", 2, _FLIP, hand=2, target=100, depth=5),
+    Config("classic-official", 2, _ONE, hand=2, target=100, depth=5),
+    Config("classic-2022", 2, _2022, hand=1, depth=5),
+    Config("flip", 2, _FLIP, hand=2, target=100, depth=4),
     Config("classic-official+cards-2018", 2,
            "colors=red;numbers=1;actions=skip;wilds=wild,wd4,wild_shuffle_hands,custom_wild",
-           hand=2, target=100, depth=5),
-    Config("classic-2022+play-for-points", 2, _2022, hand=1, target=30, depth=6),
+           hand=2, target=100, depth=4),
+    Config("classic-2022+play-for-points", 2, _2022, hand=1, target=30, depth=5),
     Config("classic-official+stacking", 2,
            "colors=red;numbers=1;actions=skip,draw2:2;wilds=wd4:2", hand=2, target=100,
-           depth=6),
+           depth=5),
     Config("classic-official+jump-in", 2,
            "colors=red;numbers=1:2;actions=skip:2,draw2;wilds=wild", hand=2, target=100,
-           depth=6),
+           depth=5),
     Config("classic-official+seven-o", 2,
            "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild", hand=2, target=100,
-           depth=5),
+           depth=4),
     Config("classic-official+swap-hands", 2,
            "colors=red;numbers=1;actions=skip,reverse;wilds=wild,wild_swap_hands", hand=2,
-           target=100, depth=5),
+           target=100, depth=4),
     Config("classic-official+partners", 4,
            "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild", hand=1, target=100,
-           depth=4),
-    Config("flip+flip-alt-scoring", 2, _FLIP, hand=2, target=100, depth=5),
+           depth=3),
+    Config("flip+flip-alt-scoring", 2, _FLIP, hand=2, target=100, depth=4),
 )}
-LONG: dict[str, Config] = {}
+# the table penalties (`--referee`), on the same deck, a shallower bound (each hint grows a hand)
+# (two colours, so that a card can fail to match: CL.PEN.WRONG-CARD)
+REFEREE = (
+    Config("classic-official", 2, "colors=red,yellow;numbers=1;actions=skip;wilds=wild,wd4",
+           hand=2, target=100, depth=3, referee=True),
+    Config("classic-official+seven-o", 2,
+           "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild", hand=2, target=100,
+           depth=2, referee=True),
+)
+# a 7 played by jumping in owes a swap (V.JUMPIN.EFFECTS with V.SEVENO.SEVEN-PENDING)
+COMBINED = (
+    Config("classic-official+seven-o+jump-in", 2,
+           "colors=red;numbers=7:2,1;actions=skip;wilds=wild", hand=2, target=100, depth=4),
+)
+CI_CONFIGS: tuple[Config, ...] = (*BUNDLED.values(), *REFEREE, *COMBINED)
+
+# Phase edges and guard outcomes no shipped ruleset can reach, and why (the CI configurations
+# reach every other one: tests/test_modelcheck.py)
+_NO_CROSS = ("only with stacking.cross (a Draw Two on a Wild Draw Four); no shipped ruleset "
+             "sets it (RUL.STACK.CROSS)")
+_WINDOW = ("the catch window closes at the next action (uno.catch_window: until-next-action)")
+UNREACHABLE: dict[str, str] = {
+    "play_drawn --play_card [goes_out]--> round_over":
+        "a drawn card is played from a hand of two or more (a player without cards is out)",
+    "play_drawn --call_uno--> play_drawn": _WINDOW + ", and drawing is one",
+    "play_drawn --catch--> play_drawn": _WINDOW + ", and drawing is one",
+    "choose_color --call_uno--> choose_color":
+        "the first card's colour is chosen right after a deal, when no window is open",
+    "choose_color --catch--> choose_color":
+        "the first card's colour is chosen right after a deal, when no window is open",
+    "challenge --play_card--> play": _NO_CROSS,
+    "challenge --play_card [challengeable]--> challenge/challengeable=False": _NO_CROSS,
+    "play_drawn --play_card [goes_out]--> round_over/goes_out=True":
+        "a drawn card is played from a hand of two or more (a player without cards is out)",
+}
+
+
+def missing_labels(cov: Coverage) -> list[str]:
+    """The edges and guard outcomes (`edge/guard=value`) `cov` has not seen."""
+    edges, guards = cov.missing()
+    return [*edges, *(f"{e}/{g}={v}" for e, g, v in guards)]
+LONG: dict[str, Config] = {
+    "classic-official": replace(BUNDLED["classic-official"], depth=None,
+                                max_states=2_000_000),
+}
 
 
 def parse_deck_spec(spec: str) -> dict[str, Any]:
@@ -228,15 +273,10 @@ def _perms(pool: Counter[Card]) -> Iterator[tuple[Card, ...]]:
         pool[c] += 1
 
 
-def count_deals(cards: Sequence[Card], players: int, hand: int) -> int:
-    """How many distinct deals `deals` yields: hands as multisets, the rest in every order."""
-    counts = Counter(cards)
-    total = math.factorial(len(cards)) // math.prod(math.factorial(v) for v in counts.values())
-    # a hand's order does not matter: divide by the orderings of each hand, but identical cards
-    # are already divided out, so count exactly instead when copies repeat
-    if all(v == 1 for v in counts.values()):
-        return total // math.factorial(hand) ** players
-    return sum(1 for _ in deals(cards, players, hand))
+def count_deals(cards: Sequence[Card], players: int, hand: int, limit: int) -> int:
+    """How many distinct deals `deals` yields, counted up to `limit` + 1 (their number grows
+    like a factorial: a full deck has far more than can be counted one by one)."""
+    return sum(1 for _ in itertools.islice(deals(cards, players, hand), limit + 1))
 
 
 def deals(cards: Sequence[Card], players: int, hand: int
@@ -589,7 +629,7 @@ class Explorer:
         self.expanded[i] = True
         legal = g.legal_actions()
         before = fuzz.Snap.of(g)
-        for a in legal:
+        for a in (*legal, *(self._referee(g) if c.referee else ())):
             h = clone(g)
             try:
                 try:
@@ -609,9 +649,25 @@ class Explorer:
             r.transitions += 1
             self.src.append(i)
             self.dst.append(j)
-            if len(legal) == 1:
+            if len(legal) == 1 and a is legal[0]:  # a forced move: the only listed action
                 self.forced[i] = j
         self._illegal(i, g, set(legal))
+
+    def _referee(self, g: Game) -> list[Action]:
+        """CL.PEN.HINT-ANYTIME: a hint to each player; CL.PEN.WRONG-CARD: the turn owner plays
+        the first card of their hand that does not match (one per state: they all draw the same
+        penalty)."""
+        st = g.state
+        if g.round_over:
+            return []
+        out = [Action.hint(t) for t in range(st.players)]
+        if st.phase in ("play", "play_drawn"):
+            ok = set(g._rules.playable(st.hands[st.current]))
+            bad = [cd for cd in st.hands[st.current]
+                   if cd not in ok or (st.phase == "play_drawn" and cd is not st.drawn)]
+            if bad:
+                out.append(Action.wrong_card(st.current, bad[0]))
+        return out
 
     def _illegal(self, i: int, g: Game, listed: set[Action]) -> None:
         rnd = random.Random(i)
@@ -727,9 +783,9 @@ def explore(config: Config, jobs: int = 1) -> Result:
     if params.hand_size * config.players >= len(cards):
         raise ConfigError(f"{len(cards)} cards cannot deal {config.players} hands of "
                           f"{params.hand_size} and turn a first card")
-    total = count_deals(cards, config.players, params.hand_size)
+    total = count_deals(cards, config.players, params.hand_size, config.max_states)
     if total > config.max_states:
-        raise ConfigError(f"the deck has {total} distinct deals, more than --max-states "
+        raise ConfigError(f"the deck has more distinct deals than --max-states "
                           f"{config.max_states}: use a smaller deck or hand")
     if jobs <= 1:
         return Explorer(config).run()
@@ -773,6 +829,8 @@ def config_of(args: argparse.Namespace) -> Config:
     if base is None:
         base = Config(args.ruleset, args.players or 2, args.deck)
     out = replace(base, ruleset=args.ruleset)
+    if args.referee:
+        out = replace(out, referee=True)
     for name in ("players", "deck", "hand", "target", "depth", "max_states", "seed"):
         value = getattr(args, name)
         if value is not None:
@@ -805,6 +863,8 @@ def register(sub: Any) -> None:
                    help="worker processes, each a slice of the deals (default 1)")
     p.add_argument("--format", choices=("console", "json"), default="console",
                    help="report format (default console)")
+    p.add_argument("--referee", action="store_true",
+                   help="also explore the table penalties (hints, wrong cards)")
     p.add_argument("--long", action="store_true", help="the larger configuration")
     p.set_defaults(handler=_cmd_check)
 
@@ -824,6 +884,9 @@ def render(r: Result) -> str:
     cov = d["coverage"]
     lines.append(f"  phase edges {cov['edges_covered']}/{cov['edges']}, guard outcomes "
                  f"{cov['guard_outcomes_covered']}/{cov['guard_outcomes']}")
+    for label in missing_labels(r.coverage):
+        lines.append(f"    not reached: {label}"
+                     + (f" (unreachable: {UNREACHABLE[label]})" if label in UNREACHABLE else ""))
     lines.append(f"  violations {d['violations']}")
     for v in r.violations:
         lines.append(f"\n{v.kind} [{v.rule}] {v.message}\n"
