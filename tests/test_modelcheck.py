@@ -162,3 +162,12 @@ def test_the_configurations_reach_every_reachable_phase_edge_and_guard_outcome()
     for config in mc.CI_CONFIGS:
         cov.merge(explored(config).coverage)
     assert sorted(mc.missing_labels(cov)) == sorted(mc.UNREACHABLE)
+
+
+def test_jobs_split_the_deals_between_processes() -> None:
+    one = explored(SMALL)
+    two = mc.explore(SMALL, jobs=2)
+    assert two.deals == one.deals == 180 and two.violation_count == 0
+    # each worker has its own visited set: a state reached from deals of both is counted twice
+    assert two.states >= one.states and two.depth == one.depth
+    assert mc.missing_labels(two.coverage) == mc.missing_labels(one.coverage)

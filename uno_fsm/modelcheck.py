@@ -154,8 +154,7 @@ def missing_labels(cov: Coverage) -> list[str]:
     edges, guards = cov.missing()
     return [*edges, *(f"{e}/{g}={v}" for e, g, v in guards)]
 LONG: dict[str, Config] = {
-    "classic-official": replace(BUNDLED["classic-official"], depth=None,
-                                max_states=2_000_000),
+    "classic-official": replace(BUNDLED["classic-official"], depth=8, max_states=500_000),
 }
 
 
@@ -467,6 +466,7 @@ class Violation:
 @dataclass
 class Result:
     config: Config
+    target: int | None = None  # the target score played (None: one hand)
     deals: int = 0
     deals_refused: int = 0
     states: int = 0
@@ -485,7 +485,8 @@ class Result:
         c = self.config
         return {
             "ruleset": c.ruleset, "players": c.players, "deck": c.deck, "hand": c.hand,
-            "target": c.target, "depth_bound": c.depth, "max_states": c.max_states,
+            "target": self.target, "referee": c.referee, "depth_bound": c.depth,
+            "max_states": c.max_states,
             "seed": c.seed, "deals": self.deals, "deals_refused": self.deals_refused,
             "states": self.states, "transitions": self.transitions, "depth": self.depth,
             "frontier": self.frontier, "complete": not self.truncated and not self.frontier,
@@ -519,7 +520,7 @@ class Explorer:
         self.deck = Counter(c.text for c in self.cards)
         self.indices = indices
         self.max_violations = max_violations
-        self.result = Result(config)
+        self.result = Result(config, self.params.target)
         # per state: parent index, action from it, depth, root deal
         self.parent: list[int] = []
         self.via: list[Action | None] = []
@@ -795,7 +796,7 @@ def explore(config: Config, jobs: int = 1) -> Result:
     start = time.monotonic()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         parts = list(pool.map(_run_slice, [config] * jobs, slices))
-    out = Result(config)
+    out = Result(config, params.target)
     for p in parts:
         out.deals += p.deals
         out.deals_refused += p.deals_refused
