@@ -171,3 +171,20 @@ def test_jobs_split_the_deals_between_processes() -> None:
     # each worker has its own visited set: a state reached from deals of both is counted twice
     assert two.states >= one.states and two.depth == one.depth
     assert mc.missing_labels(two.coverage) == mc.missing_labels(one.coverage)
+
+
+def test_cli_reports_a_violation_with_exit_1(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    original = Rules.reshuffle
+
+    def reshuffle(self: Rules) -> bool:
+        done = original(self)
+        if done and len(self.st.draw) > 1:
+            self.st.draw.pop(0)  # BUG: a card is lost
+        return done
+
+    monkeypatch.setattr(Rules, "reshuffle", reshuffle)
+    assert main(["check", "--depth", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "invariant [CL.DECK.TOTAL]" in out and "as a scenario:" in out
+    assert "  start: round" in out or "  start: turn" in out
