@@ -236,6 +236,7 @@ def one_round_game(ruleset: str) -> bool:
 
 
 TARGET = 500  # CL.SCORE.TARGET
+HAND = 7  # CL.DEAL.SEVEN
 
 
 @dataclass
@@ -300,8 +301,11 @@ def _available(before: Snap, played: bool) -> int:
 
 
 def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
-                   wd4_record: tuple[int, bool, str, str | None] | None) -> None:
-    """Check what the rules say `action` (accepted) must have done to the position `before`."""
+                   wd4_record: tuple[int, bool, str, str | None] | None,
+                   hand: int = HAND, target: int = TARGET) -> None:
+    """Check what the rules say `action` (accepted) must have done to the position `before`.
+    `hand` and `target` are the ruleset's hand size and target score (CL.DEAL.SEVEN,
+    CL.SCORE.TARGET), smaller in the model checker's reduced games (uno_fsm/modelcheck.py)."""
     after = game.state
     n = before.players
     pend = game.pending
@@ -316,7 +320,7 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
     if new_round:  # CL.END.NEW-HAND, CL.DEALER.EACH-HAND
         check(pend is not None and pend.decision in ("play", "color"), "CL.END.NEW-HAND",
               f"no new hand after next-round: pending {pend}")
-        check_deal(game, ruleset)
+        check_deal(game, ruleset, hand)
         return
     # a reshuffle keeps the top discard (CL.RESHUFFLE.KEEP-TOP)
     played = kind == "play"
@@ -330,9 +334,9 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
               f"after a reshuffle the discard pile is {[c.text for c in after.discard]}, "
               f"expected only {expected_top}")
     if kind == "play" and action.player != before.current:
-        _post_jump(ruleset, before, action, game)
+        _post_jump(ruleset, before, action, game, target)
     elif kind == "play":
-        _post_play(ruleset, before, action, game)
+        _post_play(ruleset, before, action, game, target)
     elif kind == "draw" and before.stack:
         # V.STACK.TAKE-ALL: the whole accumulated penalty, the turn passes, nothing to play
         p = before.current
@@ -448,7 +452,8 @@ def _drew_until(before: Snap, after: State, seat: int, color: str | None, extra:
               f"P{seat} drew {gained} cards with {hits} of {color}: drawing stops at the first")
 
 
-def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
+def _post_play(ruleset: str, before: Snap, action: Action, game: Game,
+               target: int = TARGET) -> None:
     after = game.state
     pend = game.pending
     n = before.players
@@ -521,16 +526,21 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
                 check(after.scores[s_] == before.scores[s_] + own,
                       "FLALT.NO-COLLECT" if s_ == p else "FLALT.OWN-HAND",
                       f"P{s_} scored {after.scores[s_] - before.scores[s_]}, holds {own}")
-            over = max(after.scores) >= TARGET
+            over = max(after.scores) >= target
             rid = "FLALT.END-500"
         else:
-            gained = sum(hand_points(h) for s_, h in enumerate(after.hands) if s_ != p)
-            rid = "FL.SCORE.WINNER" if flip else "CL.SCORE.WINNER"
-            check(after.scores[p] == before.scores[p] + gained, rid,
-                  f"P{p} scored {after.scores[p] - before.scores[p]}, the others hold {gained}")
-            check(all(after.scores[s_] == before.scores[s_] for s_ in range(n) if s_ != p),
-                  rid, "a loser's score changed")
-            over = one_round_game(ruleset) or after.scores[p] >= TARGET
+            # PARTNERS.SEATING: seat i partners seat i + n/2; PARTNERS.SCORE: the team scores
+            # the opponents' cards only (both partners carry the team total, PARTNERS.TARGET)
+            team = {p, (p + n // 2) % n} if partners(ruleset) else {p}
+            gained = sum(hand_points(h) for s_, h in enumerate(after.hands) if s_ not in team)
+            rid = "PARTNERS.SCORE" if partners(ruleset) else (
+                "FL.SCORE.WINNER" if flip else "CL.SCORE.WINNER")
+            check(all(after.scores[s_] == before.scores[s_] + gained for s_ in team), rid,
+                  f"P{p} scored {after.scores[p] - before.scores[p]}, the opponents hold "
+                  f"{gained}")
+            check(all(after.scores[s_] == before.scores[s_] for s_ in range(n)
+                      if s_ not in team), rid, "a loser's score changed")
+            over = one_round_game(ruleset) or after.scores[p] >= target
             rid = "CL22.SCORE.ONE-HAND" if one_round_game(ruleset) else (
                 "FL.GAME.TARGET-500" if flip else "CL.SCORE.TARGET")
         if over:
@@ -621,7 +631,8 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game) -> None:
               f"P{p} holds one card, called UNO: {action.uno}, catchable: {can_catch}")
 
 
-def _post_jump(ruleset: str, before: Snap, action: Action, game: Game) -> None:
+def _post_jump(ruleset: str, before: Snap, action: Action, game: Game,
+               target: int = TARGET) -> None:
     """V.JUMPIN.*: an out-of-turn play was accepted; it must have been an identical coloured
     card while the turn owner's play decision was pending, and it acts as if the jumper had
     played in turn (V.JUMPIN.CONTINUES, V.JUMPIN.EFFECTS): the in-turn postconditions hold
@@ -635,7 +646,12 @@ def _post_jump(ruleset: str, before: Snap, action: Action, game: Game) -> None:
           and f.rank == top.rank, "V.JUMPIN.IDENTICAL", f"{card} jumped in on {top}")
     check(before.decision == "play" and not before.stack, "V.JUMPIN.TIMING",
           f"jump-in while {before.decision} pending (stack {before.stack})")
-    _post_play(ruleset, replace(before, current=action.player), action, game)
+    _post_play(ruleset, replace(before, current=action.player), action, game, target)
+
+
+def partners(ruleset: str) -> bool:
+    """PARTNERS.*: the partners variant is composed in."""
+    return "partners" in ruleset.split("+")[1:]
 
 
 def alt_scoring(ruleset: str) -> bool:
@@ -687,8 +703,32 @@ def _post_challenge(before: Snap, action: Action, game: Game,
     check(pend is not None and pend.player == want, rid, f"pending {pend}, expected P{want}")
 
 
-def check_deal(game: Game, ruleset: str) -> None:
-    """Right after a deal: seven cards each and the first-card rule of the ruleset."""
+Record = tuple[int, bool, str, str | None]
+
+
+def next_record(record: Record | None, before: Snap, action: Action,
+                game: Game) -> Record | None:
+    """The challengeable card pending after `action` (accepted): (its player, played legally?,
+    kind, colour named), computed from the position before it, for `_post_challenge`."""
+    if action.kind == "play" and game.pending is not None \
+            and game.pending.decision == "challenge":
+        # CL.WD4.LEGAL: legal only without a card of the active colour (Wilds aside)
+        assert action.card is not None
+        hand = list(before.hands[action.player or 0])
+        hand.remove(action.card)
+        # (Wild faces have no colour; with no colour active nothing disqualifies it)
+        legal = not any(not face_on(c, before.side).is_wild
+                        and face_on(c, before.side).color == before.active_color
+                        for c in hand)
+        return (action.player or 0, legal, face_on(action.card, before.side).kind,
+                action.color)
+    if action.kind in ("challenge", "accept", "next-round"):
+        return None
+    return record
+
+
+def check_deal(game: Game, ruleset: str, hand: int = 7) -> None:
+    """Right after a deal: `hand` (seven) cards each and the first-card rule of the ruleset."""
     s = game.state
     pend = game.pending
     base = ruleset.split("+")[0]
@@ -703,10 +743,10 @@ def check_deal(game: Game, ruleset: str) -> None:
         check(top.kind == "number", "CL22.FIRST.IGNORE", f"first card {top} in classic-2022")
         check(pend.player == left and s.direction == 1, "CL22.FIRST.LEFT-PLAYS",
               f"first card {top}: pending {pend}, dealer P{s.dealer}")
-        check(sizes == [7] * n, "CL.DEAL.SEVEN", f"hands dealt: {sizes}")
+        check(sizes == [hand] * n, "CL.DEAL.SEVEN", f"hands dealt: {sizes}")
         return
     check(len(s.discard) == 1, "CL.FIRST.WD4", f"discard after the deal: {s.discard}")
-    want_sizes = [7] * n
+    want_sizes = [hand] * n
     if top.kind == "number":
         want = (left, "play", 1, "CL.FIRST.NUMBER")
     elif top.kind == "skip":
@@ -715,7 +755,9 @@ def check_deal(game: Game, ruleset: str) -> None:
         want = (s.dealer, "play", -1, "CL.FIRST.REVERSE")
     elif top.kind == "draw2":
         want = ((left + 1) % n, "play", 1, "CL.FIRST.D2")
-        want_sizes[left] = 9
+        # CL.RESHUFFLE.BOTH-EMPTY: a reduced deck may hold fewer than two cards to draw
+        # (then the draw pile is empty and the player drew what there was)
+        want_sizes[left] = hand + 2 if s.draw else max(hand, min(sizes[left], hand + 2))
     elif top.kind == "wd4":
         want = (-1, "", 0, "CL.FIRST.WD4")
     else:  # Wild and the 2018 special Wilds
@@ -900,33 +942,45 @@ def _flow(obj: Any) -> str:
 
 
 def scenario_yaml(ruleset: str, players: int, seed: int, mark: Snap | None,
-                  log: Sequence[Action], failing: Action, message: str) -> str:
+                  log: Sequence[Action], failing: Action, message: str,
+                  origin: Sequence[str] | None = None,
+                  deal: dict[str, Any] | None = None) -> str:
     """A conformance scenario for a human to finish: the position before the failing action
     (`start: turn` from the last position that allows it), the actions since, the failing
     action and, as a TODO comment, what the fuzzer expected (never as an `expect`)."""
     found = re.match(r"\[([A-Z0-9.-]+)\]", message)
     rid = found.group(1) if found else ""
     cites = rule_cites().get(rid, ())
-    lines = [
+    head = list(origin) if origin is not None else [
         "# Found by `uno-fsm fuzz`. Reproduce with:",
         f"#   Game.replay({ruleset!r}, players={players}, seed={seed}, log=[...])",
+    ]
+    tool = "check" if origin is not None else "fuzz"
+    lines = [
+        *head,
         "#   log: " + json.dumps([a.to_dict() for a in log]),
         f"#   failing action: {json.dumps(failing.to_dict())}",
-        f"id: fuzz.{ruleset.replace('+', '.')}.seed{seed}.step{len(log)}  # TODO: a stable id",
+        f"id: {tool}.{ruleset.replace('+', '.')}.seed{seed}.step{len(log)}  # TODO: a stable id",
         "title: TODO describe the rule at stake",
         f"ruleset: {ruleset}",
         f"cites: {_flow(list(cites))}  # TODO: check" if cites else "cites: []  # TODO",
         f"rules: [{rid}]  # the rule the fuzzer checked" if cites else "rules: []  # TODO",
         "features: []  # TODO: from spec/features.yaml",
     ]
-    if mark is None:
+    if mark is None and deal is not None:
+        # the deal itself (docs/contracts.md, `start: round`): hands and draw pile, nothing
+        # turned yet; the engine turns the first card from the top of `draw`
+        lines += ["setup:"] + [f"  {k}: {_flow(v)}" for k, v in deal.items()]
+        lines.append("steps:")
+        since: Sequence[Action] = log
+    elif mark is None:
         lines += [
             "# No position of this round can be written with `start: turn`; set up the deal",
             "# from the seed and the action log above.",
             f"setup: {{players: {players}}}  # TODO",
             "steps:",
         ]
-        since: Sequence[Action] = log
+        since = log
     else:
         assert mark.current is not None
         setup: dict[str, Any] = {
@@ -1068,23 +1122,9 @@ class UnoMachine(RuleBasedStateMachine):
             except IllegalAction as exc:
                 raise AssertionError(f"[{exc.rule}] listed action {action} refused: "
                                      f"{exc.code}: {exc.message}") from exc
-            record = self.wd4_record
-            postconditions(self.ruleset, before, action, g, record)
-            if action.kind == "play" and g.pending is not None \
-                    and g.pending.decision == "challenge":
-                # CL.WD4.LEGAL: legal only without a card of the active colour (Wilds aside)
-                assert action.card is not None
-                hand = list(before.hands[action.player or 0])
-                hand.remove(action.card)
-                # (Wild faces have no colour; with no colour active nothing disqualifies it)
-                legal = not any(not face_on(c, before.side).is_wild
-                                and face_on(c, before.side).color == before.active_color
-                                for c in hand)
-                self.wd4_record = (action.player or 0, legal,
-                                   face_on(action.card, before.side).kind, action.color)
-            elif action.kind in ("challenge", "accept"):
-                self.wd4_record = None
-            elif action.kind == "next-round":
+            postconditions(self.ruleset, before, action, g, self.wd4_record)
+            self.wd4_record = next_record(self.wd4_record, before, action, g)
+            if action.kind == "next-round":
                 self.mark = None  # a scenario starts within one round
             self.check_all()
         except AssertionError as exc:

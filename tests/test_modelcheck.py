@@ -1,0 +1,190 @@
+"""`uno-fsm check` (uno_fsm/modelcheck.py): bounded exploration of the engine.
+
+The bundled configurations run with no violation; rule bugs injected with monkeypatch are found
+with a shortest counterexample written as a scenario; the command's reports and refusals.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.test_fuzz_mutants import patch_effect
+from uno_cli.main import main
+from uno_fsm import modelcheck as mc
+from uno_fsm.actions import Action
+from uno_fsm.cards import parse
+from uno_fsm.deck import build_deck
+from uno_fsm.rules import Rules
+
+SMALL = replace(mc.BUNDLED["classic-official"], depth=4)
+
+
+def test_reduced_deck_is_a_sub_deck_of_the_ruleset() -> None:
+    p = mc.reduced_params("classic-official", SMALL.deck, 2, 100)
+    assert sorted(c.text for c in build_deck(p)) == ["R1", "RD2", "RR", "RS", "W", "W4"]
+    assert p.hand_size == 2 and p.target == 100
+    with pytest.raises(mc.ConfigError, match=r"colors: purple not in \['red', "):
+        mc.reduced_params("classic-official", "colors=purple", 2, None)
+    with pytest.raises(mc.ConfigError, match="5 copies of wild, the classic-official deck has 4"):
+        mc.reduced_params("classic-official", "wilds=wild:5", 2, None)
+
+
+def test_every_distinct_deal_once() -> None:
+    cards = [parse(t) for t in ("R1", "R1", "RS", "W")]
+    got = list(mc.deals(cards, 2, 1))
+    # hands of one card each and the two left in both orders, copies not told apart
+    assert len(got) == len(set(got)) == mc.count_deals(cards, 2, 1, 100) == 12
+    assert mc.count_deals(cards, 2, 1, 5) == 6  # counted up to the limit + 1
+    distinct = [parse(t) for t in ("R1", "RS", "RR", "W", "W4")]
+    assert mc.count_deals(distinct, 2, 2, 100) == 5 * 4 * 3 * 2 // 4
+
+
+def test_bundled_classic_official_has_no_violation() -> None:
+    r = mc.explore(SMALL)
+    assert r.violation_count == 0, [v.message for v in r.violations]
+    assert r.deals == 180 and r.states > 1000 and r.transitions > r.states
+    assert r.depth == 4
+    assert r.coverage.edges["play --draw--> play_drawn"] > 0
+
+
+def test_a_skip_that_does_not_skip_is_found_with_a_shortest_counterexample(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    original = Rules.play_effect
+
+    def play_effect(self: Rules, action: Action | None = None) -> None:
+        actor = self.st.current
+        original(self, action)
+        assert action is not None and action.card is not None
+        if self.face(action.card).kind == "skip":
+            self.st.current = self.seat(actor)  # BUG: the next player is not skipped
+
+    patch_effect(monkeypatch, "play_effect", play_effect)
+    r = mc.explore(SMALL)
+    found = [v for v in r.violations if v.rule == "CL.TWO.SKIP-AGAIN"]
+    assert found, [v.message for v in r.violations]
+    v = found[0]
+    assert v.kind == "transition" and v.path == []  # the first player plays their Skip
+    assert v.action is not None and v.action.card is parse("RS")
+    doc = yaml.safe_load(v.scenario)
+    assert doc["ruleset"] == "classic-official" and doc["rules"] == ["CL.TWO.SKIP-AGAIN"]
+    assert doc["setup"]["start"] == "turn" and doc["setup"]["players"] == 2
+    assert doc["steps"][-1]["act"] == {"player": v.action.player, "play": "RS"}
+
+
+def test_a_reshuffle_that_loses_a_card_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = Rules.reshuffle
+
+    def reshuffle(self: Rules) -> bool:
+        done = original(self)
+        if done and len(self.st.draw) > 1:
+            self.st.draw.pop(0)  # BUG: the bottom card of the new draw pile is lost
+        return done
+
+    monkeypatch.setattr(Rules, "reshuffle", reshuffle)
+    r = mc.explore(SMALL)
+    found = [v for v in r.violations if v.rule == "CL.DECK.TOTAL"]
+    assert found, [v.message for v in r.violations]
+    v = found[0]
+    assert v.kind == "invariant" and v.action is None
+    # breadth first, the shortest paths: the draw pile (one card after the deal) is empty at
+    # the earliest after one action, so the first reshuffle is the second action
+    assert len(v.path) == 2
+    assert min(len(x.path) + (x.action is not None) for x in r.violations) == 2
+    doc = yaml.safe_load(v.scenario)
+    assert doc["setup"]["players"] == 2 and "steps" in doc
+
+
+def test_a_round_that_cannot_end_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    # BUG: no card is ever playable, so nobody can go out; drawing goes on for ever
+    monkeypatch.setattr(Rules, "playable", lambda self, cards: [])
+    r = mc.explore(replace(SMALL, depth=None, max_states=50_000))
+    kinds = {v.kind for v in r.violations}
+    assert "no-round-end" in kinds, [v.message for v in r.violations]
+
+
+def test_cli_json_report(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["check", "--depth", "2", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["ruleset"] == "classic-official" and out["violations"] == 0
+    assert out["deals"] == 180 and out["depth"] == 2 and out["states"] > out["deals"]
+    assert set(out["coverage"]) == {"edges", "edges_covered", "guard_outcomes",
+                                    "guard_outcomes_covered"}
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--deck", "colors=purple"], "uno-fsm check: --deck: colors: purple not in "
+     "['red', 'yellow', 'green', 'blue']\n"),
+    (["--deck", "numbers"], "uno-fsm check: --deck: 'numbers' is not key=items\n"),
+    (["--ruleset", "classic-official+seven-o", "--long"],
+     "uno-fsm check: no bundled --long configuration for classic-official+seven-o: give --deck"),
+    (["--deck", "colors=red,yellow", "--max-states", "10"],
+     "uno-fsm check: the deck has more distinct deals than --max-states 10: use a smaller "
+     "deck or hand\n"),
+])
+def test_cli_refuses_bad_configurations(argv: list[str], message: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_every_ruleset_and_variant_has_a_bundled_configuration() -> None:
+    names = {c.ruleset.split("+")[-1] for c in mc.BUNDLED.values()}
+    spec = Path(__file__).parent.parent / "spec" / "rulesets"
+    # DESAFIO.*: specified, not played by the engine (README)
+    wanted = {p.stem for p in spec.glob("*.yaml")} - {"desafio"}
+    assert wanted - names == set()
+
+
+@functools.cache
+def explored(config: mc.Config) -> mc.Result:
+    return mc.explore(config)
+
+
+@pytest.mark.parametrize("config", mc.CI_CONFIGS,
+                         ids=[c.ruleset + ("/referee" if c.referee else "")
+                              for c in mc.CI_CONFIGS])
+def test_bundled_configuration_has_no_violation(config: mc.Config) -> None:
+    r = explored(config)
+    assert r.violation_count == 0, [v.message for v in r.violations][:3]
+    assert r.deals > 0 and r.states > r.deals and r.deals_refused < r.deals
+
+
+def test_the_configurations_reach_every_reachable_phase_edge_and_guard_outcome() -> None:
+    cov = mc.Coverage()
+    for config in mc.CI_CONFIGS:
+        cov.merge(explored(config).coverage)
+    assert sorted(mc.missing_labels(cov)) == sorted(mc.UNREACHABLE)
+
+
+def test_jobs_split_the_deals_between_processes() -> None:
+    one = explored(SMALL)
+    two = mc.explore(SMALL, jobs=2)
+    assert two.deals == one.deals == 180 and two.violation_count == 0
+    # each worker has its own visited set: a state reached from deals of both is counted twice
+    assert two.states >= one.states and two.depth == one.depth
+    assert mc.missing_labels(two.coverage) == mc.missing_labels(one.coverage)
+
+
+def test_cli_reports_a_violation_with_exit_1(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    original = Rules.reshuffle
+
+    def reshuffle(self: Rules) -> bool:
+        done = original(self)
+        if done and len(self.st.draw) > 1:
+            self.st.draw.pop(0)  # BUG: a card is lost
+        return done
+
+    monkeypatch.setattr(Rules, "reshuffle", reshuffle)
+    assert main(["check", "--depth", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "invariant [CL.DECK.TOTAL]" in out and "as a scenario:" in out
+    assert "  start: round" in out or "  start: turn" in out
