@@ -117,8 +117,9 @@ def test_rlcard_deviations_are_rediscovered_within_its_features() -> None:
     report = Differ(ReferenceOracle, RLCardAdapter, shrink_seconds=3).run(examples=150, seed=2)
     found = {d.key for d, _ in report.groups}
     # compliance/rlcard.md deviation 1: drawing while holding a playable card is refused
-    assert found & {("rejected", ("CL.DRAW.UNABLE",)),
-                    ("rejected", ("CL.DRAW.UNABLE", "CL.DRAW.KEEP"))}
+    # (a voluntary draw: the reference's event names CL.DRAW.UNWILLING)
+    assert found & {("rejected", ("CL.DRAW.UNWILLING",)),
+                    ("rejected", ("CL.DRAW.UNWILLING", "CL.DRAW.KEEP"))}
     # deviation 2 (RLCard lacks the challenge, so the play is judged by itself and by its
     # acceptance): a Wild Draw Four refused while another card could be played
     assert any(d.kind == "rejected" and d.steps[-1].act.get("play") == "W4"

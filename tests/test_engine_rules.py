@@ -62,7 +62,8 @@ def test_CL_PLAY_OUT_OF_TURN_and_TURN_OPTIONS() -> None:
 def test_CL_DRAW_UNWILLING_then_PLAY_DRAWN() -> None:
     """CL.DRAW.UNWILLING, CL.DRAW.PLAY-DRAWN, CL.DRAW.ONLY-DRAWN."""
     g = game({0: ["R3", "R4"], 1: ["G1", "G2"], 2: ["G2"]}, ["R9"], ["R7", "B2"])
-    g.apply(Action.draw(0))
+    drew, *_ = g.apply(Action.draw(0))
+    assert (drew.kind, drew.rule) == ("drew", "CL.DRAW.UNWILLING")  # R3 could have been played
     assert g.pending and g.pending.decision == "play-drawn" and hand(g, 0)[-1] == "R7"
     err = refused(g, Action.play(0, C("R3")))
     assert (err.code, err.rule) == ("only-drawn-card", "CL.DRAW.ONLY-DRAWN")
@@ -81,7 +82,8 @@ def test_CL_DRAW_KEEP() -> None:
 def test_CL_DRAW_UNPLAYABLE_PASSES() -> None:
     """CL.DRAW.UNABLE, CL.DRAW.UNPLAYABLE-PASSES: no further decision."""
     g = game({0: ["B3"], 1: ["G1"], 2: ["G2"]}, ["R9"], ["Y2", "R1"])
-    g.apply(Action.draw(0))
+    drew, *_ = g.apply(Action.draw(0))  # then the turn passes (CL.DRAW.UNPLAYABLE-PASSES)
+    assert (drew.kind, drew.rule) == ("drew", "CL.DRAW.UNABLE")  # nothing in the hand matches R9
     assert hand(g, 0) == ["B3", "Y2"] and g.pending and g.pending.player == 1
     assert g.pending.decision == "play"
 

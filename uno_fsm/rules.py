@@ -739,9 +739,11 @@ class Rules:
 
     # ---- drawing ---------------------------------------------------------------------
     def draw_card(self, action: Action | None = None) -> None:
-        """CL.DRAW.UNABLE, CL.DRAW.UNWILLING: draw instead of playing."""
+        """CL.DRAW.UNABLE, CL.DRAW.UNWILLING: draw instead of playing (the event names the one
+        that applies: UNWILLING while the hand holds a card that could be played)."""
         st = self.st
-        got = self.give(st.current, self.p.draw_count, "CL.DRAW.UNABLE")
+        rule = "CL.DRAW.UNWILLING" if self.playable(st.hands[st.current]) else "CL.DRAW.UNABLE"
+        got = self.give(st.current, self.p.draw_count, rule)
         st.drawn = got[-1] if got else None
 
     def pass_turn(self, action: Action | None = None) -> None:
