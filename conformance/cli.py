@@ -286,6 +286,11 @@ def cmd_lint(args: argparse.Namespace) -> int:
                           "coverage": {rs: {"rules": n, "uncovered": missing}
                                        for rs, (n, missing) in res.coverage.items()}
                           if checked else None,
+                          "edges": {"reachable": res.edges_reachable,
+                                    "exercised": res.edges_reachable - len(res.edges_missing),
+                                    "missing": res.edges_missing,
+                                    "unreachable": res.edges_unreachable}
+                          if checked else None,
                           "ok": res.ok(args.strict)}, indent=2))
     else:
         for e in res.errors:
@@ -297,6 +302,11 @@ def cmd_lint(args: argparse.Namespace) -> int:
         coverage = (f"{len(res.uncovered)} rule(s) without a scenario"
                     + (f" (per ruleset, uncovered/rules: {per})" if per else "")) \
             if res.coverage_checked else "rule coverage not checked (--coverage)"
+        if res.coverage_checked:
+            coverage += (f"; phase edges exercised on the reference engine: "
+                         f"{res.edges_reachable - len(res.edges_missing)}/{res.edges_reachable} "
+                         f"reachable (not counted: {len(res.edges_unreachable)} that no shipped "
+                         f"ruleset reaches, uno-fsm check)")
         print(f"{res.scenarios} scenarios, {len(res.errors)} error(s), {coverage}")
     if res.errors:
         return 2

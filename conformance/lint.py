@@ -4,7 +4,9 @@ Errors: a file that does not load or validate (conformance.scenario: the schema,
 ruleset and its deck), a duplicate id, a cited clause, rule, feature or error code that does
 not exist; declared `features` that differ from the features the scenario's steps use
 (conformance/features.py); a `dealer` expectation listing every seat (it cannot fail).
-Warnings: rules that no scenario names, per ruleset, variants included (errors with `strict`);
+Warnings: rules that no scenario names, per ruleset, variants included, and `TurnPhases` edges
+that the scenarios do not traverse when run on the reference engine (of the edges a shipped
+ruleset can reach: `uno-fsm check`'s UNREACHABLE ones are excluded); errors with `strict`;
 only with `coverage` (the CLI checks coverage for the bundled corpus, and for other files when
 asked: a corpus of one's own does not cover the bundled rules).
 """
@@ -29,9 +31,13 @@ class LintResult:
     # ruleset id -> (rules of that ruleset, those without a scenario), every ruleset of spec/
     coverage: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
     coverage_checked: bool = True
+    # phase edges on the reference engine (conformance.adapters.reference.phase_edges)
+    edges_reachable: int = 0
+    edges_missing: list[str] = field(default_factory=list)  # reachable, not traversed
+    edges_unreachable: list[str] = field(default_factory=list)  # excluded from the count
 
     def ok(self, strict: bool = False) -> bool:
-        return not self.errors and not (strict and self.uncovered)
+        return not self.errors and not (strict and (self.uncovered or self.edges_missing))
 
 
 def _check(sc: Scenario, out: list[str]) -> None:
@@ -100,8 +106,26 @@ def lint(paths: Sequence[Path] | None = None, coverage: bool = True) -> LintResu
             res.coverage[ruleset] = (len(of), [rid for rid in of if rid not in covered])
     except Exception as exc:  # a broken spec/ is reported, not a traceback
         res.errors.append(f"cannot read spec data: {exc}")
+    _check_edges(corpus.scenarios, res)
     rulesets_of = {rid: [rs for rs, (_, missing) in res.coverage.items() if rid in missing]
                    for rid in res.uncovered}
     res.warnings.extend(f"rule {rid} ({', '.join(rulesets_of[rid]) or 'no ruleset'}) has no "
                         f"scenario" for rid in res.uncovered)
+    res.warnings.extend(f"phase edge {e} is not exercised by any scenario on the reference "
+                        f"engine" for e in res.edges_missing)
     return res
+
+
+def _check_edges(scenarios: Sequence[Scenario], res: LintResult) -> None:
+    """The phase edges the scenarios traverse on the reference engine (through its adapter:
+    the runner side does not import the engine)."""
+    from conformance.adapters.reference import phase_edges
+
+    try:
+        edges = phase_edges(scenarios)
+    except Exception as exc:  # reported, not a traceback
+        res.errors.append(f"cannot run the scenarios on the reference engine: {exc}")
+        return
+    res.edges_reachable = len(edges.reachable)
+    res.edges_missing = edges.missing
+    res.edges_unreachable = sorted(edges.unreachable)

@@ -72,7 +72,8 @@ def test_lint_duplicates_and_schema_errors(tmp_path: Path) -> None:
 def test_coverage_warnings_and_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     res = lint([SCEN / "tiny.yaml"])
     # fixture rules exist or not: only the coverage list is checked here
-    assert res.uncovered and all(w.endswith("has no scenario") for w in res.warnings)
+    assert res.uncovered and res.edges_missing
+    assert all(w.endswith(("has no scenario", "on the reference engine")) for w in res.warnings)
     assert "CL.PLAY.MATCH" not in res.uncovered
     only_coverage = [e for e in res.errors if "does not exist" not in e]
     assert not only_coverage or res.errors
@@ -122,6 +123,63 @@ def test_own_corpus_lints_without_the_bundled_coverage(
 def test_bundled_corpus_lints_without_errors() -> None:
     res = lint()
     assert not res.errors, "\n".join(res.errors)
+
+
+CORPUS = ROOT / "conformance" / "corpus"
+JUMP_IN_EDGES = ["play --jump_in [jumper_goes_out]--> round_over",
+                 "play --jump_in [needs_swap]--> swap", "play --jump_in--> play"]
+
+
+def test_bundled_corpus_exercises_every_reachable_phase_edge(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from uno_fsm import modelcheck
+
+    every = [label for label, _ in modelcheck.all_edges()]
+    res = lint()
+    assert res.edges_missing == []
+    assert res.edges_unreachable == sorted(e for e in modelcheck.UNREACHABLE if e in every)
+    assert res.edges_reachable == len(every) - len(res.edges_unreachable) > 30
+    assert main(["conformance", "lint", "--format", "json"]) == 0
+    edges = json.loads(capsys.readouterr().out)["edges"]
+    assert (edges["reachable"], edges["exercised"], edges["missing"]) == (
+        res.edges_reachable, res.edges_reachable, [])
+
+
+def test_a_phase_edge_no_scenario_traverses_is_reported(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # the corpus without its Jump-In scenarios: exactly the jump_in edges are missing
+    paths = [str(p) for p in sorted(CORPUS.rglob("*.yaml")) if p.name != "jump-in.yaml"]
+    res = lint([Path(p) for p in paths])
+    assert not res.errors, res.errors
+    assert sorted(res.edges_missing) == JUMP_IN_EDGES
+    assert res.ok() and not res.ok(strict=True)
+    assert main(["conformance", "lint", *paths, "--coverage"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines[:-1] if "phase edge" in line] == [
+        f"warning: phase edge {e} is not exercised by any scenario on the reference engine"
+        for e in res.edges_missing]
+    n = res.edges_reachable
+    assert lines[-1].endswith(f"; phase edges exercised on the reference engine: {n - 3}/{n} "
+                              f"reachable (not counted: {len(res.edges_unreachable)} that no "
+                              "shipped ruleset reaches, uno-fsm check)")
+    assert main(["conformance", "lint", *paths, "--strict"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert "error: phase edge play --jump_in [needs_swap]--> swap is not exercised by any " \
+        "scenario on the reference engine" in lines
+
+
+def test_unreachable_edges_are_not_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from uno_fsm import modelcheck
+
+    edge = "challenge --play_card--> play"  # only with stacking.cross: no scenario can take it
+    assert edge in modelcheck.UNREACHABLE
+    before = lint([CORPUS / "classic" / "wd4.yaml"])
+    monkeypatch.setattr(modelcheck, "UNREACHABLE",
+                        {e: why for e, why in modelcheck.UNREACHABLE.items() if e != edge})
+    after = lint([CORPUS / "classic" / "wd4.yaml"])
+    assert edge not in before.edges_missing and edge in before.edges_unreachable
+    assert edge in after.edges_missing and edge not in after.edges_unreachable
+    assert after.edges_reachable == before.edges_reachable + 1
 
 
 RUNNER_SIDE = ["scenario.py", "features.py", "registries.py", "protocol.py", "runner.py",

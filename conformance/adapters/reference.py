@@ -8,6 +8,8 @@ The conformance runner loads `ReferenceAdapter` as its default adapter.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from conformance.protocol import PROTOCOL, AdapterError, Unsupported
@@ -398,6 +400,41 @@ def _act_dict(a: Any) -> dict[str, Any]:
     else:
         raise Unsupported(f"legal action {a.kind!r} has no `act` form")
     return d
+
+
+@dataclass(frozen=True)
+class PhaseEdges:
+    """The `TurnPhases` edges a run of scenarios traversed on the reference engine."""
+
+    reachable: tuple[str, ...]  # every edge but those no shipped ruleset can reach
+    unreachable: dict[str, str]  # edge -> why no shipped ruleset reaches it
+    exercised: frozenset[str]
+
+    @property
+    def missing(self) -> list[str]:
+        return [e for e in self.reachable if e not in self.exercised]
+
+
+def phase_edges(scenarios: Sequence[Any]) -> PhaseEdges:
+    """Run `scenarios` on the reference engine in this process and record the phase edges its
+    dispatch table takes (issue 15 item 3; the recording is `uno-fsm check`'s,
+    uno_fsm.modelcheck.traced). Outcomes are not judged here: `conformance run` does that."""
+    from conformance.runner import Runner
+    from uno_fsm import modelcheck
+
+    cov = modelcheck.Coverage()
+    runner = Runner(ReferenceAdapter, adapter_name="reference")
+    try:
+        with modelcheck.traced(cov):
+            runner.run(scenarios)
+    finally:
+        runner.close()
+    every = [label for label, _ in modelcheck.all_edges()]
+    # UNREACHABLE also lists guard outcomes (`edge/guard=value`): only its edges count here
+    unreachable = {e: why for e, why in modelcheck.UNREACHABLE.items() if e in every}
+    return PhaseEdges(reachable=tuple(e for e in every if e not in unreachable),
+                      unreachable=unreachable,
+                      exercised=frozenset(e for e, n in cov.edges.items() if n))
 
 
 class ReferenceOracle(ReferenceAdapter):
