@@ -14,16 +14,17 @@ import fnmatch
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from conformance import specdata
-from conformance.schemacheck import UnsupportedSchema, compile_schema
 from uno_spec.loader import display_path
+from uno_spec.schema import Schema, compile_schema
+
+if TYPE_CHECKING:
+    import jsonschema
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
 
@@ -134,74 +135,20 @@ def _line_at(doc: Any, path: Sequence[Any]) -> int:
     return line
 
 
-_ANNOTATIONS = frozenset(("description", "title", "default", "examples", "$comment", "$schema"))
+_SCHEMA: tuple[dict[str, Any], Schema] | None = None
 
 
-def _inline_refs(node: Any, defs: dict[str, Any], stack: tuple[str, ...] = ()) -> Any:
-    """`node` with every local `{"$ref": "#/$defs/NAME"}` replaced by a copy of that definition.
-
-    Validation then never resolves a reference (with `referencing`, that lookup was a third of
-    the time of loading the corpus). Keywords beside a `$ref` may only be annotations
-    (description, title, ...), which do not validate; a recursive definition, a remote `$ref`,
-    or a validating keyword beside one raise ValueError, and the caller keeps the `$ref`s.
-    """
-    if isinstance(node, list):
-        return [_inline_refs(v, defs, stack) for v in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref")
-    if ref is None:
-        return {k: _inline_refs(v, defs, stack) for k, v in node.items()}
-    if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
-        raise ValueError(f"cannot inline $ref {ref!r}")
-    name = ref[len("#/$defs/"):]
-    if name not in defs or name in stack:
-        raise ValueError(f"cannot inline $ref {ref!r}")
-    siblings = {k: v for k, v in node.items() if k != "$ref"}
-    if set(siblings) - _ANNOTATIONS:
-        raise ValueError(f"validating keywords beside $ref {ref!r}")
-    target = _inline_refs(defs[name], defs, (*stack, name))
-    return {**target, **siblings} if isinstance(target, dict) else target
-
-
-@dataclass(frozen=True)
-class _Validators:
-    source: dict[str, Any]  # the schema as read (identity: rebuilt after clear_caches)
-    full: jsonschema.Draft202012Validator  # the errors users see
-    fast: Callable[[Any], bool] | None  # yes/no in front of it (conformance.schemacheck)
-
-
-_VALIDATORS: _Validators | None = None
-
-
-def _validators() -> _Validators:
-    """The scenario validators, built once per schema (`specdata.clear_caches` rereads it)."""
-    global _VALIDATORS
+def _schema() -> Schema:
+    """The compiled schema of one scenario (the `scenario` definition of
+    spec/schema/scenario.schema.json), built once per schema file read
+    (`specdata.clear_caches` rereads it)."""
+    global _SCHEMA
     source = specdata.scenario_schema()
-    if _VALIDATORS is None or _VALIDATORS.source is not source:
-        _VALIDATORS = _build_validators(source)
-    return _VALIDATORS
-
-
-def _validator() -> jsonschema.Draft202012Validator:
-    """The jsonschema validator of one scenario: the `scenario` definition, $refs inlined."""
-    return _validators().full
-
-
-def _build_validators(source: dict[str, Any]) -> _Validators:
-    schema = dict(source)
-    schema.pop("oneOf", None)
-    schema["$ref"] = "#/$defs/scenario"
-    defs = schema.get("$defs", {})
-    try:
-        flat = _inline_refs({k: v for k, v in schema.items() if k not in ("$defs", "$id")}, defs)
-    except ValueError:
-        return _Validators(source, jsonschema.Draft202012Validator(schema), None)
-    try:
-        fast: Callable[[Any], bool] | None = compile_schema(flat)
-    except UnsupportedSchema:
-        fast = None
-    return _Validators(source, jsonschema.Draft202012Validator(flat), fast)
+    if _SCHEMA is None or _SCHEMA[0] is not source:
+        schema = {k: v for k, v in source.items() if k != "oneOf"}
+        schema["$ref"] = "#/$defs/scenario"
+        _SCHEMA = (source, compile_schema(schema))
+    return _SCHEMA[1]
 
 
 def _describe(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
@@ -210,6 +157,8 @@ def _describe(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     A branch whose top-level `required` keys are missing is not what the author meant (an `act`
     step is not an `expect` step); when one branch is left, its deepest error is the story.
     """
+    from jsonschema.exceptions import best_match
+
     # a value not written in a titled notation (a card) is the story, wherever it is
     named = {(tuple(map(str, e.absolute_path)), repr(e.instance)): e
              for e in _all_errors([error]) if _titled_pattern(e)}
@@ -222,10 +171,10 @@ def _describe(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
         meant = [errs for errs in branches.values()
                  if not any(e.validator == "required" and not e.relative_path for e in errs)]
         if len(meant) == 1:
-            best = jsonschema.exceptions.best_match(meant[0])
+            best = best_match(meant[0])
             if best is not None:
                 return _describe(best)
-    best = jsonschema.exceptions.best_match([error])
+    best = best_match([error])
     return best if best is not None else error
 
 
@@ -237,10 +186,7 @@ def _path(parts: Iterable[Any]) -> str:
 
 
 def _validate(doc: Any, data: Any, file: str) -> None:
-    validators = _validators()
-    if validators.fast is not None and validators.fast(data):
-        return
-    errors = sorted(validators.full.iter_errors(data), key=lambda e: list(map(str, e.path)))
+    errors = sorted(_schema().iter_errors(data), key=lambda e: list(map(str, e.path)))
     if not errors:
         return
     err = _describe(errors[0])
@@ -252,9 +198,14 @@ def _validate(doc: Any, data: Any, file: str) -> None:
         if extra:
             line_path = [*where, extra[0]]
     sid = data.get("id") if isinstance(data, dict) else None
-    prefix = f"scenario {sid}: " if isinstance(sid, str) else ""
     raise ScenarioError(file, _line_at(doc, line_path),
-                        f"{prefix}{_path(where)}: {_in_words(err)}")
+                        f"{_named(sid)}{_path(where)}: {_in_words(err)}")
+
+
+def _named(sid: Any) -> str:
+    """`scenario ID: `, the start of an error about one scenario (nothing when its id is not
+    a printable string: the message stays one line)."""
+    return f"scenario {sid}: " if isinstance(sid, str) and sid.isprintable() else ""
 
 
 def _all_errors(errors: Iterable[jsonschema.ValidationError],
@@ -284,8 +235,7 @@ def _in_words(err: jsonschema.ValidationError) -> str:
 
 
 def _error(doc: Any, file: str, sid: Any, path: list[Any], message: str) -> ScenarioError:
-    prefix = f"scenario {sid}: " if isinstance(sid, str) else ""
-    return ScenarioError(file, _line_at(doc, path), f"{prefix}{_path(path)}: {message}")
+    return ScenarioError(file, _line_at(doc, path), f"{_named(sid)}{_path(path)}: {message}")
 
 
 def _is_int(value: Any) -> bool:
