@@ -11,6 +11,7 @@ string keys (`{"0": [...]}`) in-process exactly as on the wire, so both paths se
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import json
 import os
 from collections import Counter
@@ -25,6 +26,8 @@ from uno_spec.schema import Schema, compile_schema
 
 if TYPE_CHECKING:
     import jsonschema
+
+    from conformance.corpus_cache import Cache
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
 
@@ -469,6 +472,13 @@ def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
 
 def parse_text(text: str, file: str) -> list[Scenario]:
     """Parse and validate the scenarios of one file's text."""
+    return _parse(text, file, None)[0]
+
+
+def _parse(text: str, file: str, select: Filters | None) -> tuple[list[Scenario], int]:
+    """The scenarios of one file's text that `select` selects (all when None), validated, and
+    how many scenarios the file holds. A scenario `select` does not select is skipped before
+    it is validated; the file itself (YAML, its `scenarios` list) is always checked."""
     from uno_spec.loader import SpecError, parse_yaml
 
     try:
@@ -493,6 +503,8 @@ def parse_text(text: str, file: str) -> list[Scenario]:
     for raw in items:
         if not isinstance(raw, dict):
             raise ScenarioError(file, _line_at(doc, ["scenarios"]), "a scenario must be a mapping")
+        if select is not None and not select.may_match(raw):
+            continue
         data = to_json(raw)
         _check_players(raw, data, file)
         _validate(raw, data, file)
@@ -506,20 +518,99 @@ def parse_text(text: str, file: str) -> list[Scenario]:
                                 f"duplicate scenario id {sc.id!r} (first at line {seen[sc.id]})")
         seen[sc.id] = sc.line
         out.append(sc)
-    return out
+    return out, len(items)
 
 
 def load_file(path: Path) -> list[Scenario]:
     """Load and validate every scenario of one file (uno_spec.files.read_text: a regular
     UTF-8 file within the size limit, never waited on)."""
-    from uno_spec.files import InputError, read_text
+    return _load_path(path, None, None)[0]
+
+
+def _load_path(path: Path, select: Filters | None, cache: Cache | None,
+               ) -> tuple[list[Scenario], int]:
+    """As `_parse`, for a file: from the cache when it holds the file's bytes (a file that
+    loads whole is stored there)."""
+    from uno_spec.files import InputError, decode_utf8, read_bytes
 
     shown = display_path(path)
     try:
-        text = read_text(path)
+        data = read_bytes(path)
     except InputError as exc:
         raise ScenarioError(shown, exc.line, exc.message) from None
-    return parse_text(text, shown)
+    source = hashlib.sha256(data).hexdigest() if cache is not None else ""
+    if cache is not None:
+        cached = _from_cache(cache.get(source), shown)
+        if cached is not None:
+            return [sc for sc in cached if select is None or select.match(sc)], len(cached)
+    try:
+        text = decode_utf8(data)
+    except InputError as exc:
+        raise ScenarioError(shown, exc.line, exc.message) from None
+    scenarios, count = _parse(text, shown, select)
+    if cache is not None and len(scenarios) == count:  # every scenario validated
+        cache.put(source, [_to_cache(sc) for sc in scenarios])
+    return scenarios, count
+
+
+def _to_cache(sc: Scenario) -> dict[str, Any]:
+    """A scenario as JSON data for the cache (its file is not stored: it is where the bytes
+    were found)."""
+    return {"id": sc.id, "title": sc.title, "ruleset": sc.ruleset, "cites": list(sc.cites),
+            "rules": list(sc.rules), "features": list(sc.features), "setup": sc.setup,
+            "steps": [[st.index, st.line, st.act, st.error, st.state_unchanged, st.expect,
+                       st.note] for st in sc.steps],
+            "line": sc.line, "seed": sc.seed, "description": sc.description,
+            "raw_lines": sc.raw_lines, "expect_setup_error": sc.expect_setup_error}
+
+
+def _from_cache(payload: Any, file: str) -> list[Scenario] | None:
+    """The scenarios of a cache payload, or None when it is not one (every value's type is
+    checked: an entry that is not what `_to_cache` writes is a miss, never a crash)."""
+    if not isinstance(payload, list) or not payload:
+        return None
+    try:
+        return [_scenario_from_cache(d, file) for d in payload]
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
+def _scenario_from_cache(d: Any, file: str) -> Scenario:
+    def typed(value: Any, kind: type | tuple[type, ...]) -> Any:
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+            raise TypeError(f"{value!r} is not {kind}")
+        return value
+
+    def strs(value: Any) -> tuple[str, ...]:
+        return tuple(typed(v, str) for v in typed(value, list))
+
+    none = type(None)
+    if not isinstance(d, dict) or set(d) != _CACHED_KEYS:
+        raise ValueError("not a cached scenario")
+    steps = []
+    for entry in typed(d["steps"], list):
+        index, line, act, error, unchanged, expect, note = typed(entry, list)
+        if (act is None) == (expect is None):
+            raise ValueError("a step is an act or an expect")
+        steps.append(Step(index=typed(index, int), line=typed(line, int),
+                          act=typed(act, (dict, none)), error=typed(error, (str, none)),
+                          state_unchanged=typed(unchanged, bool),
+                          expect=typed(expect, (dict, none)), note=typed(note, (str, none))))
+    raw_lines = typed(d["raw_lines"], dict)
+    for key, value in raw_lines.items():
+        typed(key, str), typed(value, int)
+    return Scenario(
+        id=typed(d["id"], str), title=typed(d["title"], str), ruleset=typed(d["ruleset"], str),
+        cites=strs(d["cites"]), rules=strs(d["rules"]), features=strs(d["features"]),
+        setup=typed(d["setup"], dict), steps=tuple(steps), file=file,
+        line=typed(d["line"], int), seed=typed(d["seed"], int),
+        description=typed(d["description"], str), raw_lines=raw_lines,
+        expect_setup_error=typed(d["expect_setup_error"], (str, none)))
+
+
+_CACHED_KEYS = frozenset(("id", "title", "ruleset", "cites", "rules", "features", "setup",
+                          "steps", "line", "seed", "description", "raw_lines",
+                          "expect_setup_error"))
 
 
 def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
@@ -551,12 +642,21 @@ def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
 
 @dataclass
 class Corpus:
-    scenarios: list[Scenario]
+    scenarios: list[Scenario]  # the scenarios selected (every one without a selection)
     errors: list[ScenarioError]
+    total: int = 0  # scenarios in the files that loaded, selected or not
 
 
-def load_corpus(paths: Sequence[Path] | None = None) -> Corpus:
-    """Load every scenario file; collect errors (one per bad file, plus duplicate ids)."""
+def load_corpus(paths: Sequence[Path] | None = None, select: Filters | None = None,
+                cache: bool = True) -> Corpus:
+    """Load every scenario file; collect errors (one per bad file, plus duplicate ids).
+
+    `select`: only the scenarios it selects are validated and returned (a file that is not
+    YAML, or not a scenario file, is still an error). `cache`: read and fill the cache of
+    parsed, validated files (conformance.corpus_cache; also off with UNO_FSM_NO_CACHE=1).
+    """
+    from conformance import corpus_cache
+
     scenarios: list[Scenario] = []
     errors: list[ScenarioError] = []
     first: dict[str, Scenario] = {}
@@ -564,12 +664,15 @@ def load_corpus(paths: Sequence[Path] | None = None) -> Corpus:
         files = scenario_files(paths)
     except ScenarioError as exc:
         return Corpus([], [exc])
+    store = corpus_cache.open_cache() if cache else None
+    total = 0
     for path in files:
         try:
-            loaded = load_file(path)
+            loaded, count = _load_path(path, select, store)
         except ScenarioError as exc:
             errors.append(exc)
             continue
+        total += count
         for sc in loaded:
             if sc.id in first:
                 prev = first[sc.id]
@@ -578,7 +681,7 @@ def load_corpus(paths: Sequence[Path] | None = None) -> Corpus:
                 continue
             first[sc.id] = sc
             scenarios.append(sc)
-    return Corpus(scenarios, errors)
+    return Corpus(scenarios, errors, total)
 
 
 @dataclass(frozen=True)
@@ -602,3 +705,28 @@ class Filters:
 
     def apply(self, scenarios: Iterable[Scenario]) -> list[Scenario]:
         return [s for s in scenarios if self.match(s)]
+
+    def may_match(self, raw: Any) -> bool:
+        """Whether a scenario not yet validated (a parsed mapping) may be selected: False when
+        a field a filter looks at is well formed (a string; a list of strings) and matches
+        none of its patterns (the filters are AND'ed, so that field alone decides). A malformed
+        field never makes a scenario skipped: one that may be selected is validated, and a
+        malformed one refused."""
+        def values(key: str, many: bool) -> list[str] | None:
+            value = raw.get(key)
+            if not many:
+                return [value] if isinstance(value, str) else None
+            if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                return value
+            return None
+
+        for patterns, key, many in ((self.ids, "id", False), (self.rulesets, "ruleset", False),
+                                    (self.features, "features", True),
+                                    (self.rules, "rules", True), (self.clauses, "cites", True)):
+            if not patterns:
+                continue
+            vals = values(key, many)
+            if vals is not None and \
+                    not any(fnmatch.fnmatchcase(v, p) for p in patterns for v in vals):
+                return False
+        return True
