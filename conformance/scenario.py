@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from conformance import specdata
 from uno_spec.loader import display_path
-from uno_spec.schema import Schema, compile_schema
 
 if TYPE_CHECKING:
     import jsonschema
 
     from conformance.corpus_cache import Cache
+    from uno_spec.schema import Schema
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
 
@@ -145,6 +145,8 @@ def _schema() -> Schema:
     """The compiled schema of one scenario (the `scenario` definition of
     spec/schema/scenario.schema.json), built once per schema file read
     (`specdata.clear_caches` rereads it)."""
+    from uno_spec.schema import compile_schema
+
     global _SCHEMA
     source = specdata.scenario_schema()
     if _SCHEMA is None or _SCHEMA[0] is not source:
@@ -576,36 +578,43 @@ def _from_cache(payload: Any, file: str) -> list[Scenario] | None:
 
 
 def _scenario_from_cache(d: Any, file: str) -> Scenario:
-    def typed(value: Any, kind: type | tuple[type, ...]) -> Any:
-        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-            raise TypeError(f"{value!r} is not {kind}")
-        return value
-
-    def strs(value: Any) -> tuple[str, ...]:
-        return tuple(typed(v, str) for v in typed(value, list))
-
-    none = type(None)
-    if not isinstance(d, dict) or set(d) != _CACHED_KEYS:
+    # json.loads builds exactly dict, list, str, int, float, bool and None: `type(x) is`
+    if type(d) is not dict or d.keys() != _CACHED_KEYS:
         raise ValueError("not a cached scenario")
     steps = []
-    for entry in typed(d["steps"], list):
-        index, line, act, error, unchanged, expect, note = typed(entry, list)
-        if (act is None) == (expect is None):
-            raise ValueError("a step is an act or an expect")
-        steps.append(Step(index=typed(index, int), line=typed(line, int),
-                          act=typed(act, (dict, none)), error=typed(error, (str, none)),
-                          state_unchanged=typed(unchanged, bool),
-                          expect=typed(expect, (dict, none)), note=typed(note, (str, none))))
-    raw_lines = typed(d["raw_lines"], dict)
-    for key, value in raw_lines.items():
-        typed(key, str), typed(value, int)
+    for entry in _typed(d["steps"], list):
+        index, line, act, error, unchanged, expect, note = _typed(entry, list)
+        if not (type(index) is int and type(line) is int and type(unchanged) is bool
+                and (act is None and type(expect) is dict or expect is None and type(act) is dict)
+                and (error is None or type(error) is str) and (note is None or type(note) is str)):
+            raise ValueError("not a cached step")
+        steps.append(Step(index=index, line=line, act=act, error=error,
+                          state_unchanged=unchanged, expect=expect, note=note))
+    raw_lines = _typed(d["raw_lines"], dict)
+    if not all(type(v) is int for v in raw_lines.values()):  # keys: JSON's are strings
+        raise ValueError("not cached lines")
+    setup_error = d["expect_setup_error"]
+    if not (setup_error is None or type(setup_error) is str):
+        raise ValueError("not a cached error code")
     return Scenario(
-        id=typed(d["id"], str), title=typed(d["title"], str), ruleset=typed(d["ruleset"], str),
-        cites=strs(d["cites"]), rules=strs(d["rules"]), features=strs(d["features"]),
-        setup=typed(d["setup"], dict), steps=tuple(steps), file=file,
-        line=typed(d["line"], int), seed=typed(d["seed"], int),
-        description=typed(d["description"], str), raw_lines=raw_lines,
-        expect_setup_error=typed(d["expect_setup_error"], (str, none)))
+        id=_typed(d["id"], str), title=_typed(d["title"], str),
+        ruleset=_typed(d["ruleset"], str), cites=_strs(d["cites"]), rules=_strs(d["rules"]),
+        features=_strs(d["features"]), setup=_typed(d["setup"], dict), steps=tuple(steps),
+        file=file, line=_typed(d["line"], int), seed=_typed(d["seed"], int),
+        description=_typed(d["description"], str), raw_lines=raw_lines,
+        expect_setup_error=setup_error)
+
+
+def _typed(value: Any, kind: type) -> Any:
+    if type(value) is not kind:
+        raise ValueError(f"{value!r} is not a {kind.__name__}")
+    return value
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    if type(value) is not list or not all(type(v) is str for v in value):
+        raise ValueError(f"{value!r} is not a list of strings")
+    return tuple(value)
 
 
 _CACHED_KEYS = frozenset(("id", "title", "ruleset", "cites", "rules", "features", "setup",

@@ -8,6 +8,8 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -327,3 +329,16 @@ def test_two_runs_give_the_same_report_cold_and_warm(cache_dir: Path, tmp_path: 
         if name == "cold":
             assert _entries(cache_dir)
     assert reports[0] == reports[1] and len(reports[0]) > 20
+
+
+def test_a_corpus_read_from_the_cache_imports_no_validator(cache_dir: Path) -> None:
+    code = ("import sys\nfrom conformance.scenario import load_corpus\n"
+            "c = load_corpus()\n"
+            "print(len(c.scenarios), len(c.errors), "
+            "sorted(m for m in ('jsonschema', 'jsonschema_rs') if m in sys.modules))")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**os.environ, corpus_cache.ENV_DIR: str(cache_dir)})
+            .stdout.split(maxsplit=2) for _ in range(2)]
+    assert runs[0][:2] == runs[1][:2] and int(runs[0][0]) >= 700 and runs[0][1] == "0"
+    assert runs[0][2].strip() == "['jsonschema_rs']"  # cold: validated
+    assert runs[1][2].strip() == "[]"  # warm: read back, nothing to validate

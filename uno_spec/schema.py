@@ -15,12 +15,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jsonschema_rs
-
 from uno_spec.loader import YamlMap
 from uno_spec.paths import spec_root
 
 if TYPE_CHECKING:
+    import jsonschema_rs
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
@@ -30,6 +29,8 @@ class Schema:
     validator of the same schema, built on first use (to name what is wrong)."""
 
     def __init__(self, schema: dict[str, Any]) -> None:
+        import jsonschema_rs  # here: a corpus read from the cache validates nothing
+
         self.schema = schema
         self._fast = jsonschema_rs.Draft202012Validator(schema, offline=True)
 
@@ -99,6 +100,8 @@ def _converted(e: jsonschema_rs.ValidationError, instance: Any, at: list[str | i
 def compile_schema(schema: dict[str, Any]) -> Schema:
     """A compiled schema; the schema itself must be a valid draft 2020-12 schema
     (`jsonschema.exceptions.SchemaError` naming what is wrong otherwise)."""
+    import jsonschema_rs
+
     if not jsonschema_rs.meta.is_valid(schema):
         from jsonschema import Draft202012Validator
 
