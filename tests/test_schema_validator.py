@@ -136,5 +136,9 @@ def test_a_string_with_a_final_newline_breaks_a_pattern_ending_in_dollar() -> No
     assert jsonschema.Draft202012Validator(card.schema).is_valid("R7\n")
     with pytest.raises(ScenarioError) as info:
         parse_text(NEWLINE, "newline.yaml")
-    assert str(info.value).startswith(
-        'newline.yaml:13: scenario demo.newline: steps[0].act.play: "R7\\n" does not match "^')
+    assert str(info.value).startswith("newline.yaml:13: scenario demo.newline: steps[0].act.play: "
+                                      "'R7\\n' is not a card: a card is a colour letter")
+    with pytest.raises(ScenarioError) as info:  # the message stays one line
+        parse_text(NEWLINE.replace("id: demo.newline", 'id: "demo.newline\\n"'), "newline.yaml")
+    assert str(info.value) == ('newline.yaml:1: id: "demo.newline\\n" does not match '
+                               '"^[a-z0-9][a-z0-9_-]*(\\.[a-z0-9][a-z0-9_-]*)+$"')

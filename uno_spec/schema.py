@@ -70,16 +70,19 @@ class Schema:
         try:
             errors = list(self._fast.iter_errors(instance))
         except ValueError as exc:  # a value JSON does not have, where the schema allows any
-            yield ValidationError(str(exc), validator="type", instance=instance)
+            yield ValidationError(str(exc), validator="type", instance=instance,
+                                  type_checker=self.explainer.TYPE_CHECKER)
             return
         for e in errors:
-            yield _converted(e, instance, [])
+            yield _converted(e, instance, [], self.schema)
 
 
 def _converted(e: jsonschema_rs.ValidationError, instance: Any, at: list[str | int],
-               branch: int | None = None) -> ValidationError:
+               root: dict[str, Any], branch: int | None = None) -> ValidationError:
     """A jsonschema-rs error as jsonschema's (path relative to `at`; the oneOf/anyOf branches
-    as its `context`, numbered like jsonschema's), so that callers explain both alike."""
+    as its `context`, numbered like jsonschema's; `schema` the sub-schema of `root` whose
+    keyword failed), so that callers explain both alike."""
+    from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
     path: list[str | int] = []
@@ -91,10 +94,16 @@ def _converted(e: jsonschema_rs.ValidationError, instance: Any, at: list[str | i
             node[key] if isinstance(node, list) and isinstance(key, int) else None
     context = []
     for i, sub in enumerate(getattr(e.kind, "context", None) or ()):
-        context += [_converted(x, instance, path, i) for x in sub]
+        context += [_converted(x, instance, path, root, i) for x in sub]
+    schema: Any = root
+    for part in e.schema_path[:-1]:  # a JSON pointer into `root`, through the $refs
+        schema = schema.get(str(part), {}) if isinstance(schema, dict) else \
+            schema[part] if isinstance(schema, list) and isinstance(part, int) \
+            and part < len(schema) else {}
     schema_path = list(e.schema_path) if branch is None else [branch]
     return ValidationError(e.message, validator=e.kind.name, path=path[len(at):],
-                           instance=node, schema_path=schema_path, context=context)
+                           instance=node, schema=schema, schema_path=schema_path,
+                           context=context, type_checker=Draft202012Validator.TYPE_CHECKER)
 
 
 def compile_schema(schema: dict[str, Any]) -> Schema:
