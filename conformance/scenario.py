@@ -265,26 +265,33 @@ def _check_players(doc: Any, data: Any, file: str) -> None:
                      f"{n} players: UNO is played by 2 to 10 players (seats 0 to 9)")
 
 
-def _walk(value: Any, path: list[Any]) -> Iterator[tuple[list[Any], Any]]:
-    """Every (path, leaf) of JSON data, in document order."""
-    if isinstance(value, dict):
+def _first_float(value: Any) -> list[Any] | None:
+    """The path of the first float in JSON data (document order), or None. The path is built
+    only on the way back from a float: a scenario without one costs no list."""
+    if type(value) is dict:
         for k, v in value.items():
-            yield from _walk(v, [*path, k])
-    elif isinstance(value, list):
+            if type(v) in (dict, list, float) and (found := _first_float(v)) is not None:
+                return [k, *found]
+    elif type(value) is list:
         for i, v in enumerate(value):
-            yield from _walk(v, [*path, i])
-    else:
-        yield path, value
+            if type(v) in (dict, list, float) and (found := _first_float(v)) is not None:
+                return [i, *found]
+    elif isinstance(value, float):
+        return []
+    return None
 
 
 def _check_numbers(doc: Any, data: dict[str, Any], file: str) -> None:
     """Every number of a scenario is a whole number: `3.0` is refused where JSON Schema's
     `integer` would take it (a seat, a count, a seed)."""
-    for path, value in _walk(data, []):
-        if isinstance(value, float):
-            raise _error(doc, file, data["id"], path,
-                         f"{json.dumps(value) if value == value else 'NaN'} is not a whole "
-                         "number (write seats, counts and seeds without a decimal point)")
+    path = _first_float(data)
+    if path is not None:
+        node: Any = data
+        for part in path:
+            node = node[part]
+        raise _error(doc, file, data["id"], path,
+                     f"{json.dumps(node) if node == node else 'NaN'} is not a whole "
+                     "number (write seats, counts and seeds without a decimal point)")
 
 
 def _deck(doc: Any, data: dict[str, Any], file: str) -> specdata.Deck:
