@@ -342,3 +342,14 @@ def test_a_corpus_read_from_the_cache_imports_no_validator(cache_dir: Path) -> N
     assert runs[0][:2] == runs[1][:2] and int(runs[0][0]) >= 700 and runs[0][1] == "0"
     assert runs[0][2].strip() == "['jsonschema_rs']"  # cold: validated
     assert runs[1][2].strip() == "[]"  # warm: read back, nothing to validate
+
+
+def test_the_test_session_never_uses_the_users_cache() -> None:
+    import tempfile
+
+    import platformdirs
+
+    users = Path(platformdirs.user_cache_dir("uno-fsm", appauthor=False))
+    session = corpus_cache.root()  # tests/conftest.py, for this process and its children
+    assert session is not None and session != users
+    assert session.is_relative_to(Path(tempfile.gettempdir()))
