@@ -88,6 +88,15 @@ def test_a_value_json_does_not_have_is_invalid_and_explained() -> None:
     assert list(error.absolute_path) == ["when"] and "is not of type 'string'" in error.message
 
 
+def test_a_document_jsonschema_rs_cannot_read_is_judged_by_jsonschema() -> None:
+    # a ruleset's deck `numbers: {0: 1, 1: 2}`: YAML integer keys, which jsonschema-rs does not
+    # take (only string keys); jsonschema judges it, and accepts it here
+    schema = compile_schema({"type": "object", "additionalProperties": {"type": "integer"}})
+    assert schema.is_valid({0: 1, 1: 2}) and list(schema.iter_errors({0: 1, 1: 2})) == []
+    [error] = schema.iter_errors({0: 1, 1: "two"})
+    assert list(error.absolute_path) == [1] and "is not of type 'integer'" in error.message
+
+
 def test_an_invalid_schema_is_refused_with_jsonschemas_explanation() -> None:
     with pytest.raises(jsonschema.exceptions.SchemaError, match="'widget' is not valid"):
         compile_schema({"type": "widget"})

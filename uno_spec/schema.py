@@ -34,14 +34,18 @@ class Schema:
         self.schema = schema
         self._fast = jsonschema_rs.Draft202012Validator(schema, offline=True)
 
-    def is_valid(self, instance: Any) -> bool:
-        """Whether `instance` is valid. A value JSON does not have (a YAML date, bytes, a set,
-        a non-string key) is not: jsonschema-rs refuses to read it (ValueError), and the
-        explainer then names it."""
+    def _verdict(self, instance: Any) -> bool | None:
+        """jsonschema-rs's verdict; None when it cannot read `instance`: a value JSON does
+        not have (a YAML date, bytes, a set, a key that is not a string, such as a deck's
+        `numbers: {0: 1}`), which jsonschema then judges."""
         try:
             return bool(self._fast.is_valid(instance))
         except ValueError:
-            return False
+            return None
+
+    def is_valid(self, instance: Any) -> bool:
+        verdict = self._verdict(instance)
+        return bool(self.explainer.is_valid(instance)) if verdict is None else verdict
 
     @functools.cached_property
     def explainer(self) -> Draft202012Validator:
@@ -51,30 +55,20 @@ class Schema:
 
     def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
         """jsonschema's errors for `instance`; none (and no jsonschema import) when it is
-        valid. The compiled validator's verdict stands: for the rare document that it rejects
-        and jsonschema accepts (a string ending in a line break where a `pattern` ends in `$`:
-        Python's `$` matches before a final newline, JSON Schema's ECMA 262 `$` does not), its
-        own errors come out, in jsonschema's type."""
-        if self.is_valid(instance):
+        valid. The compiled validator's verdict stands when it has one: for the rare document
+        that it rejects and jsonschema accepts (a string ending in a line break where a
+        `pattern` ends in `$`: Python's `$` matches before a final newline, JSON Schema's
+        ECMA 262 `$` does not), its own errors come out, in jsonschema's type."""
+        verdict = self._verdict(instance)
+        if verdict:
             return
         explained = False
         for error in self.explainer.iter_errors(instance):
             explained = True
             yield error
-        if not explained:
-            yield from self._own_errors(instance)
-
-    def _own_errors(self, instance: Any) -> Iterator[ValidationError]:
-        from jsonschema.exceptions import ValidationError
-
-        try:
-            errors = list(self._fast.iter_errors(instance))
-        except ValueError as exc:  # a value JSON does not have, where the schema allows any
-            yield ValidationError(str(exc), validator="type", instance=instance,
-                                  type_checker=self.explainer.TYPE_CHECKER)
-            return
-        for e in errors:
-            yield _converted(e, instance, [], self.schema)
+        if not explained and verdict is False:
+            for e in self._fast.iter_errors(instance):
+                yield _converted(e, instance, [], self.schema)
 
 
 def _converted(e: jsonschema_rs.ValidationError, instance: Any, at: list[str | int],
