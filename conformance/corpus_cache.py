@@ -70,14 +70,15 @@ def root() -> Path | None:
 def version() -> str | None:
     """The version of the loading code and of the data it checks against (see the module
     docstring); None when a part cannot be read (then nothing is cached)."""
+    import yaml
+
     from uno_spec import loader
     from uno_spec.paths import spec_root
 
     h = hashlib.sha256()
     fast = loader.FAST_LOADER
-    h.update(json.dumps([FORMAT, sys.version_info[:2], getattr(sys.modules.get("yaml"),
-                         "__version__", ""), loader.MAX_DEPTH, loader.MAX_ALIASES,
-                         loader.MAX_NODES, loader.MAX_INT_DIGITS,
+    h.update(json.dumps([FORMAT, sys.version_info[:2], yaml.__version__, loader.MAX_DEPTH,
+                         loader.MAX_ALIASES, loader.MAX_NODES, loader.MAX_INT_DIGITS,
                          fast.__name__ if fast is not None else None]).encode())
     try:
         for name in CODE:
