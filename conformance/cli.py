@@ -229,18 +229,18 @@ def cmd_run(args: argparse.Namespace) -> int:
             except (exp.ExpectationsError, OSError) as exc:
                 _err(str(exc))
                 return 2
-    corpus = load_corpus(args.paths or None)
+    filters = Filters(tuple(args.id), tuple(args.ruleset), tuple(args.feature),
+                      tuple(args.rule), tuple(args.clause))
+    corpus = load_corpus(args.paths or None, select=filters)  # the others are not validated
     if corpus.errors:
         for e in corpus.errors:  # one line each; a count when there are several
             _err(str(e))
         if len(corpus.errors) > 1:
             _err(f"{len(corpus.errors)} scenario file errors; fix them (see `conformance lint`)")
         return 2
-    filters = Filters(tuple(args.id), tuple(args.ruleset), tuple(args.feature),
-                      tuple(args.rule), tuple(args.clause))
-    scenarios = filters.apply(corpus.scenarios)
+    scenarios = corpus.scenarios
     if not scenarios:
-        _err(_nothing_selected(args, len(corpus.scenarios)))
+        _err(_nothing_selected(args, corpus.total))
         return 2
     bar = None
     if not args.no_progress and not args.quiet and sys.stderr.isatty():

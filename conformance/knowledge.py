@@ -201,10 +201,11 @@ def compile_matcher(spec: dict[str, Any]) -> Predicate:
 
 @functools.cache
 def _validator() -> Any:
-    import jsonschema
+    """conformance/schema/implementation.schema.json, compiled (jsonschema explains only a
+    file it rejects)."""
+    from uno_spec.schema import compile_schema
 
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    return compile_schema(json.loads(SCHEMA.read_text(encoding="utf-8")))
 
 
 def _line_of(doc: Any, path: list[Any], key: Any = None) -> int:

@@ -151,13 +151,13 @@ class ScenarioCorpus(pytest.Collector):
         from conformance.scenario import Filters, load_corpus
 
         paths = list(self.config.getoption("uno_corpus")) or None
-        corpus = load_corpus(paths)
+        rulesets = tuple(self.config.getoption("uno_ruleset"))
+        corpus = load_corpus(paths, select=Filters(rulesets=rulesets))
         if corpus.errors:
             raise self.CollectError("\n".join(str(e) for e in corpus.errors))
-        rulesets = tuple(self.config.getoption("uno_ruleset"))
         state = self.config.stash[_KEY]
         items = []
-        for sc in Filters(rulesets=rulesets).apply(corpus.scenarios):
+        for sc in corpus.scenarios:
             item = ScenarioItem.from_parent(self, name=sc.id, scenario=sc)
             entry = state.expectations.lookup(sc.id)
             if entry is not None:

