@@ -131,3 +131,15 @@ def test_a_huge_seed_plays() -> None:
     assert [r.returncode for r in runs] == [0, 0] and runs[0].stderr == ""
     assert runs[0].stdout == runs[1].stdout
     assert json.loads(runs[0].stdout)["seed"] == 10 ** 30
+
+
+def test_readme_and_engine_docs_name_every_match_format() -> None:
+    from pathlib import Path
+
+    from uno_spec.matches import list_matches
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    engine = (root / "docs" / "engine.md").read_text(encoding="utf-8")
+    for name in list_matches():
+        assert f"`{name}`" in readme and f"`{name}`" in engine, name
