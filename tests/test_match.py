@@ -254,6 +254,10 @@ def test_a_format_without_a_partners_ruleset_is_refused() -> None:
         M.play_match(fmt)
     with pytest.raises(M.MatchError, match="cannot sit at 1 table"):
         M.play_match(dataclasses.replace(ROTATION, players=8))
+    with pytest.raises(M.MatchError, match="at least one round and one hand"):
+        M.play_match(ROTATION, rounds=0)
+    with pytest.raises(M.MatchError, match="at least one round and one hand"):
+        M.play_match(dataclasses.replace(TOURNAMENT, hands_per_partner=0))
     with pytest.raises(M.MatchError, match=r"^unknown bot 'clever' \(known: basic, random\)$"):
         M.play_match(ROTATION, bot="clever")
     with pytest.raises(SpecError, match="unknown variant 'nope'"):

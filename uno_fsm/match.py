@@ -173,6 +173,8 @@ def check_format(fmt: MatchFormat) -> None:
     params = Params.of(fmt.ruleset)
     if not params.partners:
         raise MatchError(f"match {fmt.id}: ruleset {fmt.ruleset} is not a partners ruleset")
+    if fmt.rounds < 1 or fmt.hands_per_partner < 1:
+        raise MatchError(f"match {fmt.id}: at least one round and one hand with each partner")
     if not params.players_ok(TABLE_SIZE) or fmt.players != TABLE_SIZE * fmt.tables:
         raise MatchError(f"match {fmt.id}: {fmt.players} players cannot sit at {fmt.tables} "
                          f"table(s) of {TABLE_SIZE} under {fmt.ruleset}")
