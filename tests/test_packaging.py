@@ -44,7 +44,7 @@ def _run(site: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_wheel_ships_spec_and_corpus(unpacked_wheel: Path) -> None:
     data = unpacked_wheel / "uno_spec" / "data"
-    for sub in ("sources", "rules", "rulings", "rulesets", "schema", "seeds"):
+    for sub in ("sources", "rules", "rulings", "rulesets", "matches", "schema", "seeds"):
         assert any((data / sub).iterdir()), f"wheel lacks spec/{sub}"
     assert len(list((data / "seeds").glob("*.txt"))) == 5
     assert (data / "schema" / "scenario.schema.json").is_file()

@@ -81,12 +81,29 @@ def ruleset_listing() -> str:
             f"{', '.join(variants)} (`uno-fsm rulesets` describes each)")
 
 
+# In a help text, MATCHES stands for the match formats of spec/matches/, listed the same way.
+MATCHES = "{MATCHES}"
+
+
+def match_listing() -> str:
+    """`partners-rotation, partners-tournament`, from spec/matches/."""
+    try:
+        from uno_spec.matches import list_matches
+
+        return ", ".join(list_matches()) or "none"
+    except Exception:  # noqa: BLE001 - a broken spec/ must not break --help
+        return "see spec/matches/"
+
+
 class HelpFormatter(argparse.HelpFormatter):
-    """The help formatter of every `uno-fsm` parser (uno_cli.main.Parser): expands RULESETS."""
+    """The help formatter of every `uno-fsm` parser (uno_cli.main.Parser): expands RULESETS
+    and MATCHES."""
 
     def _expand_help(self, action: argparse.Action) -> str:
         text = super()._expand_help(action)
-        return text.replace(RULESETS, ruleset_listing()) if RULESETS in text else text
+        if RULESETS in text:
+            text = text.replace(RULESETS, ruleset_listing())
+        return text.replace(MATCHES, match_listing()) if MATCHES in text else text
 
 
 class DefaultsHelpFormatter(HelpFormatter, argparse.ArgumentDefaultsHelpFormatter):

@@ -4,6 +4,8 @@
 - `uno-fsm play [--ruleset R] [--players N] [--seed S] [--seat K] [--bots B]`: one person
   against bots (uno_fsm.terminal, uno_fsm.bots)
 - `uno-fsm simulate --games N --ruleset R --players P --seed S`: random games, statistics
+- `uno-fsm simulate --match NAME [--rounds N] [--bots B] [--format text|json] --seed S`: a match
+  of several hands with changing partners (uno_fsm.match, spec/matches/)
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
-from uno_cli.options import RULESETS, DefaultsHelpFormatter, count
+from uno_cli.options import MATCHES, RULESETS, DefaultsHelpFormatter, count
 from uno_fsm.bots import BOTS
 
 
@@ -48,16 +50,43 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     p = sub.add_parser("simulate", help="play random games and report statistics",
                        formatter_class=DefaultsHelpFormatter)
-    p.add_argument("--games", type=count(1), default=100, help="how many games")
-    p.add_argument("--ruleset", default="classic-official",
+    p.add_argument("--games", type=count(1), default=100, action=Given, help="how many games")
+    p.add_argument("--ruleset", default="classic-official", action=Given,
                    help=f"the ruleset, with +variants: {RULESETS}")
-    p.add_argument("--players", type=int, default=4, help="players at the table")
+    p.add_argument("--players", type=int, default=4, action=Given, help="players at the table")
     p.add_argument("--seed", type=int, default=0,
                    help="random seed: the same seed plays the same games")
     p.add_argument("--max-actions", type=count(1), default=100_000,
                    help="give up a game after this many actions")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    m = p.add_argument_group(
+        "matches", "a match of several hands with changing partners (spec/matches/): the "
+        "schedule, each hand's result and the tally by partnership; the format names its "
+        "ruleset and players, so --games, --ruleset and --players do not apply")
+    m.add_argument("--match", metavar="NAME", default=argparse.SUPPRESS, action=Given,
+                   help=f"play the match format NAME: {MATCHES}")
+    m.add_argument("--rounds", type=count(1, 100), default=argparse.SUPPRESS, action=Given,
+                   help="rounds of the rotation to play instead of the format's "
+                   "(PARTNERS.ROTATION.ROUNDS)")
+    m.add_argument("--bots", choices=sorted(BOTS), default="random", action=Given,
+                   help="how every player of the match plays (uno_fsm/bots.py)")
+    m.add_argument("--format", choices=("text", "json"), default="text", action=Given,
+                   help="the match report as text or as one JSON document")
     p.set_defaults(handler=cmd_simulate)
+
+
+class Given(argparse.Action):
+    """Stores an option's value and records that it was given (`args.given`), so that
+    `simulate` can refuse options that do not go with --match, or need it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.given = (*getattr(namespace, "given", ()), self.option_strings[0])
+
+
+MATCH_ONLY = ("--rounds", "--bots", "--format")  # options of a match
+NOT_IN_A_MATCH = ("--games", "--ruleset", "--players")  # the match format decides these
 
 
 # ---- diagram --------------------------------------------------------------------------
@@ -110,6 +139,12 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
 
 # ---- simulate -------------------------------------------------------------------------
 def cmd_simulate(args: argparse.Namespace) -> int:
+    given = getattr(args, "given", ())
+    if hasattr(args, "match"):
+        return cmd_match(args, [o for o in given if o in NOT_IN_A_MATCH])
+    if lonely := [o for o in given if o in MATCH_ONLY]:
+        print(f"uno-fsm simulate: {lonely[0]} goes with --match NAME", file=sys.stderr)
+        return 2
     from rich.console import Console
     from rich.progress import Progress
 
@@ -161,4 +196,37 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if unfinished:
         print(f"unfinished games (over {args.max_actions} actions): {unfinished}")
     print(f"{actions} actions in {elapsed:.2f}s: {actions / max(elapsed, 1e-9):,.0f} actions/s")
+    return 0
+
+
+# ---- simulate --match -----------------------------------------------------------------
+def cmd_match(args: argparse.Namespace, conflicting: list[str]) -> int:
+    """`simulate --match NAME`: one line on stderr and exit 2 for a bad name or option, exit
+    1 when a hand does not end within --max-actions."""
+    from uno_fsm.match import HandUnfinished, MatchError, play_match, report_lines
+    from uno_spec.files import json_text
+    from uno_spec.loader import SpecError
+    from uno_spec.matches import load_match
+
+    if conflicting:
+        print(f"uno-fsm simulate: {conflicting[0]} does not go with --match (the match format "
+              "names its ruleset and players)", file=sys.stderr)
+        return 2
+    try:
+        fmt = load_match(args.match)
+        result = play_match(fmt, args.seed, args.bots, getattr(args, "rounds", None),
+                            args.max_actions)
+    except SpecError as exc:  # unknown match, malformed match file, unknown ruleset
+        print(f"uno-fsm simulate: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except HandUnfinished as exc:  # the engine or the bots did not finish a hand
+        print(f"uno-fsm simulate: --match {args.match}: {exc} (--max-actions)", file=sys.stderr)
+        return 1
+    except MatchError as exc:  # a format the engine cannot play
+        print(f"uno-fsm simulate: --match {args.match}: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        sys.stdout.write(json_text(result.to_dict()) + "\n")
+    else:
+        print("\n".join(report_lines(result)))
     return 0

@@ -2,20 +2,22 @@
 
 Schemas; unique IDs; every cited clause, rule, ruling and ruleset exists; every normative clause
 is cited or says why not; each seed is partitioned by its source's clauses; no orphan rulings;
-ruling decisions name real rulesets and options. Problems come back as `Problem(file, line,
+ruling decisions name real rulesets (or match formats) and options; a match format names a
+partners ruleset and four players a table. Problems come back as `Problem(file, line,
 message)`; nothing raises.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from uno_spec.files import InputError, read_text
 from uno_spec.loader import SpecError, YamlMap, display_path, load_yaml, yaml_files
+from uno_spec.matches import check_match
 from uno_spec.schema import schema_path, validate
 
 
@@ -53,7 +55,8 @@ class Report:
         return f"spec lint OK: {parts}"
 
 
-_KINDS = {"clause": "sources", "rule": "rules", "ruling": "rulings", "ruleset": "rulesets"}
+_KINDS = {"clause": "sources", "rule": "rules", "ruling": "rulings", "ruleset": "rulesets",
+          "match": "matches"}
 
 
 def _hint(name: str, known: Iterable[str]) -> str:
@@ -77,6 +80,7 @@ class _Linter:
         self.rules: dict[str, _Entry] = {}
         self.rulings: dict[str, _Entry] = {}
         self.rulesets: dict[str, _Entry] = {}
+        self.matches: dict[str, _Entry] = {}
         self.sources: list[_Entry] = []
         self.counts: dict[str, int] = {}
         self.broken: set[str] = set()  # file kinds with a file that did not parse
@@ -157,6 +161,13 @@ class _Linter:
             if rid is not None and rid != Path(file).stem:
                 self.add(file, doc.line_of("id"),
                          f"ruleset id {rid!r} differs from file name {Path(file).stem!r}")
+        for file, doc in self._docs("matches", yaml_files(self.root, "matches")):
+            mid = self._register(self.matches, "match", file, doc)
+            if mid is not None and mid != Path(file).stem:
+                self.add(file, doc.line_of("id"),
+                         f"match id {mid!r} differs from file name {Path(file).stem!r}")
+            for line, message in check_match(doc):
+                self.add(file, line, message)
         self.registries()
 
     def registries(self) -> None:
@@ -201,6 +212,23 @@ class _Linter:
             return True  # cannot tell; the unparsable file is reported already
         return all(part in self.rulesets for part in name.split("+"))
 
+    def _match_ruleset(self, mid: str, e: _Entry) -> None:
+        """PARTNERS.ROTATION.HAND: every hand of a match is dealt under a partners ruleset."""
+        name = e.data.get("ruleset")
+        if not isinstance(name, str) or "rulesets" in self.broken:
+            return
+        from uno_spec.rulesets import load_ruleset
+
+        try:
+            params = load_ruleset(name, self.root).params
+        except SpecError as err:
+            self.add(e.file, e.data.line_of("ruleset"), f"match {mid}: {err.message}")
+            return
+        scoring = params.get("scoring")
+        if not isinstance(scoring, Mapping) or scoring.get("method") != "partners":
+            self.add(e.file, e.data.line_of("ruleset"), f"match {mid}: ruleset {name!r} is not "
+                     "a partners ruleset (scoring.method: partners)")
+
     def references(self) -> None:
         cited: set[str] = set()
         referenced_rulings: set[str] = set()
@@ -229,6 +257,12 @@ class _Linter:
                     self.add(e.file, e.data.line_of("conflicts"),
                              f"variant {rid} conflicts with {name!r}, which is not a variant"
                              f"{_hint(name, variants)}")
+        for mid, e in self.matches.items():
+            self._ref(e, "cites", self.clauses, "clause", f"match {mid}")
+            self._ref(e, "rules", self.rules, "rule", f"match {mid}")
+            self._ref(e, "rulings", self.rulings, "ruling", f"match {mid}")
+            referenced_rulings.update(_strs(e.data.get("rulings")))
+            self._match_ruleset(mid, e)
         for rid, e in self.rulings.items():
             self._ref(e, "clauses", self.clauses, "clause", f"ruling {rid}")
             options = [str(o.get("id")) for o in e.data.get("options") or []
@@ -239,9 +273,9 @@ class _Linter:
             if isinstance(decisions, YamlMap):
                 for name, choice in decisions.items():
                     line = decisions.line_of(str(name))
-                    if not self._ruleset_name_ok(str(name)):
+                    if not self._ruleset_name_ok(str(name)) and name not in self.matches:
                         self.add(e.file, line, f"ruling {rid} decides for unknown ruleset "
-                                 f"{name!r}{_hint(str(name), self.rulesets)}")
+                                 f"{name!r}{_hint(str(name), [*self.rulesets, *self.matches])}")
                     if str(choice) not in options:
                         self.add(e.file, line, f"ruling {rid}: decision {choice!r} for {name} "
                                  f"is not one of its options ({', '.join(options)})")
@@ -322,6 +356,8 @@ def lint(root: Path) -> Report:
         "rulings": len(linter.rulings),
         "rulesets": len(linter.rulesets),
     }
+    if (root / "matches").is_dir():
+        counts["match formats"] = len(linter.matches)
     counts.update(linter.counts)
     problems = sorted(set(linter.problems), key=lambda p: (p.file, p.line, p.message))
     return Report(problems, counts)

@@ -120,6 +120,7 @@ SCHEMAS = {
     "rulesets": "ruleset.schema.json",
     "errors": "errors.schema.json",
     "features": "features.schema.json",
+    "matches": "match.schema.json",
 }
 
 

@@ -1,0 +1,253 @@
+"""Matches of several hands with changing partners, over the engine (spec/matches/).
+
+The engine plays one game; a match is a schedule of such games. The driver seats the players
+of each hand so that the hand's partners sit opposite (PARTNERS.SEATING: seat i partners seat
+i + 2 at a table of four), deals each hand as a new `Game` of the format's partners ruleset,
+lets bots choose among `legal_actions` until a partner goes out, and keeps each player's
+points by partnership. Rules: spec/rules/classic-partners-match.yaml; rulings
+RUL.PARTNERS.ROTATION, RUL.PARTNERS.MATCH-HAND, RUL.PARTNERS.ROTATION-HANDS,
+RUL.PARTNERS.TOURNAMENT-HANDS, RUL.PARTNERS.TOURNAMENT-TABLES, RUL.PARTNERS.MATCH-TALLY.
+
+    fmt = load_match("partners-tournament")
+    result = play_match(fmt, seed=7)        # the same seed plays the same match
+    result.totals, result.winners
+
+Players are numbered 0..players-1 for the whole match; a hand's seats are filled from them.
+Each hand's game seed is printed with its result (`hand_seed`), so a single hand can be
+replayed with `Game.new(fmt.ruleset, 4, seed)` and the same bot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from uno_fsm.bots import BOTS
+from uno_fsm.game import Game
+from uno_fsm.params import Params
+from uno_spec.matches import TABLE_SIZE, MatchFormat
+
+MAX_ACTIONS = 100_000  # a hand not over after this many actions stops the match
+
+
+class MatchError(Exception):
+    """A match format that cannot be played (its ruleset is no partners ruleset, an unknown
+    bot)."""
+
+
+class HandUnfinished(MatchError):
+    """A hand that did not end within the action limit, or ended with nobody out."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a hand: the match players by seat. PARTNERS.SEATING: seat i partners
+    seat i + 2, so the teams are seats 0+2 and 1+3."""
+
+    seats: tuple[int, ...]
+
+    @property
+    def teams(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        s = self.seats
+        return (s[0], s[2]), (s[1], s[3])
+
+
+@dataclass(frozen=True)
+class ScheduledHand:
+    """Hand `number` (1-based) of round `round`: what every table deals at the same time."""
+
+    number: int
+    round: int
+    tables: tuple[Table, ...]
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What one table's hand came to: who went out, the team that scored and its points."""
+
+    number: int
+    table: int  # 1-based
+    seats: tuple[int, ...]
+    seed: int  # the game's seed: Game.new(ruleset, 4, seed) deals this hand again
+    went_out: int  # the match player who went out
+    team: tuple[int, int]  # the going-out player and their partner
+    points: int  # PARTNERS.SCORE: the opposing players' cards
+    actions: int
+
+
+@dataclass
+class MatchResult:
+    format: MatchFormat
+    seed: int
+    bots: str
+    schedule: list[ScheduledHand]
+    hands: list[HandResult]
+    by_partner: list[list[int]]  # by_partner[p][q]: points p scored partnered with q
+    totals: list[int]
+    winners: list[int]
+
+    def to_dict(self) -> dict[str, Any]:
+        f = self.format
+        return {
+            "match": f.id, "title": f.title, "ruleset": f.ruleset, "players": f.players,
+            "tables": f.tables, "hands_per_partner": f.hands_per_partner, "rounds": f.rounds,
+            "hands_per_table": f.hands, "seed": self.seed, "bots": self.bots,
+            "schedule": [{"hand": h.number, "round": h.round,
+                          "tables": [{"seats": list(t.seats),
+                                      "teams": [list(team) for team in t.teams]}
+                                     for t in h.tables]}
+                         for h in self.schedule],
+            "hands": [{"hand": r.number, "table": r.table, "seats": list(r.seats),
+                       "seed": r.seed, "went_out": r.went_out, "team": list(r.team),
+                       "points": r.points, "actions": r.actions} for r in self.hands],
+            "by_partner": [[None if p == q else v for q, v in enumerate(row)]
+                           for p, row in enumerate(self.by_partner)],
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+        }
+
+
+def round_robin(n: int) -> list[list[tuple[int, int]]]:
+    """The circle method: n - 1 pairings of 0..n-1 (n even), each a list of n/2 pairs, in
+    which every pair of players meets exactly once."""
+    if n < 2 or n % 2:
+        raise ValueError(f"a round-robin of pairs needs an even number of players, not {n}")
+    out = []
+    for r in range(n - 1):
+        pairs = [(n - 1, r)] + [((r + i) % (n - 1), (r - i) % (n - 1)) for i in range(1, n // 2)]
+        out.append(sorted((min(a, b), max(a, b)) for a, b in pairs))
+    return out
+
+
+def schedule(fmt: MatchFormat) -> list[ScheduledHand]:
+    """Every hand of the match, in order.
+
+    PARTNERS.ROTATION.SCHEDULE, PARTNERS.TOURNAMENT.SCHEDULE (RUL.PARTNERS.ROTATION-HANDS,
+    RUL.PARTNERS.TOURNAMENT-HANDS): the pairings of a round-robin of the players, each for
+    `hands_per_partner` consecutive hands; PARTNERS.ROTATION.ROUNDS: the whole rotation
+    `rounds` times. PARTNERS.TOURNAMENT.TABLES (RUL.PARTNERS.TOURNAMENT-TABLES): the
+    partnerships of a pairing are split over the tables by a round-robin of the
+    partnerships, the next split for each of the consecutive hands; partners sit opposite."""
+    pairings = round_robin(fmt.players)
+    teams_per_table = TABLE_SIZE // 2
+    out: list[ScheduledHand] = []
+    for rnd in range(1, fmt.rounds + 1):
+        for pairing in pairings:
+            splits = round_robin(len(pairing)) if fmt.tables > 1 else [[(0, 1)]]
+            assert all(len(pair) == teams_per_table for split in splits for pair in split)
+            for j in range(fmt.hands_per_partner):
+                tables = tuple(
+                    Table((pairing[a][0], pairing[b][0], pairing[a][1], pairing[b][1]))
+                    for a, b in splits[j % len(splits)])
+                out.append(ScheduledHand(len(out) + 1, rnd, tables))
+    return out
+
+
+def play_hand(ruleset: str, table: Table, seed: int, bot: str = "random",
+              max_actions: int = MAX_ACTIONS) -> tuple[int, int, int]:
+    """PARTNERS.ROTATION.HAND (RUL.PARTNERS.MATCH-HAND): one deal of `ruleset` with `table`'s
+    seating, played by `bot` until a partner goes out (PARTNERS.END). Returns (the seat that
+    went out, its team's points by PARTNERS.SCORE, the actions taken); HandUnfinished if the
+    hand is not over after `max_actions`."""
+    game = Game.new(ruleset, len(table.seats), seed)
+    choose = BOTS[bot]
+    rng = random.Random(f"bots {seed}")
+    n = 0
+    while not game.round_over:
+        if n >= max_actions:
+            raise HandUnfinished(f"the hand of seed {seed} did not end within {max_actions} "
+                                 "actions")
+        game.apply(choose(game, game.legal_actions(), rng))
+        n += 1
+    seat = game.winner
+    if seat is None:  # every finished classic hand has a player who went out
+        raise HandUnfinished(f"the hand of seed {seed} ended with no player out")
+    return seat, game.scores[seat], n
+
+
+def check_format(fmt: MatchFormat) -> None:
+    """PARTNERS.ROTATION.HAND: the hands are dealt under a partners ruleset at tables of
+    four (MatchError otherwise; unknown ruleset names raise the loader's SpecError)."""
+    params = Params.of(fmt.ruleset)
+    if not params.partners:
+        raise MatchError(f"match {fmt.id}: ruleset {fmt.ruleset} is not a partners ruleset")
+    if fmt.rounds < 1 or fmt.hands_per_partner < 1:
+        raise MatchError(f"match {fmt.id}: at least one round and one hand with each partner")
+    if not params.players_ok(TABLE_SIZE) or fmt.players != TABLE_SIZE * fmt.tables:
+        raise MatchError(f"match {fmt.id}: {fmt.players} players cannot sit at {fmt.tables} "
+                         f"table(s) of {TABLE_SIZE} under {fmt.ruleset}")
+
+
+def play_match(fmt: MatchFormat, seed: int = 0, bot: str = "random", rounds: int | None = None,
+               max_actions: int = MAX_ACTIONS) -> MatchResult:
+    """Play every hand of `fmt` (with `rounds` rounds instead of the format's, if given) and
+    tally. The same seed plays the same match: hand k (0-based over all tables, in order)
+    is dealt with the game seed `seed * 1_000_003 + k`."""
+    if rounds is not None:
+        fmt = dataclasses.replace(fmt, rounds=rounds)
+    check_format(fmt)
+    if bot not in BOTS:
+        raise MatchError(f"unknown bot {bot!r} (known: {', '.join(sorted(BOTS))})")
+    plan = schedule(fmt)
+    n = fmt.players
+    by_partner = [[0] * n for _ in range(n)]
+    hands: list[HandResult] = []
+    for scheduled in plan:
+        for t, table in enumerate(scheduled.tables, 1):
+            hand_seed = seed * 1_000_003 + len(hands)
+            try:
+                seat, points, actions = play_hand(fmt.ruleset, table, hand_seed, bot,
+                                                  max_actions)
+            except HandUnfinished as exc:
+                raise HandUnfinished(f"hand {scheduled.number} at table {t}: {exc}") from None
+            player = table.seats[seat]
+            partner = table.seats[(seat + TABLE_SIZE // 2) % TABLE_SIZE]
+            # PARTNERS.ROTATION.TALLY (RUL.PARTNERS.MATCH-TALLY): the team's points are
+            # credited to both partners, kept under the partnership
+            by_partner[player][partner] += points
+            by_partner[partner][player] += points
+            hands.append(HandResult(scheduled.number, t, table.seats, hand_seed, player,
+                                    (player, partner), points, actions))
+    totals = [sum(row) for row in by_partner]
+    # PARTNERS.ROTATION.WINNER, PARTNERS.TOURNAMENT.SCORE: the greatest total wins; the tied
+    # greatest share the win (RUL.PARTNERS.MATCH-TALLY)
+    best = max(totals)
+    winners = [p for p, v in enumerate(totals) if v == best]
+    return MatchResult(fmt, seed, bot, plan, hands, by_partner, totals, winners)
+
+
+def _team(team: tuple[int, int]) -> str:
+    return f"P{team[0]}+P{team[1]}"
+
+
+def report_lines(result: MatchResult) -> list[str]:
+    """The text report of `uno-fsm simulate --match`: the schedule, each hand's result, the
+    tally by partnership and the winners."""
+    f = result.format
+    lines = [f"match {f.id}: {f.title}",
+             f"ruleset {f.ruleset}, {f.players} players at {f.tables} table(s) of "
+             f"{TABLE_SIZE}, {f.rounds} round(s), {f.hands} hands per table, seed "
+             f"{result.seed}, bots {result.bots}",
+             "", "schedule (partners sit opposite: seats 0+2 against 1+3):"]
+    width = len(str(len(result.schedule)))
+    for h in result.schedule:
+        cells = "   ".join(f"table {t}: {_team(tb.teams[0])} vs {_team(tb.teams[1])}"
+                           for t, tb in enumerate(h.tables, 1))
+        lines.append(f"  hand {h.number:>{width}} (round {h.round})  {cells}")
+    lines += ["", "results (the going-out team scores the opponents' cards):"]
+    for r in result.hands:
+        lines.append(f"  hand {r.number:>{width}} table {r.table}: P{r.went_out} out, "
+                     f"{_team(r.team)} +{r.points}  (seed {r.seed}, {r.actions} actions)")
+    n = f.players
+    lines += ["", "tally (points by partner; the total is their sum):"]
+    head = "  player " + "".join(f"{'P' + str(q):>6}" for q in range(n)) + f"{'total':>8}"
+    lines.append(head)
+    for p in range(n):
+        cells = "".join(f"{'-' if p == q else result.by_partner[p][q]:>6}" for q in range(n))
+        lines.append(f"  {'P' + str(p):<7}{cells}{result.totals[p]:>8}")
+    names = ", ".join(f"P{p}" for p in result.winners)
+    shared = " (a shared win)" if len(result.winners) > 1 else ""
+    lines += ["", f"winner: {names} with {result.totals[result.winners[0]]} points{shared}"]
+    return lines
