@@ -381,6 +381,8 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
             seat(["setup", key], setup[key])
     for key in ("hands", "scores"):
         keys(["setup", key], setup.get(key))
+    for i, value in enumerate(setup.get("eliminated") or ()):  # Desafio
+        seat(["setup", "eliminated", i], value)
     missing = [s for s in range(n) if str(s) not in setup.get("hands", {})]
     if missing and setup.get("start") != "game":  # start: game deals the hands itself
         raise bad(["setup", "hands"], f"no hand given for seat(s) {missing} ([] for an empty hand)")
@@ -394,7 +396,7 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
         at = ["steps", i, "expect"]
         for key in ("hands", "hand_sizes", "scores", "views"):
             keys([*at, key], exp.get(key))
-        for key in ("current", "winner", "dealer"):
+        for key in ("current", "winner", "dealer", "eliminated"):
             if key in exp:
                 seats([*at, key], exp[key])
         pending = exp.get("pending")

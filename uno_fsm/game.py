@@ -14,6 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from uno_fsm import desafio
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event, Pending, formed, wrong_game
 from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
@@ -162,6 +163,11 @@ class Game:
             direction=CLOCKWISE if direction == "clockwise" else COUNTERCLOCKWISE,
             dealer=dealer % n, side=side, rng=random.Random(seed),
         )
+        # the Desafio set-up field (DESAFIO.ELIMINATED-OUT): the seats already out
+        st.eliminated = desafio.setup_eliminated(params, setup, n, hands, st.scores)
+        if st.eliminated and start != "game" and st.dealer in st.eliminated:
+            raise E.Eliminated(f"setup: dealer {st.dealer} is eliminated (cannot deal)",
+                               "DESAFIO.ELIMINATED-OUT")
         game = cls(st, params, {"setup": dict(setup), "seed": seed})
         if start == "game":
             # docs/contracts.md, `start: game`: nothing dealt yet; `draw` (optional) is the whole
@@ -185,7 +191,11 @@ class Game:
         elif start == "turn":
             if not discard:
                 raise E.MalformedAction("setup: start: turn needs a discard pile")
-            st.current = _whole(setup.get("current", (dealer + 1) % n), "current") % n
+            st.current = _whole(setup.get("current", game._rules.left(st.dealer)),
+                                "current") % n
+            if st.current in st.eliminated:
+                raise E.Eliminated(f"setup: current {st.current} is eliminated (has no turn)",
+                                   "DESAFIO.ELIMINATED-OUT")
             color = setup.get("active_color")
             top = game._rules.top()
             if color is not None:
@@ -286,12 +296,12 @@ class Game:
                         else:
                             out.append(_act("play", cur, card, None, uno))
         elif phase == "swap":
-            out.extend(_act("swap", cur, target=t) for t in range(st.players) if t != cur)
+            out.extend(_act("swap", cur, target=t) for t in r.seats() if t != cur)
         elif phase == "round_over":
             out.append(_act("next-round", None))
         if phase == "play" and self.params.jump_in and r.jump_open():
             # V.JUMPIN.IDENTICAL, V.JUMPIN.WHO: the other players' identical cards
-            for seat in range(st.players):
+            for seat in r.seats():
                 if seat == cur:
                     continue
                 hand = st.hands[seat]
@@ -303,7 +313,7 @@ class Game:
         w = st.uno_window
         if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
             out.append(_act("uno", w))
-            out.extend(_act("catch", s, target=w) for s in range(st.players) if s != w)
+            out.extend(_act("catch", s, target=w) for s in r.seats() if s != w)
         if player is not None:
             out = [a for a in out if a.player == player]
         return out

@@ -12,8 +12,9 @@ variant swaps, V.SEVENO.*, and the 2018 Wild Shuffle Hands, CL18.WSH.*, do).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
+from uno_fsm import desafio
 from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, FORMED, Action, Event, check_form
 from uno_fsm.cards import Card, Face
@@ -94,7 +95,26 @@ class Rules:
     def seat(self, seat: int, steps: int = 1) -> int:
         """The seat `steps` places from `seat` in the direction of play."""
         st = self.st
+        if st.eliminated:  # DESAFIO.ELIMINATED-OUT: eliminated seats are skipped
+            return desafio.step(st, seat, steps, st.direction)
         return (seat + st.direction * steps) % st.players
+
+    def left(self, seat: int) -> int:
+        """CL.SEAT.LEFT: the next seat clockwise (DESAFIO.ELIMINATED-OUT: in play)."""
+        st = self.st
+        if st.eliminated:
+            return desafio.step(st, seat, 1, CLOCKWISE)
+        return (seat + 1) % st.players
+
+    def seats(self) -> Sequence[int]:
+        """The seats in the game, ascending (DESAFIO.ELIMINATED-OUT: not the eliminated)."""
+        st = self.st
+        return desafio.seats_in_play(st) if st.eliminated else range(st.players)
+
+    def seated(self) -> int:
+        """How many players take part (CL.TWO.SCOPE; DESAFIO.HEAD-TO-HEAD: the final pair)."""
+        st = self.st
+        return st.players - len(st.eliminated)
 
     def playable(self, cards: Iterable[Card]) -> list[Card]:
         """The cards among `cards` that may be played on the discard pile now (the one copy of
@@ -252,6 +272,8 @@ class Rules:
         elif kind == "next-round" and (actor is not None or a.target is not None):
             # nobody in particular deals the next round: legal_actions lists it seatless
             raise E.MalformedAction("next-round names no seat")
+        if st.eliminated:
+            desafio.check_action(st, a)  # DESAFIO.ELIMINATED-OUT
         allowed = self._allowed[phase]
         if phase == "round_over" and event not in allowed:
             raise E.RoundOver("the round is over", "CL.END.NO-PENDING")
@@ -472,6 +494,8 @@ class Rules:
         """CL.SCORE.TARGET, FL.GAME.TARGET-500, FLALT.END-500 (RUL.FLALT.REACH: 500 or more,
         checked when the round is scored); CL22.SCORE.ONE-HAND (no target: one hand decides
         the game); PARTNERS.TARGET: a team's total is each partner's score."""
+        if self.p.elimination:  # DESAFIO.WINNER: one player left
+            return desafio.decided(self.st)
         target = self.p.target
         return target is None or max(self.st.scores) >= target
 
@@ -545,6 +569,8 @@ class Rules:
             for seat, value in enumerate(held):
                 st.scores[seat] += value
             points = held[winner]
+        elif p.elimination:  # DESAFIO.SCORE, DESAFIO.ELIMINATE, DESAFIO.SIMULTANEOUS
+            points = desafio.score(self, held, winner)
         elif p.partners:
             # PARTNERS.END: either partner going out ends the hand (CL.END.OUT, as for anyone);
             # PARTNERS.SCORE, PARTNERS.TARGET (RUL.PARTNERS.SCORING): the opposing players'
@@ -560,7 +586,8 @@ class Rules:
             st.scores[winner] += points
         st.round_winner = winner
         st.uno_window = None
-        self.events.append(Event("went-out", winner, count=points, rule="CL.SCORE.WINNER"))
+        self.events.append(Event("went-out", winner, count=points,
+                                 rule="DESAFIO.SCORE" if p.elimination else "CL.SCORE.WINNER"))
 
     def play_effect(self, action: Action | None = None) -> None:
         """A card with its effect; then the next player's turn (CL.PLAY.ONE-CARD)."""
@@ -584,7 +611,7 @@ class Rules:
             # CL.TWO.REVERSE-DIRECTION: the direction turns with 2 players too; FL.TWO.REVERSE
             st.direction = COUNTERCLOCKWISE if st.direction == CLOCKWISE else CLOCKWISE
             self.events.append(Event("reversed", actor, rule="CL.REVERSE.EFFECT"))
-            if st.players == 2 and p.reverse_as_skip_two:  # CL.TWO.SCOPE: exactly two players
+            if self.seated() == 2 and p.reverse_as_skip_two:  # CL.TWO.SCOPE: exactly two
                 st.current = actor  # CL.TWO.REVERSE-SKIP
             else:
                 st.current = self.seat(actor)  # CL.REVERSE.NEXT
@@ -665,11 +692,10 @@ class Rules:
             pool.extend(hand)
             hand.clear()
         st.rng.shuffle(pool)
-        n = st.players
-        seat = (actor + 1) % n  # dealt clockwise from the player's left, whatever the direction
+        seat = self.left(actor)  # dealt clockwise from the player's left, whatever the direction
         for card in pool:
             st.hands[seat].append(card)
-            seat = (seat + 1) % n
+            seat = self.left(seat)
         self.events.append(Event("hands-shuffled", actor, count=len(pool), rule="CL18.WSH.DEAL"))
 
     def _rotate_hands(self) -> None:
@@ -679,7 +705,7 @@ class Rules:
         n = st.players
         old = st.hands
         new: list[list[Card]] = [[] for _ in range(n)]
-        for seat in range(n):
+        for seat in self.seats():
             new[self.seat(seat)] = old[seat]
         st.hands = new
         self.events.append(Event("hands-rotated", rule="V.SEVENO.ZERO-ROTATE"))
@@ -889,7 +915,7 @@ class Rules:
         choose (CL.DEALER.UNRESOLVABLE) and more cards than the deal takes can stand as the
         first card, so one is left in the draw pile (CL.FIRST.UNRESOLVABLE). A real deck
         always does (108 cards, 4 returned); a toy deck may not."""
-        p, n = self.p, self.st.players
+        p, n = self.p, self.seated()
         if not cards:
             return False  # the ruleset's deck is built: decided when it is dealt
         if p.dealer == "high-card":
@@ -903,6 +929,9 @@ class Rules:
     def end_game(self, action: Action | None = None) -> None:
         """CL.SCORE.TARGET / CL22.SCORE.ONE-HAND: the winner of the last hand wins the game."""
         st = self.st
+        if self.p.elimination:
+            desafio.end_game(self)  # DESAFIO.WINNER
+            return
         if self.p.alt_scoring:
             # FLALT.LOWEST-WINS; FLALT.TIE (RUL.FLALT.TIE): the tied lowest share the win
             low = min(st.scores)
@@ -948,13 +977,15 @@ class Rules:
         st.dealer = dealer
         st.rng.shuffle(st.draw)  # CL.DEALER.RETURN: the whole deck is shuffled before dealing
         # CL.DEAL.SEVEN, one at a time from the dealer's left. Bounded by the cards: a toy deck
-        # from a scenario may run out (the deal stops there, whatever `hand_size` says)
+        # from a scenario may run out (the deal stops there, whatever `hand_size` says).
+        # DESAFIO.ELIMINATED-OUT: the eliminated are dealt nothing
+        order = [s for s in ((dealer + i) % n for i in range(1, n + 1)) if s in self.seats()]
         for _ in range(p.hand_size):
             if not st.draw:
                 break
-            for i in range(1, n + 1):
+            for seat in order:
                 if st.draw:
-                    st.hands[(dealer + i) % n].append(st.draw.pop())
+                    st.hands[seat].append(st.draw.pop())
         # CL.DEAL.DRAW-PILE: the rest is the draw pile
         self.events.append(Event("dealt", dealer, count=p.hand_size, rule="CL.DEAL.SEVEN"))
         self.turn_first_card()  # CL22.FIRST.EVERY-HAND: every hand, not only the first
@@ -964,10 +995,11 @@ class Rules:
         players draw from its top (docs/contracts.md, `start: game`); otherwise from a
         shuffled copy. Only the tied players draw again, in seat order, from the next cards."""
         st, p = self.st, self.p
-        n = st.players
+        seats = self.seats()  # DESAFIO.ELIMINATED-OUT, RUL.DESAFIO.DEALER: those in play
+        n = len(seats)
         if p.dealer != "high-card":
             # CL22.DEALER.RANDOM
-            dealer = st.rng.randrange(n)
+            dealer = seats[st.rng.randrange(n)]
             self.events.append(Event("dealer", dealer, rule="CL22.DEALER.RANDOM"))
             return dealer
         # CL.DEALER.HIGHEST, CL.DEALER.ACTION-ZERO, CL18.DEALER-ZERO, CL.DEALER.TIES;
@@ -986,7 +1018,7 @@ class Rules:
         pile = list(cards)
         if not ordered:
             st.rng.shuffle(pile)
-        contenders = list(range(n))
+        contenders = list(seats)
         for _ in range(DEALER_DRAWS):
             if len(pile) < len(contenders):
                 pile = list(cards)
@@ -1028,7 +1060,6 @@ class Rules:
         FIRST_CARD_TURNS turns per card (chance of reaching it with a startable pile below
         e^-64) with the same error."""
         st, p = self.st, self.p
-        n = st.players
         policies = {self.first_policy(c) for c in st.draw}
         if not st.draw or (policies <= TURN_AGAIN and RETURN in policies):
             rule = "CL.DEAL.FIRST-DISCARD" if not st.draw else "CL.FIRST.UNRESOLVABLE"
@@ -1037,7 +1068,7 @@ class Rules:
                 " ".join(sorted({c.text for c in st.draw})) + ")")
             raise E.UnresolvableSetup(f"the draw pile holds {what}: no first card can be "
                                       "turned", rule)
-        left = (st.dealer + 1) % n  # CL.SEAT.LEFT, CL.DEAL.FIRST-PLAYER
+        left = self.left(st.dealer)  # CL.SEAT.LEFT, CL.DEAL.FIRST-PLAYER
         st.current = left
         st.phase = "dealing"
         for _ in range(FIRST_CARD_TURNS * len(st.draw)):
@@ -1056,7 +1087,7 @@ class Rules:
             if policy == "none":
                 return
             if policy == "skip-first-player":  # CL.FIRST.SKIP, FL.FIRST.SKIP
-                st.current = (left + 1) % n
+                st.current = self.left(left)
                 return
             if policy == "dealer-starts-reversed":  # CL.FIRST.REVERSE, FL.FIRST.REVERSE
                 st.direction = COUNTERCLOCKWISE
@@ -1065,7 +1096,7 @@ class Rules:
             if policy == "first-player-draws-and-is-skipped":  # CL.FIRST.D2, FL.FIRST.DRAW-ONE
                 self.give(left, p.draws.get(f.kind, 0),
                           "FL.FIRST.DRAW-ONE" if f.kind == "draw1" else "CL.FIRST.D2")
-                st.current = (left + 1) % n
+                st.current = self.left(left)
                 return
             # CL.FIRST.WILD, CL18.FIRST-CARD, FL.FIRST.WILD (RUL.FLIP.FIRST-CARD.WILD)
             if policy == "first-player-chooses-color":
