@@ -94,10 +94,10 @@ def end_game(rules: Rules) -> None:
     """DESAFIO.WINNER (RUL.DESAFIO.FINAL): the one player left, who won the last hand (the
     others reached the amount in it), wins the game."""
     st = rules.st
-    left = seats_in_play(st)
-    assert left == (st.round_winner,), (left, st.round_winner)
-    st.winner = st.round_winner
-    st.winners = [st.winner]
+    (winner,) = seats_in_play(st)
+    assert winner == st.round_winner, (winner, st.round_winner)
+    st.winner = winner
+    st.winners = [winner]
     rules.events.append(Event("game-over", st.winner, rule="DESAFIO.WINNER"))
 
 
