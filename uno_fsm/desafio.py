@@ -66,22 +66,26 @@ def step(st: State, seat: int, steps: int, direction: int) -> int:
 def score(rules: Rules, held: Sequence[int], winner: int) -> int:
     """The end of a hand. DESAFIO.SCORE (RUL.DESAFIO.SCORING): every player adds the points of
     their own hand to their running total (the player who went out holds nothing, so adds
-    nothing, and collects nothing from the others). DESAFIO.ELIMINATE, DESAFIO.SIMULTANEOUS
-    (RUL.DESAFIO.THRESHOLD): every player whose total reaches or exceeds the designated amount
-    is eliminated, all of them together; the winner of the hand never is (their total did
-    not grow, and was below the amount since they were still in play). Returns the winner's
-    points: 0."""
-    st, target = rules.st, rules.p.target
-    assert target is not None  # Params: `elimination` requires scoring.target
+    nothing, and collects nothing from the others). Returns the winner's points: 0."""
+    st = rules.st
     for seat in seats_in_play(st):
         st.scores[seat] += held[seat]
+    return held[winner]
+
+
+def eliminate(rules: Rules, winner: int) -> None:
+    """After the hand is scored. DESAFIO.ELIMINATE, DESAFIO.SIMULTANEOUS
+    (RUL.DESAFIO.THRESHOLD): every player whose total reaches or exceeds the designated amount
+    is eliminated, all of them together; the winner of the hand never is (their total did
+    not grow, and was below the amount since they were still in play)."""
+    st, target = rules.st, rules.p.target
+    assert target is not None  # Params: `elimination` requires scoring.target
     reached = [s for s in seats_in_play(st) if st.scores[s] >= target and s != winner]
     for seat in reached:
         rules.events.append(Event("eliminated", seat, count=st.scores[seat],
                                   rule="DESAFIO.SIMULTANEOUS" if len(reached) > 1
                                   else "DESAFIO.ELIMINATE"))
     st.eliminated = sorted((*st.eliminated, *reached))
-    return held[winner]
 
 
 def decided(st: State) -> bool:

@@ -569,7 +569,7 @@ class Rules:
             for seat, value in enumerate(held):
                 st.scores[seat] += value
             points = held[winner]
-        elif p.elimination:  # DESAFIO.SCORE, DESAFIO.ELIMINATE, DESAFIO.SIMULTANEOUS
+        elif p.elimination:  # DESAFIO.SCORE
             points = desafio.score(self, held, winner)
         elif p.partners:
             # PARTNERS.END: either partner going out ends the hand (CL.END.OUT, as for anyone);
@@ -588,6 +588,8 @@ class Rules:
         st.uno_window = None
         self.events.append(Event("went-out", winner, count=points,
                                  rule="DESAFIO.SCORE" if p.elimination else "CL.SCORE.WINNER"))
+        if p.elimination:  # DESAFIO.ELIMINATE, DESAFIO.SIMULTANEOUS
+            desafio.eliminate(self, winner)
 
     def play_effect(self, action: Action | None = None) -> None:
         """A card with its effect; then the next player's turn (CL.PLAY.ONE-CARD)."""
