@@ -1,4 +1,4 @@
-"""The Desafio elimination game (uno_fsm/desafio.py): a test (at least) per rule ID DESAFIO.*
+"""The Desafio elimination game (uno_fsm/rules/desafio.py): a test (at least) per rule ID DESAFIO.*
 and ruling RUL.DESAFIO.*, each naming it; hostile set-ups of the `eliminated` field."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Desafio, the elimination game of classic-br ("DESAFIO NO JOGO DE CARTAS UNO®").
+"""Variant Desafio (`desafio`, `scoring.method: elimination`): the elimination game of
+classic-br ("DESAFIO NO JOGO DE CARTAS UNO®").
 
 The clauses are classic-br:desafio:2-7, the rules DESAFIO.* (spec/rules/classic-desafio.yaml),
 the rulings RUL.DESAFIO.* (spec/rulings/classic.yaml); the ruleset is the variant `desafio`
@@ -19,24 +20,26 @@ the rulings RUL.DESAFIO.* (spec/rulings/classic.yaml); the ruleset is the varian
 
 Eliminated players keep their seat numbers (observations name seats) but are skipped
 everywhere a seat is chosen: turn order, dealing, the dealer draw, catches, swaps, Jump-In
-(RUL.DESAFIO.ELIMINATED: "seats close up in the same order"). The rules module calls the
-functions here through small hooks (`Rules.seat`, `Rules.seats`, `Rules.left`, `Rules.play_out`,
-`Rules.target_reached`, `Rules.end_game`, `Rules.validate`; `Game.from_setup`).
+(RUL.DESAFIO.ELIMINATED: "seats close up in the same order"). The scoring and the end of the
+game plug in through the variant hooks (`Desafio`: `score_hand`, `on_scored`, `target_reached`,
+`end_game`); the seats through the helpers of `Core` that every area uses to choose a seat
+(`seat`, `left`, `seats`, `seated`: `step` and `seats_in_play` here, read from
+`State.eliminated`, so a game without eliminations pays one truth test), `TurnRules.validate`
+(`check_action`) and `Game.from_setup` (`setup_eliminated`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
 from uno_fsm.params import Params
+from uno_fsm.rules.hooks import Variant
 from uno_fsm.state import State
-
-if TYPE_CHECKING:
-    from uno_fsm.rules import Rules
 
 
 def seats_in_play(st: State) -> tuple[int, ...]:
@@ -63,46 +66,60 @@ def step(st: State, seat: int, steps: int, direction: int) -> int:
     return seat
 
 
-def score(rules: Rules, held: Sequence[int], winner: int) -> int:
-    """The end of a hand. DESAFIO.SCORE (RUL.DESAFIO.SCORING): every player adds the points of
-    their own hand to their running total (the player who went out holds nothing, so adds
-    nothing, and collects nothing from the others). Returns the winner's points: 0."""
-    st = rules.st
-    for seat in seats_in_play(st):
-        st.scores[seat] += held[seat]
-    return held[winner]
+class Desafio(Variant):
+    name = "desafio"
+    __slots__ = ()
 
+    @staticmethod
+    def enabled(p: Params) -> bool:
+        return p.elimination
 
-def eliminate(rules: Rules, winner: int) -> None:
-    """After the hand is scored. DESAFIO.ELIMINATE, DESAFIO.SIMULTANEOUS
-    (RUL.DESAFIO.THRESHOLD): every player whose total reaches or exceeds the designated amount
-    is eliminated, all of them together; the winner of the hand never is (their total did
-    not grow, and was below the amount since they were still in play)."""
-    st, target = rules.st, rules.p.target
-    assert target is not None  # Params: `elimination` requires scoring.target
-    reached = [s for s in seats_in_play(st) if st.scores[s] >= target and s != winner]
-    for seat in reached:
-        rules.events.append(Event("eliminated", seat, count=st.scores[seat],
+    def score_hand(self, winner: int, held: list[int]) -> int | None:
+        """DESAFIO.SCORE (RUL.DESAFIO.SCORING): every player in the game adds the points of
+        their own hand to their running total (the player who went out holds nothing, so adds
+        nothing, and collects nothing from the others). Returns the winner's points: 0."""
+        st = self.r.st
+        for seat in seats_in_play(st):
+            st.scores[seat] += held[seat]
+        return held[winner]
+
+    def on_scored(self, winner: int) -> None:
+        """DESAFIO.ELIMINATE, DESAFIO.SIMULTANEOUS (RUL.DESAFIO.THRESHOLD, RUL.DESAFIO.NO-FINAL):
+        every player whose total reaches or exceeds the designated amount is eliminated, all
+        of them together, whatever their totals; the winner of the hand never is (their total
+        did not grow, and was below the amount since they were in play). The `went-out` event
+        names the scoring rule that applied (DESAFIO.SCORE)."""
+        r = self.r
+        st, target = r.st, r.p.target
+        assert target is not None  # Params: `elimination` requires scoring.target
+        went = r.events[-1]
+        if went.kind == "went-out":
+            r.events[-1] = replace(went, rule="DESAFIO.SCORE")
+        reached = [s for s in seats_in_play(st) if st.scores[s] >= target and s != winner]
+        for seat in reached:
+            r.events.append(Event("eliminated", seat, count=st.scores[seat],
                                   rule="DESAFIO.SIMULTANEOUS" if len(reached) > 1
                                   else "DESAFIO.ELIMINATE"))
-    st.eliminated = sorted((*st.eliminated, *reached))
+        st.eliminated = sorted((*st.eliminated, *reached))
 
+    def target_reached(self) -> bool | None:
+        """DESAFIO.WINNER: the game is over when one player is left in it;
+        DESAFIO.HEAD-TO-HEAD (RUL.DESAFIO.FINAL): until then hands are dealt, the last two
+        playing head to head."""
+        st = self.r.st
+        return st.players - len(st.eliminated) <= 1
 
-def decided(st: State) -> bool:
-    """DESAFIO.WINNER: the game is over when one player is left in it; DESAFIO.HEAD-TO-HEAD
-    (RUL.DESAFIO.FINAL): until then hands are dealt, two left playing head to head."""
-    return st.players - len(st.eliminated) <= 1
-
-
-def end_game(rules: Rules) -> None:
-    """DESAFIO.WINNER (RUL.DESAFIO.FINAL): the one player left, who won the last hand (the
-    others reached the amount in it), wins the game."""
-    st = rules.st
-    (winner,) = seats_in_play(st)
-    assert winner == st.round_winner, (winner, st.round_winner)
-    st.winner = winner
-    st.winners = [winner]
-    rules.events.append(Event("game-over", st.winner, rule="DESAFIO.WINNER"))
+    def end_game(self) -> bool:
+        """DESAFIO.WINNER (RUL.DESAFIO.FINAL): the one player left, who won the last hand (the
+        others reached the amount in it), wins the game."""
+        r = self.r
+        st = r.st
+        (winner,) = seats_in_play(st)
+        assert winner == st.round_winner, (winner, st.round_winner)
+        st.winner = winner
+        st.winners = [winner]
+        r.events.append(Event("game-over", winner, rule="DESAFIO.WINNER"))
+        return True
 
 
 def check_action(st: State, a: Action) -> None:
