@@ -381,7 +381,10 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
             seat(["setup", key], setup[key])
     for key in ("hands", "scores"):
         keys(["setup", key], setup.get(key))
-    for i, value in enumerate(setup.get("eliminated") or ()):  # Desafio
+    if "eliminated" in setup and "desafio" not in str(data.get("ruleset")).split("+")[1:]:
+        raise bad(["setup", "eliminated"], "eliminated seats exist only in a Desafio game "
+                  "(a ruleset with the desafio variant)")
+    for i, value in enumerate(setup.get("eliminated") or ()):  # Desafio (DESAFIO.ELIMINATE)
         seat(["setup", "eliminated", i], value)
     missing = [s for s in range(n) if str(s) not in setup.get("hands", {})]
     if missing and setup.get("start") != "game":  # start: game deals the hands itself
