@@ -329,3 +329,13 @@ def test_setup_eliminated_default_current_is_left_of_the_dealer_in_play() -> Non
     setup = {k: v for k, v in BASE.items() if k != "current"}
     g = Game.from_setup(DE, {**setup, "dealer": 0})
     assert g.pending is not None and g.pending.player == 2
+
+
+def test_the_view_names_the_eliminated() -> None:
+    """DESAFIO.ELIMINATE is public: every player's view lists the seats out of the game; an
+    eliminated seat has no legal action in its view."""
+    g = game({0: ["R1", "R2"], 1: [], 2: ["B4"]}, ["R7"], eliminated=[1], scores={1: 612})
+    assert g.view(0)["eliminated"] == [1] and g.view(1)["eliminated"] == [1]
+    assert g.view(1)["legal_actions"] == [] and g.view(1)["hand"] == []
+    assert Game.from_setup(DE, {"players": 2, "hands": {0: ["R1"], 1: ["B2"]},
+                                "discard": ["R7"], "current": 0}).view(0)["eliminated"] == []
