@@ -31,7 +31,6 @@ game plug in through the variant hooks (`Desafio`: `score_hand`, `on_scored`, `t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from uno_fsm import errors as E
@@ -94,7 +93,7 @@ class Desafio(Variant):
         assert target is not None  # Params: `elimination` requires scoring.target
         went = r.events[-1]
         if went.kind == "went-out":
-            r.events[-1] = replace(went, rule="DESAFIO.SCORE")
+            r.events[-1] = went._replace(rule="DESAFIO.SCORE")
         reached = [s for s in seats_in_play(st) if st.scores[s] >= target and s != winner]
         for seat in reached:
             r.events.append(Event("eliminated", seat, count=st.scores[seat],
