@@ -47,7 +47,8 @@ COUNT_KEYS = ("hand_sizes", "draw_size", "discard_size", "total_cards", "card_co
 # and with it the colour in force; not so at a deal (setup, next round: a new first card)
 PLAY_SHUFFLE_KEYS = (*COUNT_KEYS, "top", "active_color", "direction", "side")
 # observations judged only when the implementation declares the feature that gives them meaning
-GATED = {"scores": "scoring", "game_over": "scoring", "views": "views"}
+GATED = {"scores": "scoring", "game_over": "scoring", "views": "views",
+         "eliminated": "desafio"}
 STARTS = ("turn", "round", "game")
 STARTS_WEIGHT = {"turn": 3, "round": 2, "game": 1}
 ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision")

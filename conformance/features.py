@@ -65,6 +65,7 @@ class Facts:
     top: str = ""  # the face on top of the set-up's discard pile
     reshuffled: bool = False  # the accepted steps take more cards than the draw pile holds
     refused: bool = False  # the set-up itself must be refused (`expect_setup_error`)
+    eliminated: bool = False  # Desafio: `eliminated` set up or observed
 
 
 def _face(card: str, dark: bool) -> str:
@@ -120,7 +121,8 @@ def facts(sc: Scenario) -> Facts:
     f = Facts(game=game, parts=parts, players=int(setup.get("players", 0)),
               start=str(setup.get("start", "turn")), target=target,
               setup_scores=bool(setup.get("scores")),
-              refused=sc.expect_setup_error is not None)
+              refused=sc.expect_setup_error is not None,
+              eliminated="eliminated" in setup)
     pile = _Pile([str(c) for c in setup.get("draw") or []])
     held: dict[Any, int] = {int(s): len(cards) for s, cards in (setup.get("hands") or {}).items()}
     discard = setup.get("discard") or []
@@ -273,6 +275,10 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
     "flip": ("the ruleset is UNO Flip (base `flip`)", lambda f: f.game == "flip"),
     **{feature: (f"the ruleset includes the `{part}` variant", _variant(part))
        for part, feature in VARIANT_FEATURES.items()},
+    # DESAFIO.*: the set-up field and the observation exist only in the elimination game
+    "desafio": ("the ruleset includes the `desafio` variant, a set-up `eliminated` or an "
+                "`eliminated` expectation",
+                lambda f: "desafio" in f.parts or f.eliminated or "eliminated" in f.observed),
 }
 
 

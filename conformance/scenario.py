@@ -343,6 +343,11 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
             seat(["setup", key], setup[key])
     for key in ("hands", "scores"):
         keys(["setup", key], setup.get(key))
+    if "eliminated" in setup and "desafio" not in str(data.get("ruleset")).split("+")[1:]:
+        raise bad(["setup", "eliminated"], "eliminated seats exist only in a Desafio game "
+                  "(a ruleset with the desafio variant)")
+    for i, value in enumerate(setup.get("eliminated") or ()):  # Desafio (DESAFIO.ELIMINATE)
+        seat(["setup", "eliminated", i], value)
     missing = [s for s in range(n) if str(s) not in setup.get("hands", {})]
     if missing and setup.get("start") != "game":  # start: game deals the hands itself
         raise bad(["setup", "hands"], f"no hand given for seat(s) {missing} ([] for an empty hand)")
@@ -356,7 +361,7 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
         at = ["steps", i, "expect"]
         for key in ("hands", "hand_sizes", "scores", "views"):
             keys([*at, key], exp.get(key))
-        for key in ("current", "winner", "dealer"):
+        for key in ("current", "winner", "dealer", "eliminated"):
             if key in exp:
                 seats([*at, key], exp[key])
         pending = exp.get("pending")

@@ -146,10 +146,18 @@ def test_rules_show_unknown_rule_is_one_line(capsys: pytest.CaptureFixture[str])
 
 
 def test_a_ruleset_the_engine_does_not_play_is_refused(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """desafio (elimination) is specified but not played: refused, never played as plain UNO."""
-    assert main(["simulate", "--ruleset", "classic-official+desafio", "--games", "1",
-                 "--no-progress"]) == 2
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scoring method the engine does not play (here: elimination, taken away) is refused in
+    one line, never played as plain UNO."""
+    from uno_fsm import params
+
+    params._load.cache_clear()
+    monkeypatch.setattr(params, "SCORING_METHODS", ("winner-scores-others",))
+    try:
+        assert main(["simulate", "--ruleset", "classic-official+desafio", "--games", "1",
+                     "--no-progress"]) == 2
+    finally:
+        params._load.cache_clear()
     err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert "scoring method 'elimination'" in err
+    assert err == ("uno-fsm simulate: classic-official+desafio: the engine does not play the "
+                   "scoring method 'elimination' (it plays winner-scores-others)\n")

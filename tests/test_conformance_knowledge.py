@@ -261,16 +261,29 @@ def test_compliance_of_a_report_no_implementation_file_knows(
 # --- the reference adapter's capabilities come from spec/ --------------------------------------
 
 
-def test_reference_declares_what_spec_lists_but_what_the_engine_refuses() -> None:
+def test_reference_declares_what_spec_lists_but_what_the_engine_refuses(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from conformance import specdata
-    from conformance.adapters.reference import ReferenceAdapter
-    from uno_fsm.params import Params
+    from conformance.adapters import reference
+    from uno_fsm import params
 
-    hello = ReferenceAdapter().hello()
-    assert set(hello["rulesets"]) == specdata.rulesets() - {"desafio"}
-    assert set(hello["features"]) == set(specdata.features()) - {"desafio"}
-    with pytest.raises(ValueError, match="elimination"):
-        Params.of("classic-official+desafio")
+    hello = reference.ReferenceAdapter().hello()
+    assert set(hello["rulesets"]) == specdata.rulesets()
+    assert set(hello["features"]) == set(specdata.features())
+    # a scoring method the engine does not play: its ruleset and feature are not declared
+    monkeypatch.setattr(params, "SCORING_METHODS", ("winner-scores-others", "partners",
+                                                    "own-hand-lowest-wins"))
+    for cached in (params._load, reference.capabilities):
+        cached.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="elimination"):
+            params.Params.of("classic-official+desafio")
+        hello = reference.ReferenceAdapter().hello()
+        assert set(hello["rulesets"]) == specdata.rulesets() - {"desafio"}
+        assert set(hello["features"]) == set(specdata.features()) - {"desafio"}
+    finally:
+        for cached in (params._load, reference.capabilities):
+            cached.cache_clear()
 
 
 @pytest.mark.parametrize("spec, name", [

@@ -138,8 +138,7 @@ def test_cli_refuses_bad_configurations(argv: list[str], message: str,
 def test_every_ruleset_and_variant_has_a_bundled_configuration() -> None:
     names = {c.ruleset.split("+")[-1] for c in mc.BUNDLED.values()}
     spec = Path(__file__).parent.parent / "spec" / "rulesets"
-    # DESAFIO.*: specified, not played by the engine (README)
-    wanted = {p.stem for p in spec.glob("*.yaml")} - {"desafio"}
+    wanted = {p.stem for p in spec.glob("*.yaml")}
     assert wanted - names == set()
 
 

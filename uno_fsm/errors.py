@@ -136,10 +136,18 @@ class GameOver(IllegalAction):
     default_rule = "CL.END.NO-PENDING"
 
 
+class Eliminated(IllegalAction):
+    """DESAFIO.ELIMINATED-OUT (RUL.DESAFIO.ELIMINATED): an action by or naming a seat that has
+    been eliminated from a Desafio game."""
+
+    code = "eliminated"
+    default_rule = "DESAFIO.ELIMINATED-OUT"
+
+
 ERROR_TYPES: tuple[type[IllegalAction], ...] = (
     MalformedAction, NotYourTurn, WrongDecision, CardNotInHand, CardDoesNotMatch, OnlyDrawnCard,
     ColorRequired, InvalidColor, NoUnoWindow, NothingToCatch, NotChallengeable, NoSwapPending,
-    RoundOver, GameOver, UnresolvableSetup, WrongPlayerCount,
+    RoundOver, GameOver, UnresolvableSetup, WrongPlayerCount, Eliminated,
 )
 """Every concrete error type, one per code."""
 

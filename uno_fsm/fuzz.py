@@ -53,6 +53,7 @@ from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
 from uno_fsm.errors import IllegalAction
 from uno_fsm.game import Game
+from uno_fsm.params import Params, from_mapping
 from uno_fsm.state import State
 
 T = TypeVar("T")
@@ -81,7 +82,8 @@ FLIP_RULESET = "flip"
 VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+flip-alt-scoring",
                     "classic-official+stacking", "classic-2022+stacking",
                     "classic-official+jump-in", "classic-2022+jump-in",
-                    "classic-official+swap-hands", "classic-2022+swap-hands")
+                    "classic-official+swap-hands", "classic-2022+swap-hands",
+                    "classic-official+desafio", "classic-2022+desafio")
 ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET, *VARIANT_RULESETS)
 
 
@@ -199,9 +201,18 @@ CLASSIC_COLORS = ("R", "Y", "G", "B")
 DARK_COLORS = ("P", "T", "O", "V")
 
 
-def step_seat(seat: int, direction: int, k: int, n: int) -> int:
-    """The seat k places from `seat` in the direction of play (CL.SEAT.LEFT, CL.PLAY.DIRECTION)."""
-    return (seat + direction * k) % n
+def step_seat(seat: int, direction: int, k: int, n: int,
+              out: frozenset[int] = frozenset()) -> int:
+    """The seat k places from `seat` in the direction of play (CL.SEAT.LEFT, CL.PLAY.DIRECTION);
+    DESAFIO.ELIMINATED-OUT: the seats in `out` (eliminated) are not counted."""
+    if not out:
+        return (seat + direction * k) % n
+    step = direction if k >= 0 else -direction
+    for _ in range(abs(k)):
+        seat = (seat + step) % n
+        while seat in out:
+            seat = (seat + step) % n
+    return seat
 
 
 def face_on(card: Card, side: str) -> Face:
@@ -257,6 +268,7 @@ class Snap:
     catchable: frozenset[int]
     log_len: int
     stack: int = 0  # V.STACK.ACCUMULATE: the penalty the turn owner faces
+    out: frozenset[int] = frozenset()  # DESAFIO.ELIMINATE: the eliminated seats
 
     @staticmethod
     def of(game: Game) -> Snap:
@@ -267,7 +279,7 @@ class Snap:
         return Snap(s.players, None if p is None else p.decision, None if p is None else p.player,
                     s.direction, s.side, [list(h) for h in s.hands], list(s.draw),
                     list(s.discard), s.active_color, list(s.scores), s.dealer, catchable,
-                    len(game.log), s.stack)
+                    len(game.log), s.stack, frozenset(s.eliminated))
 
     def top(self) -> Face | None:
         return face_on(self.discard[-1], self.side) if self.discard else None
@@ -344,7 +356,7 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
         want = min(before.stack, _available(before, False))
         check(_gain(before, after, p) == want, "V.STACK.TAKE-ALL",
               f"P{p} drew {_gain(before, after, p)} cards facing {before.stack}, expected {want}")
-        nxt = step_seat(p, d, 1, n)
+        nxt = step_seat(p, d, 1, n, before.out)
         check(pend is not None and pend.player == nxt and pend.decision == "play"
               and after.stack == 0, "V.STACK.TAKE-ALL",
               f"after taking the stack: pending {pend}, stack {after.stack}, expected P{nxt}")
@@ -365,14 +377,14 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
                       "CL.DRAW.PLAY-DRAWN", f"after drawing playable {drawn}: pending {pend}")
             else:
                 # CL.DRAW.UNPLAYABLE-PASSES
-                nxt = step_seat(p, d, 1, n)
+                nxt = step_seat(p, d, 1, n, before.out)
                 check(pend is not None and pend.player == nxt and pend.decision == "play",
                       "CL.DRAW.UNPLAYABLE-PASSES",
                       f"after drawing unplayable {drawn}: pending {pend}, expected P{nxt}")
     elif kind == "pass":
         p = before.current
         assert p is not None
-        nxt = step_seat(p, d, 1, n)
+        nxt = step_seat(p, d, 1, n, before.out)
         check(pend is not None and pend.player == nxt, "CL.DRAW.KEEP",
               f"after keeping the drawn card: pending {pend}, expected P{nxt}")
         check(after.hands[p] == before.hands[p], "CL.DRAW.KEEP", "the hand changed on a pass")
@@ -389,7 +401,7 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
         check(Counter(after.hands[p]) == Counter(before.hands[t])
               and Counter(after.hands[t]) == Counter(before.hands[p]), "V.SEVENO.SEVEN-SWAP",
               f"P{p} and P{t} did not exchange hands")
-        nxt = step_seat(p, d, 1, n)
+        nxt = step_seat(p, d, 1, n, before.out)
         check(pend is not None and pend.player == nxt and pend.decision == "play",
               "V.SEVENO.CONTINUE", f"after the swap: pending {pend}, expected P{nxt}")
         check(not any(a.kind == "catch" for a in game.legal_actions()), "V.SEVENO.UNO",
@@ -416,7 +428,7 @@ def postconditions(ruleset: str, before: Snap, action: Action, game: Game,
         want = min(2 + before.stack, _available(before, False))
         check(_gain(before, after, t) == want, "CL.PEN.WRONG-CARD",
               f"P{t} grew by {_gain(before, after, t)}, expected {want}")
-        nxt = step_seat(t, d, 1, n)
+        nxt = step_seat(t, d, 1, n, before.out)
         check(pend is not None and pend.player == nxt and pend.decision == "play",
               "CL.PEN.WRONG-CARD", f"pending {pend}, expected P{nxt} to play")
 
@@ -479,9 +491,10 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game,
             held = Counter(before.hands[seat])
             if seat == p:
                 held[card] -= 1
-            check(Counter(after.hands[step_seat(seat, d, 1, n)]) == +held,
+            check(Counter(after.hands[step_seat(seat, d, 1, n, before.out)]) == +held,
                   "V.SEVENO.ZERO-ROTATE" if n > 2 else "V.SEVENO.TWO-PLAYERS",
-                  f"P{seat}'s hand did not pass to P{step_seat(seat, d, 1, n)} after a 0")
+                  f"P{seat}'s hand did not pass to P{step_seat(seat, d, 1, n, before.out)} "
+                  "after a 0")
     elif kind != "wild_shuffle_hands":
         check(Counter(after.hands[p])[card] == Counter(before.hands[p])[card] - 1,
               "CL.PLAY.DISCARD-FACE-UP", f"{card} did not leave P{p}'s hand")
@@ -494,7 +507,7 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game,
                   "the draw pile was not turned over")
     else:
         check(after.side == before.side, "FL.FLIP.PERSISTS", "the side changed without a Flip")
-    victim = step_seat(p, d, 1, n)
+    victim = step_seat(p, d, 1, n, before.out)
     avail = _available(before, True)
     if before.stack:  # V.STACK.D2-ON-D2, V.STACK.W4-ON-W4, V.STACK.NO-CROSS
         top = before.top()
@@ -528,6 +541,19 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game,
                       f"P{s_} scored {after.scores[s_] - before.scores[s_]}, holds {own}")
             over = max(after.scores) >= target
             rid = "FLALT.END-500"
+        elif elimination(ruleset):
+            # DESAFIO.SCORE: every player in the game adds their own hand, the winner nothing;
+            # DESAFIO.ELIMINATE, DESAFIO.SIMULTANEOUS: all who reach the amount are out
+            for s_, h in enumerate(after.hands):
+                own = 0 if s_ in before.out else hand_points(h)
+                check(after.scores[s_] == before.scores[s_] + own, "DESAFIO.SCORE",
+                      f"P{s_} scored {after.scores[s_] - before.scores[s_]}, holds {own}")
+            out = before.out | {s_ for s_ in range(n) if after.scores[s_] >= target}
+            check(set(after.eliminated) == out and p not in out, "DESAFIO.ELIMINATE",
+                  f"eliminated {after.eliminated} with totals {after.scores} (amount "
+                  f"{target}); before {sorted(before.out)}")
+            over = len(out) == n - 1  # DESAFIO.WINNER: one player left, the hand's winner
+            rid = "DESAFIO.WINNER"
         else:
             # PARTNERS.SEATING: seat i partners seat i + n/2; PARTNERS.SCORE: the team scores
             # the opponents' cards only (both partners carry the team total, PARTNERS.TARGET)
@@ -563,8 +589,8 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game,
     check(pend is not None, "CL.END.OUT", "the game ended without anyone going out")
     assert pend is not None
     if kind == "skip":  # CL.SKIP.EFFECT, FL.LIGHT.SKIP.EFFECT; CL.TWO.SKIP-AGAIN
-        want = step_seat(p, d, 2, n)
-        rid = "CL.TWO.SKIP-AGAIN" if n == 2 else ("FL.LIGHT.SKIP.EFFECT" if flip
+        want = step_seat(p, d, 2, n, before.out)
+        rid = "CL.TWO.SKIP-AGAIN" if n - len(before.out) == 2 else ("FL.LIGHT.SKIP.EFFECT" if flip
                                                    else "CL.SKIP.EFFECT")
         check(pend.player == want, rid,
               f"after P{p}'s Skip with {n} players: pending {pend}, expected P{want}")
@@ -575,8 +601,9 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game,
         rid = ("FL.LIGHT.REVERSE.EFFECT" if before.side == "light" else
                "FL.DARK.REVERSE.EFFECT") if flip else "CL.REVERSE.EFFECT"
         check(after.direction == -d, rid, "the direction did not change")
-        want = step_seat(p, d, -1, n) if n > 2 else p
-        check(pend.player == want, "CL.REVERSE.NEXT" if n > 2 else "CL.TWO.REVERSE-SKIP",
+        two = n - len(before.out) == 2  # CL.TWO.SCOPE, DESAFIO.HEAD-TO-HEAD
+        want = p if two else step_seat(p, d, -1, n, before.out)
+        check(pend.player == want, "CL.TWO.REVERSE-SKIP" if two else "CL.REVERSE.NEXT",
               f"after P{p}'s Reverse with {n} players: pending {pend}, expected P{want}")
     elif kind == "draw2" and stacking(ruleset):
         # V.STACK.ACCUMULATE, V.STACK.OPTIONAL: nobody draws yet; the victim stacks or draws
@@ -589,7 +616,7 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game,
         check(_gain(before, after, victim) == min(k, avail), rid,
               f"{card} victim P{victim} grew by {_gain(before, after, victim)}, "
               f"expected {min(k, avail)}")
-        want = step_seat(p, d, 2, n)
+        want = step_seat(p, d, 2, n, before.out)
         check(pend.player == want and (pend.player != victim or n == 1), rid,
               f"after P{p}'s {card}: pending {pend}, expected P{want}")
     elif kind in CHALLENGEABLE:  # CL.WD4.CHALLENGE.DECISION, FL.*.CHALLENGER
@@ -654,6 +681,11 @@ def partners(ruleset: str) -> bool:
     return "partners" in ruleset.split("+")[1:]
 
 
+def elimination(ruleset: str) -> bool:
+    """DESAFIO.*: the desafio variant (elimination) is composed in."""
+    return "desafio" in ruleset.split("+")[1:]
+
+
 def alt_scoring(ruleset: str) -> bool:
     """FLALT.*: the flip-alt-scoring variant is composed in."""
     return "flip-alt-scoring" in ruleset.split("+")[1:]
@@ -679,7 +711,7 @@ def _post_challenge(before: Snap, action: Action, game: Game,
     check(after.active_color == before.active_color,
           "CL.WD4.CHALLENGE.COLOUR" if wd4 else prefix + "COLOUR-STANDS",
           "the colour named with the card changed")
-    nxt = step_seat(victim, d, 1, n)
+    nxt = step_seat(victim, d, 1, n, before.out)
     avail = _available(before, False)
     if action.kind == "accept":
         seat, k, extra, rid, want = victim, accept_n, 0, \
@@ -735,26 +767,29 @@ def check_deal(game: Game, ruleset: str, hand: int = 7) -> None:
     if base == FLIP_RULESET or pend is None:
         return
     n = s.players
-    left = (s.dealer + 1) % n  # CL.DEAL.FIRST-PLAYER (left = next seat clockwise)
+    out = frozenset(s.eliminated)  # DESAFIO.ELIMINATED-OUT: dealt nothing, never dealing
+    check(s.dealer not in out, "DESAFIO.ELIMINATED-OUT", f"eliminated P{s.dealer} deals")
+    left = step_seat(s.dealer, 1, 1, n, out)  # CL.DEAL.FIRST-PLAYER (the next seat clockwise)
     top = s.discard[-1].light
     sizes = [len(h) for h in s.hands]
+    dealt = [0 if seat in out else hand for seat in range(n)]
     if base == "classic-2022":
         # CL22.FIRST.IGNORE, CL22.FIRST.STAYS: turned until a number card shows, the others stay
         check(top.kind == "number", "CL22.FIRST.IGNORE", f"first card {top} in classic-2022")
         check(pend.player == left and s.direction == 1, "CL22.FIRST.LEFT-PLAYS",
               f"first card {top}: pending {pend}, dealer P{s.dealer}")
-        check(sizes == [hand] * n, "CL.DEAL.SEVEN", f"hands dealt: {sizes}")
+        check(sizes == dealt, "CL.DEAL.SEVEN", f"hands dealt: {sizes}")
         return
     check(len(s.discard) == 1, "CL.FIRST.WD4", f"discard after the deal: {s.discard}")
-    want_sizes = [hand] * n
+    want_sizes = dealt
     if top.kind == "number":
         want = (left, "play", 1, "CL.FIRST.NUMBER")
     elif top.kind == "skip":
-        want = ((left + 1) % n, "play", 1, "CL.FIRST.SKIP")
+        want = (step_seat(left, 1, 1, n, out), "play", 1, "CL.FIRST.SKIP")
     elif top.kind == "reverse":
         want = (s.dealer, "play", -1, "CL.FIRST.REVERSE")
     elif top.kind == "draw2":
-        want = ((left + 1) % n, "play", 1, "CL.FIRST.D2")
+        want = (step_seat(left, 1, 1, n, out), "play", 1, "CL.FIRST.D2")
         # CL.RESHUFFLE.BOTH-EMPTY: a reduced deck may hold fewer than two cards to draw
         # (then the draw pile is empty and the player drew what there was)
         want_sizes[left] = hand + 2 if s.draw else max(hand, min(sizes[left], hand + 2))
@@ -784,6 +819,25 @@ def check_invariants(game: Game, ruleset: str, deck: Counter[str]) -> None:
         check(s.drawn in s.hands[s.current], "CL.DRAW.ONLY-DRAWN", "drawn card not in the hand")
     pend = game.pending
     legal = game.legal_actions()
+    if game.params.elimination:
+        # DESAFIO.ELIMINATED-OUT: the eliminated hold no cards and no turn while a hand is
+        # played, and no listed action is theirs or names them; DESAFIO.ELIMINATE: their
+        # totals reached the amount, the others' did not; DESAFIO.WINNER: two or more are
+        # left until the game is over, one then
+        target = game.params.target or 0
+        out = set(s.eliminated)
+        check(out <= set(range(s.players)) and s.eliminated == sorted(out),
+              "DESAFIO.ELIMINATE", f"eliminated {s.eliminated}")
+        check(all((s.scores[x] >= target) == (x in out) for x in range(s.players)),
+              "DESAFIO.ELIMINATE", f"eliminated {s.eliminated}, totals {s.scores}")
+        check(len(out) <= s.players - (1 if game.is_over else 2), "DESAFIO.WINNER",
+              f"{s.players - len(out)} left, game over: {game.is_over}")
+        if out and not game.round_over:
+            check(not any(s.hands[x] for x in out) and s.current not in out,
+                  "DESAFIO.ELIMINATED-OUT", f"eliminated {sorted(out)} hold cards or the turn")
+        check(not any(a.player in out or a.target in out for a in legal),
+              "DESAFIO.ELIMINATED-OUT" if out else "DESAFIO.ELIMINATE",
+              "an action by or naming an eliminated seat is listed")
     if game.is_over:
         check(pend is None and not legal, "CL.END.NO-PENDING",
               f"game over with pending {pend} and {len(legal)} legal actions")
@@ -998,6 +1052,8 @@ def scenario_yaml(ruleset: str, players: int, seed: int, mark: Snap | None,
         lines.append("  draw: " + _flow([c.text for c in reversed(mark.draw)]) + "  # top first")
         if any(mark.scores):
             lines.append("  scores: " + _flow(dict(enumerate(mark.scores))))
+        if mark.out:  # DESAFIO.ELIMINATED-OUT
+            lines.append("  eliminated: " + _flow(sorted(mark.out)))
         lines.append("steps:")
         since = log[mark.log_len:]
     for a in since:
@@ -1053,11 +1109,24 @@ def _copy(game: Game) -> Game:
     return Game(State.from_dict(game.state.to_dict()), game.params, dict(game.origin))
 
 
+@functools.lru_cache(maxsize=16)
+def with_target(ruleset: str, target: int) -> Params:
+    """`ruleset` played to a smaller target score (DESAFIO.ELIMINATE: a smaller amount), so
+    that a fuzzed game reaches its end (and its eliminations) within a few hundred actions."""
+    raw = dict(Params.of(ruleset).raw)
+    raw["scoring"] = {**(raw.get("scoring") or {}), "target": target}
+    return from_mapping(ruleset, raw)
+
+
 class UnoMachine(RuleBasedStateMachine):
     """Base class; `make_machine` fixes the ruleset and the player counts."""
 
     ruleset: str = "classic-official"
     illegal_kinds: tuple[str, ...] = ILLEGAL_KINDS
+    target: int | None = None  # a smaller target score than the ruleset's (`with_target`)
+
+    def played(self) -> str | Params:
+        return self.ruleset if self.target is None else with_target(self.ruleset, self.target)
 
     def __init__(self) -> None:
         super().__init__()
@@ -1075,7 +1144,7 @@ class UnoMachine(RuleBasedStateMachine):
     # -- set-up -------------------------------------------------------------------------
     def _start(self, seed: int, players: int) -> None:
         self.seed, self.players = seed, players
-        g = Game.new(self.ruleset, players=players, seed=seed)
+        g = Game.new(self.played(), players=players, seed=seed)
         self.game = g
         self.wd4_record = None
         self.mark = None
@@ -1122,7 +1191,8 @@ class UnoMachine(RuleBasedStateMachine):
             except IllegalAction as exc:
                 raise AssertionError(f"[{exc.rule}] listed action {action} refused: "
                                      f"{exc.code}: {exc.message}") from exc
-            postconditions(self.ruleset, before, action, g, self.wd4_record)
+            postconditions(self.ruleset, before, action, g, self.wd4_record,
+                           target=self.target or TARGET)
             self.wd4_record = next_record(self.wd4_record, before, action, g)
             if action.kind == "next-round":
                 self.mark = None  # a scenario starts within one round
@@ -1169,8 +1239,10 @@ class UnoMachine(RuleBasedStateMachine):
 
 
 def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
-                 kinds: Sequence[str] = ILLEGAL_KINDS) -> type[UnoMachine]:
-    """A state machine class for `ruleset`; `players` is a count or an inclusive range."""
+                 kinds: Sequence[str] = ILLEGAL_KINDS,
+                 target: int | None = None) -> type[UnoMachine]:
+    """A state machine class for `ruleset`; `players` is a count or an inclusive range;
+    `target` a smaller target score (elimination amount) than the ruleset's."""
     lo, hi = (players, players) if isinstance(players, int) else (players[0], players[1])
 
     class Machine(UnoMachine):
@@ -1204,6 +1276,8 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
             """Table penalties (never listed): a hint anytime, a wrong card by the owner."""
             g = self.g
             t = seat % g.state.players
+            if t in g.state.eliminated:  # DESAFIO.ELIMINATED-OUT: nobody to penalise
+                return
             if not wrong:
                 self.apply_legal(Action.hint(t))
                 return
@@ -1227,7 +1301,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
             """to_json/from_json lose nothing and play on identically."""
             g = self.g
             text = g.to_json()
-            h = Game.from_json(text)
+            h = Game.from_json(text, self.played())
             check(h.state == g.state and h.to_json() == text, "ENGINE.JSON",
                   "the JSON round trip changed the game")
             for i in picks:
@@ -1256,7 +1330,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
 
         def _check_replay(self) -> None:
             g = self.g
-            again = Game.replay(self.ruleset, self.players, self.seed, g.log)
+            again = Game.replay(self.played(), self.players, self.seed, g.log)
             check(again.state == g.state, "ENGINE.REPLAY",
                   "seed + action log did not reproduce the game")
 
@@ -1266,6 +1340,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
 
     Machine.ruleset = ruleset
     Machine.illegal_kinds = tuple(kinds)
+    Machine.target = target
     Machine.__name__ = Machine.__qualname__ = "Uno_" + "".join(
         ch if ch.isalnum() else "_" for ch in f"{ruleset}_{lo}_{hi}")
     return Machine

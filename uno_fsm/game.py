@@ -19,7 +19,7 @@ from uno_fsm.actions import EVENT_OF, Action, Event, Pending, wrong_game
 from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
 from uno_fsm.params import Params
 from uno_fsm.phases import EVENTLESS, TABLE, TurnPhases
-from uno_fsm.rules import DECISIONS, Rules
+from uno_fsm.rules import DECISIONS, Rules, desafio
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
 
 # The table with its method names bound to Rules functions, once, at import.
@@ -151,6 +151,11 @@ class Game:
             direction=CLOCKWISE if direction == "clockwise" else COUNTERCLOCKWISE,
             dealer=dealer % n, side=side, rng=random.Random(seed),
         )
+        # the Desafio set-up field (DESAFIO.ELIMINATED-OUT): the seats already out
+        st.eliminated = desafio.setup_eliminated(params, setup, n, hands, st.scores)
+        if st.eliminated and start != "game" and st.dealer in st.eliminated:
+            raise E.Eliminated(f"setup: dealer {st.dealer} is eliminated (cannot deal)",
+                               "DESAFIO.ELIMINATED-OUT")
         game = cls(st, params, {"setup": dict(setup), "seed": seed})
         if start == "game":
             # docs/contracts.md, `start: game`: nothing dealt yet; `draw` (optional) is the whole
@@ -174,7 +179,11 @@ class Game:
         elif start == "turn":
             if not discard:
                 raise E.MalformedAction("setup: start: turn needs a discard pile")
-            st.current = _whole(setup.get("current", (dealer + 1) % n), "current") % n
+            st.current = _whole(setup.get("current", game._rules.left(st.dealer)),
+                                "current") % n
+            if st.current in st.eliminated:
+                raise E.Eliminated(f"setup: current {st.current} is eliminated (has no turn)",
+                                   "DESAFIO.ELIMINATED-OUT")
             color = setup.get("active_color")
             top = game._rules.top()
             if color is not None:

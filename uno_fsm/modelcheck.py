@@ -111,6 +111,11 @@ BUNDLED: dict[str, Config] = {c.ruleset: c for c in (
            "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild", hand=1, target=100,
            depth=3),
     Config("flip+flip-alt-scoring", 2, _FLIP, hand=2, target=100, depth=4),
+    # DESAFIO.*: three players, so that one elimination leaves a head-to-head (CL.TWO.*); a
+    # number card held (1, 2) stays below the amount, an action card or a Wild reaches it
+    Config("classic-official+desafio", 3,
+           "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild", hand=1, target=3,
+           depth=4),
 )}
 # the table penalties (`--referee`), on the same deck, a shallower bound (each hint grows a hand)
 # (two colours, so that a card can fail to match: CL.PEN.WRONG-CARD)

@@ -86,6 +86,8 @@ class Params:
     draws: Mapping[str, int]  # draw-card kind -> cards the next player draws (draw2/draw1/draw5)
     challenges: Mapping[str, Challenge]  # wd4 / wd2 / wdc -> its challenge parameters
     alt_scoring: bool  # FLALT.OWN-HAND: each player scores their own hand; lowest total wins
+    # DESAFIO.* (variant desafio): running totals of the own hand; `target` eliminates
+    elimination: bool
 
     @staticmethod
     def of(ruleset: str | Any) -> Params:
@@ -125,9 +127,9 @@ def _load(name: str) -> Params:
     return from_mapping(rs.id, rs.params)
 
 
-# Scoring methods the engine plays. `elimination` (the Desafio variant, DESAFIO.*) is specified
-# in spec/ but not played: a ruleset asking for it is refused rather than played wrongly.
-SCORING_METHODS = ("winner-scores-others", "partners", "own-hand-lowest-wins")
+# Scoring methods the engine plays (a ruleset asking for another is refused rather than played
+# wrongly); `elimination` is the Desafio variant's (DESAFIO.*, uno_fsm/rules/desafio.py)
+SCORING_METHODS = ("winner-scores-others", "partners", "own-hand-lowest-wins", "elimination")
 
 
 def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
@@ -135,6 +137,9 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
     if method not in SCORING_METHODS:
         raise ValueError(f"{name}: the engine does not play the scoring method {method!r} "
                          f"(it plays {', '.join(SCORING_METHODS)})")
+    if method == "elimination" and _get(p, "scoring.target") is None:
+        # DESAFIO.ELIMINATE (RUL.DESAFIO.THRESHOLD): the designated amount is a parameter
+        raise ParamsError(f"{name}: scoring method 'elimination' needs scoring.target")
     colors = _get(p, "deck.colors") or _get(p, "deck.light.colors") or ()
     return Params(
         ruleset=name,
@@ -166,6 +171,7 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         draws={kind: _int(p, f"{kind}.draw", 0) for kind in ("draw2", "draw1", "draw5")},
         challenges=_challenges(p),
         alt_scoring=_get(p, "scoring.method") == "own-hand-lowest-wins",
+        elimination=method == "elimination",
     )
 
 

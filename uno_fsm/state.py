@@ -46,6 +46,8 @@ class State:
     round_winner: int | None = None
     winner: int | None = None
     winners: list[int] = field(default_factory=list)  # FLALT.TIE: the game's shared winners
+    # DESAFIO.ELIMINATE, DESAFIO.ELIMINATED-OUT: the seats out of the game, ascending
+    eliminated: list[int] = field(default_factory=list)
     # CL.WD4.CHALLENGE.SHOW, FL.LIGHT.W2.SHOW-HAND: challenger -> (challenged seat, the hand
     # shown to them by their last challenge of this round, as the faces then in play)
     shown: dict[int, tuple[int, list[str]]] = field(default_factory=dict)
@@ -79,6 +81,7 @@ class State:
             "round_winner": self.round_winner,
             "winner": self.winner,
             "winners": list(self.winners),
+            "eliminated": list(self.eliminated),
             "shown": {str(k): [seat, list(cards)]
                       for k, (seat, cards) in sorted(self.shown.items())},
             "rng": [version, list(internal), gauss],
@@ -116,6 +119,7 @@ class State:
             round_winner=d["round_winner"],
             winner=d["winner"],
             winners=list(d.get("winners", [] if d["winner"] is None else [d["winner"]])),
+            eliminated=[int(s) for s in d.get("eliminated", ())],
             shown={int(k): (int(v[0]), [str(t) for t in v[1]])
                    for k, v in (d.get("shown") or {}).items()},
             rng=rng,

@@ -171,8 +171,9 @@ class Table:
         if self.flip:
             head.append_text(Text.assemble(("  side: ", "dim"), st.side))
         self.console.print(head)
-        sizes = Text("  ").join(Text(f"{self.name(s)}: {n}") for s, n in
-                                view["hand_sizes"].items())
+        out = st.eliminated  # DESAFIO.ELIMINATED-OUT: no cards, no turns
+        sizes = Text("  ").join(Text(f"{self.name(s)}: {'out' if s in out else n}")
+                                for s, n in view["hand_sizes"].items())
         self.console.print(Text.assemble(("cards held: ", "dim"), sizes))
         if "backs" in view:  # FL.INFO.OPPONENT-BACKS: the other hands' inactive faces
             backs = Text("  ").join(
@@ -190,10 +191,14 @@ class Table:
         g = self.game
         target = g.params.target
         goal = f" (first to {target} wins)" if target else ""
+        if g.params.elimination:  # DESAFIO.ELIMINATE: what a player holds counts against them
+            goal = f" (a player reaching {target} is eliminated; the last one left wins)"
         self.console.print(Text(f"{title}{goal}:", style="bold"))
-        low = g.params.alt_scoring  # FLALT.OWN-HAND: the lowest total wins
+        # FLALT.OWN-HAND, DESAFIO.SCORE: the lowest total is the best
+        low = g.params.alt_scoring or g.params.elimination
         for seat, score in sorted(enumerate(g.scores), key=lambda s: s[1] if low else -s[1]):
-            self.console.print(f"  {self.name(seat):7} {score:4}")
+            out = "  eliminated" if seat in g.state.eliminated else ""
+            self.console.print(f"  {self.name(seat):7} {score:4}{out}")
 
     # ---- events ----------------------------------------------------------------------
     def tell(self, events: list[Event], side: str, before: Game | None = None) -> None:
@@ -250,6 +255,10 @@ class Table:
             "dealer": f"{n} {'are' if me else 'is'} the dealer",
             "jumped-in": f"{n} jump{'' if me else 's'} in",
         }
+        if k == "went-out" and self.game.params.elimination:  # DESAFIO.SCORE: nothing to score
+            return (f"{n} go{'' if me else 'es'} out",)
+        if k == "eliminated":  # DESAFIO.ELIMINATE
+            return (f"{n} {'are' if me else 'is'} eliminated with {ev.count} points",)
         if k in simple:
             return (simple[k],)
         if k == "color":

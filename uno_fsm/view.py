@@ -58,6 +58,7 @@ def player_view(game: Game, player: int) -> dict[str, Any]:
         "game_over": game.is_over,
         "winner": game.winner,
         "winners": game.winners,  # FLALT.TIE: a shared win lists every tied seat
+        "eliminated": list(st.eliminated),  # DESAFIO.ELIMINATE: public, seats out of the game
         "legal_actions": legal,
         "shown": seen["shown"],
     }

@@ -19,7 +19,7 @@ from conformance.protocol import PROTOCOL, AdapterError, Unsupported
 OBSERVATIONS = [
     "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
     "draw_size", "discard_size", "scores", "round_over", "game_over", "winner", "dealer",
-    "total_cards", "card_counts", "views",
+    "total_cards", "card_counts", "views", "eliminated",
 ]
 # docs/adapter-protocol.md "Differential fuzzing": what the oracle of `conformance diff` answers
 # besides the scenario observations; declared by `ReferenceOracle` only, so that a corpus run's
@@ -47,7 +47,7 @@ def capabilities() -> tuple[tuple[str, ...], tuple[str, ...]]:
     Rulesets: every base and variant of spec/rulesets that the engine accepts (a variant is tried
     composed with the first base it applies to; the runner accepts base+variant+... when each
     part is declared). Features: every entry of spec/features.yaml except one named after a
-    ruleset the engine refuses (today `desafio`: uno_fsm.params refuses its elimination scoring).
+    ruleset the engine refuses (uno_fsm.params refuses a scoring method it does not play).
     """
     from conformance import specdata
     from uno_fsm.params import Params
@@ -289,6 +289,8 @@ class ReferenceAdapter:
             elif key == "position":
                 out[key] = {"version": POSITION_VERSION, "turn": self._turn_position(),
                             "deal": self._deal_position()}
+            elif key == "eliminated":  # DESAFIO.ELIMINATE: the seats out of the game
+                out[key] = list(st.eliminated)
             elif key == "winner":
                 # FLALT.TIE: a shared win is reported as the list of the tied seats
                 out[key] = g.winners if len(g.winners) > 1 else g.winner
@@ -330,6 +332,8 @@ class ReferenceAdapter:
         setup["draw"] = [c.text for c in reversed(st.draw)]  # top first
         if any(st.scores):
             setup["scores"] = {str(s): v for s, v in enumerate(st.scores)}
+        if st.eliminated:
+            setup["eliminated"] = list(st.eliminated)
         return setup
 
     def _deal_position(self) -> dict[str, Any] | None:
@@ -356,6 +360,8 @@ class ReferenceAdapter:
                                  "draw": [c.text for c in reversed(st.draw)]}
         if any(st.scores):
             setup["scores"] = {str(s): v for s, v in enumerate(st.scores)}
+        if st.eliminated:
+            setup["eliminated"] = list(st.eliminated)
         return setup
 
     def close(self) -> None:

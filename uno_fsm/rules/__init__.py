@@ -23,6 +23,7 @@ from uno_fsm.actions import Action
 from uno_fsm.rules import action_cards, flip, wild_draw
 from uno_fsm.rules.action_cards import ActionCardRules
 from uno_fsm.rules.dealing import DealingRules, dealer_value
+from uno_fsm.rules.desafio import Desafio
 from uno_fsm.rules.flip import FlipRules
 from uno_fsm.rules.flip_alt import FlipAltScoring
 from uno_fsm.rules.hooks import SwapRules, Variant
@@ -38,7 +39,7 @@ from uno_fsm.rules.wild_draw import WildDrawRules
 
 # The house rules, in the order their hooks are called (a new variant: one line here).
 VARIANTS: tuple[type[Variant], ...] = (Stacking, JumpIn, SevenO, SwapHands, Partners,
-                                       FlipAltScoring)
+                                       FlipAltScoring, Desafio)
 
 
 class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRules,

@@ -55,7 +55,7 @@ class ActionCardRules(Core):
         st = self.st
         st.direction = COUNTERCLOCKWISE if st.direction == CLOCKWISE else CLOCKWISE
         self.events.append(new_event(("reversed", actor, None, (), None, 0, "CL.REVERSE.EFFECT")))
-        if st.players == 2 and self.p.reverse_as_skip_two:  # CL.TWO.SCOPE: exactly two players
+        if self.seated() == 2 and self.p.reverse_as_skip_two:  # CL.TWO.SCOPE: exactly two
             st.current = actor  # CL.TWO.REVERSE-SKIP
         else:
             st.current = self.seat(actor)  # CL.REVERSE.NEXT
@@ -86,11 +86,10 @@ class ActionCardRules(Core):
             pool.extend(hand)
             hand.clear()
         st.rng.shuffle(pool)
-        n = st.players
-        seat = (actor + 1) % n
+        seat = self.left(actor)  # DESAFIO.ELIMINATED-OUT: the seats in play only
         for card in pool:
             st.hands[seat].append(card)
-            seat = (seat + 1) % n
+            seat = self.left(seat)
         self.events.append(Event("hands-shuffled", actor, count=len(pool), rule="CL18.WSH.DEAL"))
         st.current = self.seat(actor)  # CL18.WSH.NEXT
         return False

@@ -11,14 +11,16 @@ FL.PLAY.ACTIVE-SIDE (every face is read through `face`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from uno_fsm.actions import FORMED, Action, Event, interned, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.params import Params
+from uno_fsm.rules.desafio import seats_in_play
+from uno_fsm.rules.desafio import step as desafio_step
 from uno_fsm.rules.hooks import CardEffect, Hooks, Variant
-from uno_fsm.state import State
+from uno_fsm.state import CLOCKWISE, State
 
 Plays = dict[tuple[int, int, str, bool], dict[Card, tuple[Action, ...]]]
 PLAYS: dict[tuple[tuple[str, ...], tuple[str, ...], bool], Plays] = {}
@@ -100,7 +102,26 @@ class Core:
     def seat(self, seat: int, steps: int = 1) -> int:
         """The seat `steps` places from `seat` in the direction of play."""
         st = self.st
+        if st.eliminated:  # DESAFIO.ELIMINATED-OUT: eliminated seats are skipped (desafio.py)
+            return desafio_step(st, seat, steps, st.direction)
         return (seat + st.direction * steps) % st.players
+
+    def left(self, seat: int) -> int:
+        """CL.SEAT.LEFT: the next seat clockwise (DESAFIO.ELIMINATED-OUT: in play)."""
+        st = self.st
+        if st.eliminated:
+            return desafio_step(st, seat, 1, CLOCKWISE)
+        return (seat + 1) % st.players
+
+    def seats(self) -> Sequence[int]:
+        """The seats in the game, ascending (DESAFIO.ELIMINATED-OUT: not the eliminated)."""
+        st = self.st
+        return seats_in_play(st) if st.eliminated else range(st.players)
+
+    def seated(self) -> int:
+        """How many players take part (CL.TWO.SCOPE; DESAFIO.HEAD-TO-HEAD: the final pair)."""
+        st = self.st
+        return st.players - len(st.eliminated)
 
     def color_ok(self, color: str | None) -> bool:
         return color in self.p.colors_of(self.st.side)  # CL.WILD.FOUR-COLOURS

@@ -48,7 +48,7 @@ class DealingRules(Core):
         choose (CL.DEALER.UNRESOLVABLE) and more cards than the deal takes can stand as the
         first card, so one is left in the draw pile (CL.FIRST.UNRESOLVABLE). A real deck
         always does (108 cards, 4 returned); a toy deck may not."""
-        p, n = self.p, self.st.players
+        p, n = self.p, self.seated()
         if not cards:
             return False  # the ruleset's deck is built: decided when it is dealt
         if p.dealer == "high-card":
@@ -89,13 +89,15 @@ class DealingRules(Core):
         st.dealer = dealer
         st.rng.shuffle(st.draw)  # CL.DEALER.RETURN: the whole deck is shuffled before dealing
         # CL.DEAL.SEVEN, one at a time from the dealer's left. Bounded by the cards: a toy deck
-        # from a scenario may run out (the deal stops there, whatever `hand_size` says)
+        # from a scenario may run out (the deal stops there, whatever `hand_size` says).
+        # DESAFIO.ELIMINATED-OUT: the eliminated are dealt nothing
+        order = [s for s in ((dealer + i) % n for i in range(1, n + 1)) if s in self.seats()]
         for _ in range(p.hand_size):
             if not st.draw:
                 break
-            for i in range(1, n + 1):
+            for seat in order:
                 if st.draw:
-                    st.hands[(dealer + i) % n].append(st.draw.pop())
+                    st.hands[seat].append(st.draw.pop())
         # CL.DEAL.DRAW-PILE: the rest is the draw pile
         self.events.append(Event("dealt", dealer, count=p.hand_size, rule="CL.DEAL.SEVEN"))
         self.turn_first_card()  # CL22.FIRST.EVERY-HAND: every hand, not only the first
@@ -105,10 +107,11 @@ class DealingRules(Core):
         players draw from its top (docs/contracts.md, `start: game`); otherwise from a
         shuffled copy. Only the tied players draw again, in seat order, from the next cards."""
         st, p = self.st, self.p
-        n = st.players
+        seats = self.seats()  # DESAFIO.ELIMINATED-OUT, RUL.DESAFIO.DEALER: those in play
+        n = len(seats)
         if p.dealer != "high-card":
             # CL22.DEALER.RANDOM
-            dealer = st.rng.randrange(n)
+            dealer = seats[st.rng.randrange(n)]
             self.events.append(Event("dealer", dealer, rule="CL22.DEALER.RANDOM"))
             return dealer
         # CL.DEALER.HIGHEST, CL.DEALER.ACTION-ZERO, CL18.DEALER-ZERO, CL.DEALER.TIES;
@@ -127,7 +130,7 @@ class DealingRules(Core):
         pile = list(cards)
         if not ordered:
             st.rng.shuffle(pile)
-        contenders = list(range(n))
+        contenders = list(seats)
         for _ in range(DEALER_DRAWS):
             if len(pile) < len(contenders):
                 pile = list(cards)
@@ -169,7 +172,6 @@ class DealingRules(Core):
         FIRST_CARD_TURNS turns per card (chance of reaching it with a startable pile below
         e^-64) with the same error."""
         st, p = self.st, self.p
-        n = st.players
         policies = {self.first_policy(c) for c in st.draw}
         if not st.draw or (policies <= TURN_AGAIN and RETURN in policies):
             rule = "CL.DEAL.FIRST-DISCARD" if not st.draw else "CL.FIRST.UNRESOLVABLE"
@@ -178,7 +180,7 @@ class DealingRules(Core):
                 " ".join(sorted({c.text for c in st.draw})) + ")")
             raise E.UnresolvableSetup(f"the draw pile holds {what}: no first card can be "
                                       "turned", rule)
-        left = (st.dealer + 1) % n  # CL.SEAT.LEFT, CL.DEAL.FIRST-PLAYER
+        left = self.left(st.dealer)  # CL.SEAT.LEFT, CL.DEAL.FIRST-PLAYER
         st.current = left
         st.phase = "dealing"
         for _ in range(FIRST_CARD_TURNS * len(st.draw)):
@@ -197,7 +199,7 @@ class DealingRules(Core):
             if policy == "none":
                 return
             if policy == "skip-first-player":  # CL.FIRST.SKIP, FL.FIRST.SKIP
-                st.current = (left + 1) % n
+                st.current = self.left(left)
                 return
             if policy == "dealer-starts-reversed":  # CL.FIRST.REVERSE, FL.FIRST.REVERSE
                 st.direction = COUNTERCLOCKWISE
@@ -206,7 +208,7 @@ class DealingRules(Core):
             if policy == "first-player-draws-and-is-skipped":  # CL.FIRST.D2, FL.FIRST.DRAW-ONE
                 self.give(left, p.draws.get(f.kind, 0),
                           "FL.FIRST.DRAW-ONE" if f.kind == "draw1" else "CL.FIRST.D2")
-                st.current = (left + 1) % n
+                st.current = self.left(left)
                 return
             # CL.FIRST.WILD, CL18.FIRST-CARD, FL.FIRST.WILD (RUL.FLIP.FIRST-CARD.WILD)
             if policy == "first-player-chooses-color":

@@ -34,7 +34,7 @@ CardEffect = Callable[[int, Face, Action], bool]
 
 HOOKS = ("playable", "check_play", "plays_in", "out_of_turn", "extra_actions",
          "on_challengeable", "settle_penalty", "on_go_out", "swap_rules", "score_hand",
-         "target_reached", "end_game")
+         "on_scored", "target_reached", "end_game")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +120,11 @@ class Variant:
         scores the others' cards)."""
         return None
 
+    def on_scored(self, winner: int) -> None:
+        """`play_out`, after the hand is scored and its `went-out` event told (e.g.
+        DESAFIO.ELIMINATE: who leaves the game at the end of this hand)."""
+        return None
+
     def target_reached(self) -> bool | None:
         """The eventless `round_over -> game_over` guard: True / False, or None (the ruleset's
         target)."""
@@ -154,5 +159,6 @@ class Hooks:
     on_go_out: tuple[Callable[[int, str, Action], bool], ...]
     swap_rules: tuple[Callable[[Face], SwapRules | None], ...]
     score_hand: tuple[Callable[[int, list[int]], int | None], ...]
+    on_scored: tuple[Callable[[int], None], ...]
     target_reached: tuple[Callable[[], bool | None], ...]
     end_game: tuple[Callable[[], bool], ...]

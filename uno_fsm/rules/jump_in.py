@@ -94,7 +94,7 @@ class JumpIn(Variant):
             return
         cur = st.current
         dark = st.side == "dark"
-        for seat in range(st.players):
+        for seat in r.seats():  # DESAFIO.ELIMINATED-OUT: the seats in play only
             if seat == cur:
                 continue
             hand = st.hands[seat]

@@ -77,6 +77,8 @@ class ScoringRules(Core):
         st.round_winner = winner
         st.uno_window = None
         self.events.append(Event("went-out", winner, count=points, rule="CL.SCORE.WINNER"))
+        for after in self.hooks.on_scored:  # e.g. DESAFIO.ELIMINATE (desafio.py)
+            after(winner)
 
     def end_game(self, action: Action | None = None) -> None:
         """CL.SCORE.TARGET / CL22.SCORE.ONE-HAND: the winner of the last hand wins the game

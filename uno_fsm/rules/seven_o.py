@@ -109,7 +109,7 @@ class SevenO(Variant):
         n = st.players
         old = st.hands
         new: list[list[Card]] = [[] for _ in range(n)]
-        for seat in range(n):
+        for seat in r.seats():  # DESAFIO.ELIMINATED-OUT: the seats in play only
             new[r.seat(seat)] = old[seat]
         st.hands = new
         r.events.append(Event("hands-rotated", rule="V.SEVENO.ZERO-ROTATE"))

@@ -14,6 +14,7 @@ from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, Action, check_form, interned, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.rules.core import Core
+from uno_fsm.rules.desafio import check_action
 
 TURN_KINDS = frozenset({"play", "draw", "pass", "color"})
 WINDOW_EVENTS = frozenset({"call_uno", "catch"})  # CL.UNO.WINDOW: these keep the window open
@@ -165,7 +166,7 @@ class TurnRules(Core):
             out.append(self.seat_actions["challenge"][cur])
             out.append(self.seat_actions["accept"][cur])
         elif phase == "swap":
-            out.extend(interned("swap", cur, target=t) for t in range(st.players) if t != cur)
+            out.extend(interned("swap", cur, target=t) for t in self.seats() if t != cur)
         elif phase == "round_over":
             out.append(interned("next-round", None))
         for hook in self.hooks.extra_actions:
@@ -173,7 +174,7 @@ class TurnRules(Core):
         w = st.uno_window
         if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
             out.append(self.seat_actions["uno"][w])
-            out.extend(interned("catch", s, target=w) for s in range(st.players) if s != w)
+            out.extend(interned("catch", s, target=w) for s in self.seats() if s != w)
         self.listed = out
         return out
 
@@ -200,6 +201,8 @@ class TurnRules(Core):
         elif kind == "next-round" and (actor is not None or a.target is not None):
             # nobody in particular deals the next round: legal_actions lists it seatless
             raise E.MalformedAction("next-round names no seat")
+        if st.eliminated:
+            check_action(st, a)  # DESAFIO.ELIMINATED-OUT (desafio.py)
         allowed = self._allowed[phase]
         if phase == "round_over" and event not in allowed:
             raise E.RoundOver("the round is over", "CL.END.NO-PENDING")

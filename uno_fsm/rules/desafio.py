@@ -1,0 +1,172 @@
+"""Variant Desafio (`desafio`, `scoring.method: elimination`): the elimination game of
+classic-br ("DESAFIO NO JOGO DE CARTAS UNO®").
+
+The clauses are classic-br:desafio:2-7, the rules DESAFIO.* (spec/rules/classic-desafio.yaml),
+the rulings RUL.DESAFIO.* (spec/rulings/classic.yaml); the ruleset is the variant `desafio`
+(`scoring.method: elimination`, the designated amount `scoring.target`, 500).
+
+- "Este jogo é pontuado mantendo um total contínuo do que cada jogador tem em mãos" (this game
+  is scored by keeping a running total of what each player has in hand): `score`.
+- "À medida que um jogador atinge uma quantidade designada, possivelmente 500, esse jogador é
+  eliminado do jogo" (as a player reaches a designated amount, possibly 500, that player is
+  eliminated from the game): `score`; the eliminated seats are `State.eliminated`, and take no
+  further part (`step`, `seats_in_play`, `check_action`).
+- "Quando restam apenas dois jogadores no jogo, eles jogam um contra o outro" (when only two
+  players remain they play against each other), under the two-player rules: `Rules.seated()`
+  counts the players in play, so CL.TWO.* apply to the final pair.
+- "O jogador que atinge ou excede a quantidade designada perde. O vencedor dessa última mão é
+  declarado o vencedor do jogo" (the player who reaches or exceeds the amount loses; the
+  winner of that last hand wins the game): `decided`, `end_game`.
+
+Eliminated players keep their seat numbers (observations name seats) but are skipped
+everywhere a seat is chosen: turn order, dealing, the dealer draw, catches, swaps, Jump-In
+(RUL.DESAFIO.ELIMINATED: "seats close up in the same order"). The scoring and the end of the
+game plug in through the variant hooks (`Desafio`: `score_hand`, `on_scored`, `target_reached`,
+`end_game`); the seats through the helpers of `Core` that every area uses to choose a seat
+(`seat`, `left`, `seats`, `seated`: `step` and `seats_in_play` here, read from
+`State.eliminated`, so a game without eliminations pays one truth test), `TurnRules.validate`
+(`check_action`) and `Game.from_setup` (`setup_eliminated`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from uno_fsm import errors as E
+from uno_fsm.actions import Action, Event
+from uno_fsm.cards import Card
+from uno_fsm.params import Params
+from uno_fsm.rules.hooks import Variant
+from uno_fsm.state import State
+
+
+def seats_in_play(st: State) -> tuple[int, ...]:
+    """DESAFIO.ELIMINATED-OUT: the seats not eliminated, ascending (clockwise from seat 0)."""
+    out = st.eliminated
+    return tuple(s for s in range(st.players) if s not in out)
+
+
+def step(st: State, seat: int, steps: int, direction: int) -> int:
+    """The seat `steps` places from `seat` going `direction`, counting only the seats in play
+    (DESAFIO.ELIMINATED-OUT, RUL.DESAFIO.ELIMINATED: an eliminated seat has no turn; with two
+    left, seat + 2 is the seat itself: CL.TWO.SKIP-AGAIN, CL.TWO.D2-AGAIN, CL.TWO.WD4-AGAIN).
+    Bounded: at most `players` moves per step; `from_setup` and `score` keep two or more in
+    play while a hand is played."""
+    n = st.players
+    out = st.eliminated
+    if steps < 0:
+        direction, steps = -direction, -steps
+    for _ in range(steps):
+        for _ in range(n):
+            seat = (seat + direction) % n
+            if seat not in out:
+                break
+    return seat
+
+
+class Desafio(Variant):
+    name = "desafio"
+    __slots__ = ()
+
+    @staticmethod
+    def enabled(p: Params) -> bool:
+        return p.elimination
+
+    def score_hand(self, winner: int, held: list[int]) -> int | None:
+        """DESAFIO.SCORE (RUL.DESAFIO.SCORING): every player in the game adds the points of
+        their own hand to their running total (the player who went out holds nothing, so adds
+        nothing, and collects nothing from the others). Returns the winner's points: 0."""
+        st = self.r.st
+        for seat in seats_in_play(st):
+            st.scores[seat] += held[seat]
+        return held[winner]
+
+    def on_scored(self, winner: int) -> None:
+        """DESAFIO.ELIMINATE, DESAFIO.SIMULTANEOUS (RUL.DESAFIO.THRESHOLD, RUL.DESAFIO.NO-FINAL):
+        every player whose total reaches or exceeds the designated amount is eliminated, all
+        of them together, whatever their totals; the winner of the hand never is (their total
+        did not grow, and was below the amount since they were in play). The `went-out` event
+        names the scoring rule that applied (DESAFIO.SCORE)."""
+        r = self.r
+        st, target = r.st, r.p.target
+        assert target is not None  # Params: `elimination` requires scoring.target
+        went = r.events[-1]
+        if went.kind == "went-out":
+            r.events[-1] = went._replace(rule="DESAFIO.SCORE")
+        reached = [s for s in seats_in_play(st) if st.scores[s] >= target and s != winner]
+        for seat in reached:
+            r.events.append(Event("eliminated", seat, count=st.scores[seat],
+                                  rule="DESAFIO.SIMULTANEOUS" if len(reached) > 1
+                                  else "DESAFIO.ELIMINATE"))
+        st.eliminated = sorted((*st.eliminated, *reached))
+
+    def target_reached(self) -> bool | None:
+        """DESAFIO.WINNER: the game is over when one player is left in it;
+        DESAFIO.HEAD-TO-HEAD (RUL.DESAFIO.FINAL): until then hands are dealt, the last two
+        playing head to head."""
+        st = self.r.st
+        return st.players - len(st.eliminated) <= 1
+
+    def end_game(self) -> bool:
+        """DESAFIO.WINNER (RUL.DESAFIO.FINAL): the one player left, who won the last hand (the
+        others reached the amount in it), wins the game."""
+        r = self.r
+        st = r.st
+        (winner,) = seats_in_play(st)
+        assert winner == st.round_winner, (winner, st.round_winner)
+        st.winner = winner
+        st.winners = [winner]
+        r.events.append(Event("game-over", winner, rule="DESAFIO.WINNER"))
+        return True
+
+
+def check_action(st: State, a: Action) -> None:
+    """DESAFIO.ELIMINATED-OUT (RUL.DESAFIO.ELIMINATED): an eliminated player takes no further
+    part: no action of theirs (a catch, an UNO call, a play) and no action naming them (a
+    catch, a swap, a referee penalty) is accepted (`eliminated`)."""
+    out = st.eliminated
+    for role, seat in (("player", a.player), ("target", a.target)):
+        if seat is not None and seat in out:
+            raise E.Eliminated(f"{a.kind}: P{seat} ({role}) is eliminated from the game",
+                               "DESAFIO.ELIMINATED-OUT")
+
+
+def setup_eliminated(params: Params, setup: Mapping[str, Any], n: int,
+                     hands: Sequence[Sequence[Card]], scores: Sequence[int]) -> list[int]:
+    """The set-up field `eliminated` (docs/contracts.md): the seats already out of a Desafio
+    game, ascending. Refused (`malformed-action`) unless the ruleset plays elimination; it is a
+    list of distinct seats of the table; an eliminated seat holds no cards
+    (DESAFIO.ELIMINATED-OUT) and its total has reached the amount, a seat in play has not
+    (DESAFIO.ELIMINATE); at least two players are left (DESAFIO.WINNER: with one the game is
+    over)."""
+    value = setup.get("eliminated")
+    if value is None:
+        return []
+    if not params.elimination:
+        raise E.MalformedAction(f"setup: eliminated: {params.ruleset} eliminates nobody (the "
+                                "Desafio variant's scoring method `elimination` does)")
+    if not isinstance(value, list | tuple):
+        raise E.MalformedAction(f"setup: eliminated must be a list of seats, not {value!r}")
+    out: list[int] = []
+    for seat in value:
+        if type(seat) is not int or not 0 <= seat < n:
+            raise E.MalformedAction(f"setup: eliminated: {seat!r} is not a seat of {n} players")
+        if seat in out:
+            raise E.MalformedAction(f"setup: eliminated: seat {seat} given twice")
+        out.append(seat)
+    if n - len(out) < 2:
+        raise E.MalformedAction(f"setup: eliminated: {n - len(out)} player(s) left of {n}; "
+                                "a hand needs two (with one left the game is over)")
+    target = params.target
+    assert target is not None
+    for seat in range(n):
+        if seat in out and hands[seat]:
+            raise E.MalformedAction(f"setup: eliminated seat {seat} holds cards")
+        if seat in out and scores[seat] < target:
+            raise E.MalformedAction(f"setup: eliminated seat {seat} has {scores[seat]} points, "
+                                    f"below the amount {target} that eliminates")
+        if seat not in out and scores[seat] >= target:
+            raise E.MalformedAction(f"setup: seat {seat} has {scores[seat]} points, at or over "
+                                    f"the amount {target}: it is eliminated (DESAFIO.ELIMINATE)")
+    return sorted(out)
