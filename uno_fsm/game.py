@@ -17,8 +17,8 @@ from typing import Any
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event, Pending, formed, wrong_game
 from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
+from uno_fsm.dispatch import EVENTLESS, TABLE
 from uno_fsm.params import Params
-from uno_fsm.phases import EVENTLESS, TABLE, TurnPhases
 from uno_fsm.rules import DECISIONS, Rules
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
 
@@ -366,6 +366,8 @@ class Game:
         r.events = events
         r.begin(event)
         if self._sm is None:
+            from uno_fsm.phases import TurnPhases  # python-statemachine: only on this path
+
             self._sm = TurnPhases(r, state_field="phase")
         self._sm.send(event, action=action)
         self.log.append(action)
