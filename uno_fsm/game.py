@@ -382,10 +382,15 @@ class Game:
 
     # ---- serialization ---------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """The game as plain data: its state (uno_fsm.state), its origin and its log, compact:
+        `{"actions": [each distinct action once, in order of first use], "order": [the log as
+        indexes into actions]}`."""
+        index: dict[Action, int] = {}
+        order = [index.setdefault(a, len(index)) for a in self.log]
         return {
             "state": self.state.to_dict(),
             "origin": self.origin,
-            "log": [a.to_dict() for a in self.log],
+            "log": {"actions": [a.to_dict() for a in index], "order": order},
         }
 
     def to_json(self) -> str:
@@ -393,11 +398,13 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str, ruleset: str | Any | None = None) -> Game:
+        """The game `to_json` wrote (state format 2, or 1: uno_fsm.state), exactly: it plays
+        on as the original would, shuffles included."""
         d = json.loads(text)
         st = State.from_dict(d["state"])
         params = Params.of(ruleset if ruleset is not None else st.ruleset)
         game = cls(st, params, d.get("origin") or {})
-        game.log = [Action.from_dict(a) for a in d.get("log", [])]
+        game.log = _log_from(d.get("log", []))
         return game
 
     @classmethod
@@ -415,6 +422,45 @@ class Game:
         color = COLOR_NAMES.get(st.active_color or "", "-")
         return (f"<Game {st.ruleset} round {st.round} phase {st.phase} P{st.current} "
                 f"top {top} {color}>")
+
+
+# An action's JSON (its keys, and each value with its type: 1, 1.0 and true differ) -> the
+# Action `Action.from_dict` made of it. Games repeat a few thousand actions, and a look-up costs
+# a sixth of the strict decoding (like `_act` for legal_actions). Bounded: emptied when full.
+_DECODED: dict[tuple[tuple[str, type, Any], ...], Action] = {}
+_DECODED_MAX = 1 << 16
+
+
+def _decoded(d: Any) -> Action:
+    """Action.from_dict(d), from _DECODED when the same JSON was decoded before."""
+    try:
+        key = tuple([(k, v.__class__, v) for k, v in d.items()])
+        return _DECODED[key]
+    except KeyError:
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.clear()
+        action = _DECODED[key] = Action.from_dict(d)
+        return action
+    except (AttributeError, TypeError):  # not a mapping, or a value that cannot be a key
+        return Action.from_dict(d)  # raises MalformedAction
+
+
+def _log_from(value: Any) -> list[Action]:
+    """The log `Game.to_dict` wrote: {"actions": [...], "order": [indexes]}, or the plain list of
+    actions that the first form was. Each action is decoded strictly (Action.from_dict); an
+    index that is not one raises MalformedAction."""
+    if isinstance(value, list):  # the first form: every action in full
+        return [_decoded(a) for a in value]
+    if not isinstance(value, dict) or set(value) != {"actions", "order"} \
+            or not isinstance(value["actions"], list) or not isinstance(value["order"], list):
+        raise E.MalformedAction("a log is {\"actions\": [...], \"order\": [indexes]}")
+    actions = [_decoded(a) for a in value["actions"]]
+    order = value["order"]
+    n = len(actions)
+    for i in order:
+        if i.__class__ is not int or not 0 <= i < n:
+            raise E.MalformedAction(f"log: {i!r} is not the index of one of its {n} actions")
+    return [actions[i] for i in order]
 
 
 def card(text: str) -> Card:
