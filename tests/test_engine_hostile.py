@@ -352,7 +352,7 @@ def test_a_true_seat_is_refused_and_a_saved_game_loads() -> None:
     back = Game.from_json(g.to_json())
     assert back.state == g.state and back.log == g.log == [Action.draw(0)]
     tampered = json.loads(g.to_json())
-    tampered["log"]["actions"][0]["player"] = True
+    tampered["log"]["actions"][0] = {"kind": "draw", "player": True}
     with pytest.raises(E.MalformedAction, match="player True"):
         Game.from_json(json.dumps(tampered))
 

@@ -308,14 +308,15 @@ class Game:
     # ---- serialization ---------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """The game as plain data: its state (uno_fsm.state), its origin and its log, compact:
-        `{"actions": [each distinct action once, in order of first use], "order": [the log as
-        indexes into actions]}`."""
+        `{"actions": [each distinct action once, in order of first use, as
+        "kind,player,card,colour,uno,target" (_action_text)], "order": [the log as indexes
+        into actions]}`."""
         index: dict[Action, int] = {}
         order = [index.setdefault(a, len(index)) for a in self.log]
         return {
             "state": self.state.to_dict(),
             "origin": self.origin,
-            "log": {"actions": [a.to_dict() for a in index], "order": order},
+            "log": {"actions": [_action_text(a) for a in index], "order": order},
         }
 
     def to_json(self) -> str:
@@ -349,37 +350,64 @@ class Game:
                 f"top {top} {color}>")
 
 
-# An action's JSON (its keys, and each value with its type: 1, 1.0 and true differ) -> the
-# Action `Action.from_dict` made of it. Games repeat a few thousand actions, and a look-up costs
-# a sixth of the strict decoding (like `_act` for legal_actions). Bounded: emptied when full.
-_DECODED: dict[tuple[tuple[str, type, Any], ...], Action] = {}
-_DECODED_MAX = 1 << 16
+# The log's compact action form: "kind,player,card,colour,uno,target" with empty fields for
+# None/False and the empty fields at the end left out ("draw,0", "play,1,W4,r,uno",
+# "catch,2,,,,0", "next-round"); an action that form cannot hold exactly is written as its
+# Action.to_dict. Decoded actions are kept by their text: a game repeats a few thousand.
+_TEXT_FIELDS = ("kind", "player", "card", "color", "uno", "target")
+_DECODED: dict[str, Action] = {}
+_DECODED_MAX = 1 << 16  # emptied when full
 
 
-def _decoded(d: Any) -> Action:
-    """Action.from_dict(d), from _DECODED when the same JSON was decoded before."""
-    try:
-        key = tuple([(k, v.__class__, v) for k, v in d.items()])
-        return _DECODED[key]
-    except KeyError:
-        if len(_DECODED) >= _DECODED_MAX:
-            _DECODED.clear()
-        action = _DECODED[key] = Action.from_dict(d)
-        return action
-    except (AttributeError, TypeError):  # not a mapping, or a value that cannot be a key
-        return Action.from_dict(d)  # raises MalformedAction
+def _action_text(a: Action) -> str | dict[str, object]:
+    if "," in a.kind or a.color is not None and (a.color == "" or "," in a.color):
+        return a.to_dict()
+    return ",".join((a.kind, "" if a.player is None else str(a.player),
+                     "" if a.card is None else a.card.text, a.color or "",
+                     "uno" if a.uno else "", "" if a.target is None else str(a.target))
+                    ).rstrip(",")
+
+
+def _text_action(text: str) -> Action:
+    """The action `_action_text` wrote, decoded strictly (Action.from_dict)."""
+    got = _DECODED.get(text)
+    if got is not None:
+        return got
+    parts = text.split(",")
+    if len(parts) > len(_TEXT_FIELDS):
+        raise E.MalformedAction(f"log: {text!r} is not kind,player,card,colour,uno,target")
+    values = dict(zip(_TEXT_FIELDS, parts + [""] * (len(_TEXT_FIELDS) - len(parts)), strict=True))
+    d: dict[str, object] = {"kind": values["kind"]}
+    for seat in ("player", "target"):
+        if v := values[seat]:
+            if not (v.isascii() and v.isdigit() and v == str(int(v))):
+                raise E.MalformedAction(f"log: {text!r}: {seat} {v!r} is not a seat")
+            d[seat] = int(v)
+    for name in ("card", "color"):
+        if values[name]:
+            d[name] = values[name]
+    if values["uno"]:
+        if values["uno"] != "uno":
+            raise E.MalformedAction(f"log: {text!r}: {values['uno']!r} where uno or nothing is")
+        d["uno"] = True
+    action = Action.from_dict(d)
+    if len(_DECODED) >= _DECODED_MAX:
+        _DECODED.clear()
+    _DECODED[text] = action
+    return action
 
 
 def _log_from(value: Any) -> list[Action]:
     """The log `Game.to_dict` wrote: {"actions": [...], "order": [indexes]}, or the plain list of
-    actions that the first form was. Each action is decoded strictly (Action.from_dict); an
-    index that is not one raises MalformedAction."""
-    if isinstance(value, list):  # the first form: every action in full
-        return [_decoded(a) for a in value]
+    actions (Action.to_dict) that format 1 wrote. Each action is decoded strictly; an index
+    that is not one raises MalformedAction."""
+    if isinstance(value, list):  # format 1: every action in full
+        return [Action.from_dict(a) for a in value]
     if not isinstance(value, dict) or set(value) != {"actions", "order"} \
             or not isinstance(value["actions"], list) or not isinstance(value["order"], list):
         raise E.MalformedAction("a log is {\"actions\": [...], \"order\": [indexes]}")
-    actions = [_decoded(a) for a in value["actions"]]
+    actions = [_text_action(a) if a.__class__ is str else Action.from_dict(a)
+               for a in value["actions"]]
     order = value["order"]
     n = len(actions)
     for i in order:
