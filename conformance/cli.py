@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from uno_cli.main import process_started
+from uno_cli.main import Command, add_subcommands, process_started
 from uno_cli.options import RULESETS, seconds
 
 # The longest --timeout (seconds): a day per scenario.
@@ -109,21 +109,24 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                      help="reference (default) | rlcard | rlcard-uno | module:package.module:Class")
     srv.set_defaults(handler=cmd_serve)
 
-    from conformance.compliance import register as register_compliance
+    add_subcommands(csub, SUBCOMMANDS)
 
-    register_compliance(csub)  # uno-fsm conformance compliance (conformance/compliance.py)
 
-    from conformance.registries import register as register_registries
-
-    register_registries(csub)  # uno-fsm conformance features | errors | rulesets
-
-    from conformance.site import register as register_site
-
-    register_site(csub)  # uno-fsm conformance site (conformance/site.py)
-
-    from conformance.diff_cli import register as register_diff
-
-    register_diff(csub)  # uno-fsm conformance diff (conformance/diff_cli.py)
+# The sub-commands other modules register, imported only when named (uno_cli.main.Command;
+# tests/test_conformance_cli_startup.py checks each help line against its module's).
+SUBCOMMANDS: tuple[Command, ...] = (
+    Command("compliance", "conformance.compliance", "compliance page (Markdown) and expectation "
+            "file of an implementation, from a JSON run report"),
+    Command("features", "conformance.registries", "list every feature id: its meaning, what "
+            "needs it, how many scenarios need it"),
+    Command("errors", "conformance.registries", "list every error code and when it applies"),
+    Command("rulesets", "conformance.registries", "list every ruleset and variant: what it is, "
+            "what it applies to and conflicts with, its rules and scenarios"),
+    Command("site", "conformance.site", "compliance matrix (static HTML site and/or Markdown) "
+            "from JSON run reports"),
+    Command("diff", "conformance.diff_cli", "differential fuzzing: an implementation against "
+            "the reference engine"),
+)
 
 
 def _choose(parser: argparse.ArgumentParser) -> int:
@@ -179,20 +182,24 @@ def _emit(data: dict[str, Any], fmt: str, output: Path | None, quiet: bool) -> b
     in `output` and then only the summary (table and verdict) on stderr; with `quiet`, the
     one-line verdict instead of the console report or the summary. False (after saying why)
     when the output file cannot be written."""
-    from rich.console import Console
-
     from conformance import reports
 
-    if fmt == "console" and output is None:
-        reports.render_console(data, Console(), "line" if quiet else "full", show_stop=False)
+    to_stdout = fmt == "console" and output is None
+    if not to_stdout:
+        text = reports.render(data, fmt)
+        if output is None:
+            sys.stdout.write(text)
+        elif (problem := write_file(output, text)) is not None:
+            _err(problem)
+            return False
+    stream = sys.stdout if to_stdout else sys.stderr
+    if quiet and not stream.isatty():  # the verdict for a log or a script: plain text, no rich
+        print(reports.summary_line(data), file=stream)
         return True
-    text = reports.render(data, fmt)
-    if output is None:
-        sys.stdout.write(text)
-    elif (problem := write_file(output, text)) is not None:
-        _err(problem)
-        return False
-    reports.render_console(data, Console(stderr=True), "line" if quiet else "summary",
+    from rich.console import Console
+
+    reports.render_console(data, Console(stderr=not to_stdout),
+                           "line" if quiet else "full" if to_stdout else "summary",
                            show_stop=False)
     return True
 

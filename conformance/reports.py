@@ -21,16 +21,17 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from conformance import specdata
 from conformance.runner import STATUSES, UNEXPECTED, Result, RunReport
 from uno_spec.files import finite, json_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# rich is imported by the console renderers only (about 30 ms): writing a JSON, JUnit or
+# Markdown report, and `conformance run --quiet` to a file or a pipe, never import it.
 
 FORMAT = "uno-conformance-report/1"
 FORMATS = ("console", "json", "junit", "markdown")
@@ -181,6 +182,15 @@ class ProgressBar:
     """A rich progress bar on stderr, fed by the runner's callbacks."""
 
     def __init__(self, console: Console | None = None) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         self.console = console or Console(stderr=True)
         # the scenario id is shown as text (markup=False): it may hold `[...]` or `:name:`
         self.progress = Progress(TextColumn("[bold]conformance"), BarColumn(),
@@ -232,6 +242,9 @@ def render_console(data: dict[str, Any], console: Console, detail: str = "full",
     corpus or the adapter is printed as text (rich Text objects: no markup, no `:emoji:`
     codes). The results after a stop (repeated failed starts) are not listed: `stop_line`
     says why, unless `show_stop` is False (`conformance run` says it on stderr)."""
+    from rich.table import Table
+    from rich.text import Text
+
     say = console.print
     stopped = data.get("stopped") or {}
     judged = data["results"][:int(stopped.get("after", len(data["results"])))] \
@@ -264,6 +277,8 @@ def render_console(data: dict[str, Any], console: Console, detail: str = "full",
 
 def console_text(data: dict[str, Any], width: int = 100, detail: str = "full") -> str:
     """The console rendering as plain text (no colours)."""
+    from rich.console import Console
+
     buf = io.StringIO()
     render_console(data, Console(file=buf, width=width, force_terminal=False, color_system=None,
                                  highlight=False), detail)

@@ -6,12 +6,39 @@ import argparse
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from conformance import cli as conformance_cli
 from uno_cli import main as cli
 
-HEAVY = ("hypothesis", "rich", "jsonschema", "conformance.reports", "conformance.runner")
+ROOT = Path(__file__).resolve().parents[1]
+
+HEAVY = ("hypothesis", "rich", "jsonschema", "conformance.reports", "conformance.runner",
+         "statemachine", "uno_fsm.phases")
+# What `conformance run` must not import (issue 16 item 3): Hypothesis, python-statemachine (the
+# engine runs on the generated dispatch table) and, unless it prints to a terminal, rich.
+NOT_FOR_RUN = ("hypothesis", "statemachine", "uno_fsm.phases", "rich")
+CORPUS = ROOT / "conformance" / "corpus"
+
+
+def _imported_by_run(args: list[str]) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """`uno-fsm conformance run ARGS` in a fresh interpreter (stdout and stderr are pipes, not
+    a terminal): its result and which of NOT_FOR_RUN (top-level packages) it imported."""
+    code = ("import sys; from uno_cli.main import main\n"
+            f"code = main(['conformance', 'run', *{args!r}])\n"
+            "print(sorted({m.split('.')[0] if m.split('.')[0] != 'uno_fsm' else m "
+            f"for m in sys.modules}} & set({NOT_FOR_RUN!r})), file=sys.stderr)\n"
+            "sys.exit(code)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    *_lines, modules = out.stderr.strip().splitlines()
+    return out, json.loads(modules.replace("'", '"'))
+
+
+def _sub_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, str]:
@@ -63,8 +90,49 @@ def test_conformance_serve_answers_without_heavy_imports() -> None:
     assert out.stderr.strip().splitlines()[-1] == "[]"
 
 
+def test_conformance_run_imports_no_machine_library_no_hypothesis_and_no_rich(
+        tmp_path: Path) -> None:
+    """The reference engine judged, a JSON report written, the verdict line on a pipe: neither
+    python-statemachine, Hypothesis nor rich is imported."""
+    report = tmp_path / "r.json"
+    out, modules = _imported_by_run([str(CORPUS / "classic" / "draw.yaml"), "--quiet",
+                                     "--format", "json", "--output", str(report)])
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.splitlines()[0].startswith("OK in ")
+    assert json.loads(report.read_text(encoding="utf-8"))["summary"]["passed"] > 0
+    assert modules == []
+
+
+def test_conformance_run_imports_rich_only_to_print_the_console_report() -> None:
+    out, modules = _imported_by_run([str(CORPUS / "classic" / "draw.yaml")])
+    assert out.returncode == 0, out.stderr
+    assert "conformance: uno-fsm" in out.stdout  # the console table, rendered by rich
+    assert modules == ["rich"]
+
+
+def test_conformance_subcommand_table_matches_what_each_module_registers() -> None:
+    """conformance.cli.SUBCOMMANDS (the stand-ins' help lines) against the modules' own."""
+    full = _subcommands(_sub_parsers(cli.build_parser())["conformance"])
+    assert {c.name: c.help for c in conformance_cli.SUBCOMMANDS}.items() <= full.items()
+    lazy = _subcommands(_sub_parsers(cli.build_parser(["conformance", "run"]))["conformance"])
+    assert lazy == full
+
+
+def test_a_conformance_subcommand_imports_only_its_module() -> None:
+    code = ("import sys; from uno_cli.main import main\n"
+            "code = main(['conformance', 'errors', '--format', 'json'])\n"
+            "print(sorted(m for m in sys.modules if m.startswith('conformance.')), "
+            "file=sys.stderr)\nsys.exit(code)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)  # the error codes, as JSON
+    modules = out.stderr.strip().splitlines()[-1]
+    assert "conformance.registries" in modules
+    for other in ("conformance.compliance", "conformance.site", "conformance.diff_cli"):
+        assert other not in modules
+
+
 def test_report_formats_are_those_of_the_reports_module() -> None:
-    from conformance import cli as conformance_cli
     from conformance import reports
 
     assert conformance_cli.FORMATS == reports.FORMATS

@@ -4,17 +4,32 @@ from __future__ import annotations
 
 import argparse
 import io
+from pathlib import Path
 
 import pytest
 
 from uno_cli.main import main
 from uno_fsm.cli import cmd_play
-from uno_fsm.phases import mermaid
+from uno_fsm.phases import machine_edges, mermaid, table_module
 
 
 def test_diagram_prints_the_machine(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diagram"]) == 0
     assert capsys.readouterr().out == mermaid()
+
+
+def test_diagram_table_writes_the_module_the_engine_imports(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`uno-fsm diagram --table --write PATH` writes uno_fsm/phase_table.py's text; the module
+    it writes, imported, holds the machine's edges."""
+    out = tmp_path / "phase_table.py"
+    assert main(["diagram", "--table", "--write", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == table_module()
+    namespace: dict[str, object] = {}
+    exec(compile(out.read_text(encoding="utf-8"), str(out), "exec"), namespace)
+    assert namespace["EDGES"] == machine_edges()
+    assert main(["diagram", "--table", "--markdown"]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def test_simulate_reports(capsys: pytest.CaptureFixture[str]) -> None:

@@ -26,8 +26,8 @@ from uno_fsm import Action, Game, IllegalAction
 from uno_fsm import errors as E
 from uno_fsm.cards import parse
 from uno_fsm.cli import cmd_play
+from uno_fsm.dispatch import EVENTLESS, EVENTLESS_DEPTH, Edge, eventless_depth
 from uno_fsm.params import Params
-from uno_fsm.phases import EVENTLESS, EVENTLESS_DEPTH, Edge, eventless_depth
 from uno_fsm.rules import dealing as R
 
 HANG_GUARD_S = 30
@@ -352,7 +352,7 @@ def test_a_true_seat_is_refused_and_a_saved_game_loads() -> None:
     back = Game.from_json(g.to_json())
     assert back.state == g.state and back.log == g.log == [Action.draw(0)]
     tampered = json.loads(g.to_json())
-    tampered["log"][0]["player"] = True
+    tampered["log"]["actions"][0] = {"kind": "draw", "player": True}
     with pytest.raises(E.MalformedAction, match="player True"):
         Game.from_json(json.dumps(tampered))
 

@@ -3,22 +3,73 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from uno_fsm import Game
-from uno_fsm.phases import EVENTLESS, TABLE, TurnPhases, derive_table, diagram_markdown, mermaid
+from uno_fsm import Game, dispatch, phase_table
+from uno_fsm.dispatch import EVENTLESS, TABLE
+from uno_fsm.phases import (
+    TurnPhases,
+    derive_table,
+    diagram_markdown,
+    machine_edges,
+    machine_phases,
+    mermaid,
+    table_module,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
+REGENERATE = "stale: run `uno-fsm diagram --table --write uno_fsm/phase_table.py`"
 
 
-def test_table_is_derived_from_the_machine() -> None:
-    table, eventless = derive_table()
-    assert table == TABLE and eventless == EVENTLESS
-    machine_events = {e for s in TurnPhases.states for t in s.transitions for e in t.events}
-    assert machine_events == {e for evs in TABLE.values() for e in evs}
+def test_the_checked_in_table_is_the_machine_read_afresh() -> None:
+    """uno_fsm/phase_table.py (what the engine runs on) against a fresh reading of TurnPhases:
+    this fails when the machine changes and the table is not regenerated."""
+    assert phase_table.EDGES == machine_edges(), REGENERATE
+    assert (phase_table.PHASES, phase_table.INITIAL) == machine_phases(), REGENERATE
+    assert (TABLE, EVENTLESS) == derive_table(), REGENERATE
+    path = ROOT / "uno_fsm" / "phase_table.py"
+    assert path.read_text(encoding="utf-8") == table_module(), REGENERATE
+
+
+def test_the_table_holds_every_transition_of_the_machine() -> None:
+    """Counted through python-statemachine's own objects, not through machine_edges: every
+    (state, transition, event) of the class is one edge of the table, with its target."""
+    from_library = sorted(
+        (s.id, str(e), t.target.id if t.target is not None else s.id)
+        for s in TurnPhases.states for t in s.transitions
+        for e in ([str(ev) for ev in t.events] or [""]))
+    in_table = sorted((e.source, e.event, e.target) for e in (
+        *(e for evs in TABLE.values() for es in evs.values() for e in es),
+        *(e for es in EVENTLESS.values() for e in es)))
+    assert in_table == from_library
     assert set(TABLE) == {s.id for s in TurnPhases.states}
+
+
+def test_a_hand_edited_table_is_caught() -> None:
+    """The freshness check can fail: a reordered pair of guarded edges (which changes which
+    transition wins) or a dropped edge no longer equals the machine."""
+    edges = list(phase_table.EDGES)
+    first = next(i for i, e in enumerate(edges) if e[1] == "play_card")
+    swapped = [*edges[:first], edges[first + 1], edges[first], *edges[first + 2:]]
+    assert dispatch.build(phase_table.PHASES, swapped) != derive_table()
+    assert dispatch.build(phase_table.PHASES, edges[:-1]) != derive_table()
+    renamed = [(*e[:3], "play", *e[4:]) if e[3] == "swap" else e for e in edges]
+    assert dispatch.build(phase_table.PHASES, renamed) != derive_table()
+
+
+def test_the_engine_path_does_not_import_python_statemachine() -> None:
+    """Start-up (issue 16 item 3): playing through the table needs no python-statemachine."""
+    code = ("import sys\nfrom uno_fsm import Game\n"
+            "g = Game.new('classic-official', 3, 1)\ng.apply(g.legal_actions()[0])\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'statemachine'"
+            " or m == 'uno_fsm.phases'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("ruleset,players,seed", [

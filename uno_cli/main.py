@@ -12,10 +12,12 @@ function; `COMMANDS` below is the only place that knows all of them:
   `conformance rulesets`
 
 Start-up is lazy: only the module of the command being run is imported (serving the reference
-engine over stdio must not pay for Hypothesis, rich or jsonschema). The other commands appear
-in the parser as light stand-ins carrying the help line of `COMMANDS`, so `uno-fsm --help` lists
-every command without importing any module. tests/test_conformance_cli_startup.py checks that
-each help line here is the one its module registers.
+engine over stdio must not pay for Hypothesis, rich, python-statemachine or jsonschema). The
+other commands appear in the parser as light stand-ins carrying the help line of `COMMANDS`, so
+`uno-fsm --help` lists every command without importing any module. A module composes its own
+sub-commands the same way (`add_subcommands`: `conformance.cli.SUBCOMMANDS`).
+tests/test_conformance_cli_startup.py checks that each help line here is the one its module
+registers, and which modules `conformance run` and `conformance serve` import.
 
 Exit status, for every command: 0 nothing unexpected; 1 what was checked failed (the
 implementation under `conformance run`); 2 bad input, bad usage or an internal error, always
@@ -32,6 +34,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 # When this module was imported: the first thing the `uno-fsm` entry point does.
@@ -117,21 +120,43 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description="A formally specified UNO rules engine and a cited conformance suite.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    chosen = _chosen(argv) if argv is not None else None
-    wanted = {c.module for c in COMMANDS if argv is None or c.name == chosen}
+    _add_commands(sub, COMMANDS, None if argv is None else tuple(argv))
+    return parser
+
+
+# The words after the command whose module is registering now (None: build every command):
+# what `add_subcommands` reads, so that a module's own sub-commands are composed lazily too.
+_WORDS: ContextVar[tuple[str, ...] | None] = ContextVar("uno_fsm_words", default=None)
+
+
+def add_subcommands(sub: Any, commands: Sequence[Command]) -> None:
+    """For a module's `register(sub)`: add `commands` (sub-commands that other modules
+    register) to the sub-parsers `sub`, importing only the module of the one named on the
+    command line; the others are stand-ins with their help line (conformance.cli: `conformance
+    compliance`, `site`, `diff`...)."""
+    _add_commands(sub, commands, _WORDS.get())
+
+
+def _add_commands(sub: Any, commands: Sequence[Command], words: tuple[str, ...] | None) -> None:
+    chosen = _chosen(words) if words is not None else None
+    rest = words[words.index(chosen) + 1:] if words is not None and chosen is not None else ()
+    wanted = {c.module for c in commands if words is None or c.name == chosen}
     registered: set[str] = set()
-    for command in COMMANDS:
+    for command in commands:
         if command.module in wanted:
             if command.module not in registered:
                 registered.add(command.module)
-                importlib.import_module(command.module).register(sub)
+                token = _WORDS.set(None if words is None else rest)
+                try:
+                    importlib.import_module(command.module).register(sub)
+                finally:
+                    _WORDS.reset(token)
             continue
         if command.name in sub.choices:
             continue
         stub = sub.add_parser(command.name, help=command.help, add_help=False)
         stub.add_argument("rest", nargs=argparse.REMAINDER)
         stub.set_defaults(**{_STUB: command.name})
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

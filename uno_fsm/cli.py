@@ -1,6 +1,7 @@
 """Sub-commands of this package for the `uno-fsm` CLI (see uno_cli.main):
 
-- `uno-fsm diagram [--markdown] [--write PATH]`: Mermaid of the turn-phase machine
+- `uno-fsm diagram [--markdown | --table] [--write PATH]`: Mermaid of the turn-phase machine,
+  or its edges as the module uno_fsm/phase_table.py
 - `uno-fsm play [--ruleset R] [--players N] [--seed S] [--seat K] [--bots B]`: one person
   against bots (uno_fsm.terminal, uno_fsm.bots)
 - `uno-fsm simulate --games N --ruleset R --players P --seed S`: random games, statistics
@@ -26,8 +27,13 @@ from uno_fsm.bots import BOTS
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     """Add this package's sub-commands to the top-level parser."""
     p = sub.add_parser("diagram", help="print the turn-phase machine as a Mermaid diagram")
-    p.add_argument("--markdown", action="store_true",
-                   help="the Markdown page docs/diagrams/phases.md instead of bare Mermaid")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--markdown", action="store_true",
+                     help="the Markdown page docs/diagrams/phases.md instead of bare Mermaid")
+    how.add_argument("--table", action="store_true",
+                     help="the machine's edges as the Python module uno_fsm/phase_table.py "
+                     "(the dispatch table the engine runs on; regenerate it after changing "
+                     "uno_fsm/phases.py)")
     p.add_argument("--write", type=Path, metavar="PATH", help="write to PATH instead of stdout")
     p.set_defaults(handler=cmd_diagram)
 
@@ -91,10 +97,10 @@ NOT_IN_A_MATCH = ("--games", "--ruleset", "--players")  # the match format decid
 
 # ---- diagram --------------------------------------------------------------------------
 def cmd_diagram(args: argparse.Namespace) -> int:
-    from uno_fsm.phases import diagram_markdown, mermaid
+    from uno_fsm.phases import diagram_markdown, mermaid, table_module
     from uno_spec.files import write_file
 
-    text = diagram_markdown() if args.markdown else mermaid()
+    text = diagram_markdown() if args.markdown else table_module() if args.table else mermaid()
     if args.write:
         if (problem := write_file(args.write, text)) is not None:
             print(f"uno-fsm diagram: {problem}", file=sys.stderr)

@@ -17,8 +17,8 @@ from typing import Any
 from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, Action, Event, Pending, wrong_game
 from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
+from uno_fsm.dispatch import EVENTLESS, TABLE
 from uno_fsm.params import Params
-from uno_fsm.phases import EVENTLESS, TABLE, TurnPhases
 from uno_fsm.rules import DECISIONS, Rules, desafio
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
 
@@ -302,7 +302,7 @@ class Game:
 
     def _settle(self) -> None:
         """Follow eventless transitions until none is enabled. Bounded: the eventless edges
-        form an acyclic graph (`phases.eventless_depth`, checked at import), so this takes at
+        form an acyclic graph (`dispatch.eventless_depth`, checked at import), so this takes at
         most that many transitions (1 today: dealing -> play / choose_color, play_drawn ->
         play, round_over -> game_over)."""
         r = self._rules
@@ -329,6 +329,8 @@ class Game:
         r.events = events
         r.begin(event)
         if self._sm is None:
+            from uno_fsm.phases import TurnPhases  # python-statemachine: only on this path
+
             self._sm = TurnPhases(r, state_field="phase")
         try:
             self._sm.send(event, action=action)
@@ -346,10 +348,16 @@ class Game:
 
     # ---- serialization ---------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """The game as plain data: its state (uno_fsm.state), its origin and its log, compact:
+        `{"actions": [each distinct action once, in order of first use, as
+        "kind,player,card,colour,uno,target" (_action_text)], "order": [the log as indexes
+        into actions]}`."""
+        index: dict[Action, int] = {}
+        order = [index.setdefault(a, len(index)) for a in self.log]
         return {
             "state": self.state.to_dict(),
             "origin": self.origin,
-            "log": [a.to_dict() for a in self.log],
+            "log": {"actions": [_action_text(a) for a in index], "order": order},
         }
 
     def to_json(self) -> str:
@@ -357,11 +365,13 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str, ruleset: str | Any | None = None) -> Game:
+        """The game `to_json` wrote (state format 2, or 1: uno_fsm.state), exactly: it plays
+        on as the original would, shuffles included."""
         d = json.loads(text)
         st = State.from_dict(d["state"])
         params = Params.of(ruleset if ruleset is not None else st.ruleset)
         game = cls(st, params, d.get("origin") or {})
-        game.log = [Action.from_dict(a) for a in d.get("log", [])]
+        game.log = _log_from(d.get("log", []))
         return game
 
     @classmethod
@@ -379,6 +389,72 @@ class Game:
         color = COLOR_NAMES.get(st.active_color or "", "-")
         return (f"<Game {st.ruleset} round {st.round} phase {st.phase} P{st.current} "
                 f"top {top} {color}>")
+
+
+# The log's compact action form: "kind,player,card,colour,uno,target" with empty fields for
+# None/False and the empty fields at the end left out ("draw,0", "play,1,W4,r,uno",
+# "catch,2,,,,0", "next-round"); an action that form cannot hold exactly is written as its
+# Action.to_dict. Decoded actions are kept by their text: a game repeats a few thousand.
+_TEXT_FIELDS = ("kind", "player", "card", "color", "uno", "target")
+_DECODED: dict[str, Action] = {}
+_DECODED_MAX = 1 << 16  # emptied when full
+
+
+def _action_text(a: Action) -> str | dict[str, object]:
+    if "," in a.kind or a.color is not None and (a.color == "" or "," in a.color):
+        return a.to_dict()
+    return ",".join((a.kind, "" if a.player is None else str(a.player),
+                     "" if a.card is None else a.card.text, a.color or "",
+                     "uno" if a.uno else "", "" if a.target is None else str(a.target))
+                    ).rstrip(",")
+
+
+def _text_action(text: str) -> Action:
+    """The action `_action_text` wrote, decoded strictly (Action.from_dict)."""
+    got = _DECODED.get(text)
+    if got is not None:
+        return got
+    parts = text.split(",")
+    if len(parts) > len(_TEXT_FIELDS):
+        raise E.MalformedAction(f"log: {text!r} is not kind,player,card,colour,uno,target")
+    values = dict(zip(_TEXT_FIELDS, parts + [""] * (len(_TEXT_FIELDS) - len(parts)), strict=True))
+    d: dict[str, object] = {"kind": values["kind"]}
+    for seat in ("player", "target"):
+        if v := values[seat]:
+            if not (v.isascii() and v.isdigit() and v == str(int(v))):
+                raise E.MalformedAction(f"log: {text!r}: {seat} {v!r} is not a seat")
+            d[seat] = int(v)
+    for name in ("card", "color"):
+        if values[name]:
+            d[name] = values[name]
+    if values["uno"]:
+        if values["uno"] != "uno":
+            raise E.MalformedAction(f"log: {text!r}: {values['uno']!r} where uno or nothing is")
+        d["uno"] = True
+    action = Action.from_dict(d)
+    if len(_DECODED) >= _DECODED_MAX:
+        _DECODED.clear()
+    _DECODED[text] = action
+    return action
+
+
+def _log_from(value: Any) -> list[Action]:
+    """The log `Game.to_dict` wrote: {"actions": [...], "order": [indexes]}, or the plain list of
+    actions (Action.to_dict) that format 1 wrote. Each action is decoded strictly; an index
+    that is not one raises MalformedAction."""
+    if isinstance(value, list):  # format 1: every action in full
+        return [Action.from_dict(a) for a in value]
+    if not isinstance(value, dict) or set(value) != {"actions", "order"} \
+            or not isinstance(value["actions"], list) or not isinstance(value["order"], list):
+        raise E.MalformedAction("a log is {\"actions\": [...], \"order\": [indexes]}")
+    actions = [_text_action(a) if a.__class__ is str else Action.from_dict(a)
+               for a in value["actions"]]
+    order = value["order"]
+    n = len(actions)
+    for i in order:
+        if i.__class__ is not int or not 0 <= i < n:
+            raise E.MalformedAction(f"log: {i!r} is not the index of one of its {n} actions")
+    return [actions[i] for i in order]
 
 
 def card(text: str) -> Card:

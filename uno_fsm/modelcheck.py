@@ -49,10 +49,10 @@ from uno_fsm import game as game_module
 from uno_fsm.actions import Action
 from uno_fsm.cards import Card
 from uno_fsm.deck import build_deck
+from uno_fsm.dispatch import EVENTLESS, TABLE
 from uno_fsm.errors import IllegalAction, UnresolvableSetup
 from uno_fsm.game import Game
 from uno_fsm.params import Params, from_mapping
-from uno_fsm.phases import EVENTLESS, TABLE
 from uno_fsm.state import State
 
 

@@ -7,16 +7,20 @@ SCXML *eventless* transitions, taken automatically as soon as their guard holds 
 in a play or a colour choice; an unplayable drawn card passes the turn; a round ending at the
 target score ends the game).
 
-The hot path does not run the library (an event costs ~80 us, an instance ~190 us): `TABLE` and
-`EVENTLESS` are derived from the class once, at import, and `uno_fsm.game.Game.apply` walks them.
-tests/test_engine_machine.py plays random games both ways and requires identical states.
+The hot path does not run the library (an event costs ~80 us, an instance ~190 us), nor does it
+import it (~30 ms of start-up with asyncio): the machine's edges are read from the class once,
+by `uno-fsm diagram --table --write uno_fsm/phase_table.py`, and kept in that generated module;
+`uno_fsm.dispatch` groups them into the table `uno_fsm.game.Game.apply` walks. This module is
+imported only for the diagram, the regeneration and the agreement tests:
+tests/test_engine_machine.py fails while the checked-in edges differ from `machine_edges()`, and
+plays random games both ways requiring identical states.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from statemachine import State, StateChart
+
+from uno_fsm.dispatch import EdgeRow, Eventless, Table, build
 
 
 class TurnPhases(StateChart):  # type: ignore[misc]
@@ -120,24 +124,11 @@ class TurnPhases(StateChart):  # type: ignore[misc]
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
-    """One transition of the machine, as plain data."""
-
-    source: str
-    event: str  # "" for an eventless transition
-    conds: tuple[str, ...]  # guard method names; all must hold
-    target: str
-    effects: tuple[str, ...]  # effect method names, in order
-    internal: bool
-
-
-def derive_table() -> tuple[dict[str, dict[str, tuple[Edge, ...]]], dict[str, tuple[Edge, ...]]]:
-    """(event table, eventless table) read from TurnPhases, transitions in document order."""
-    table: dict[str, dict[str, list[Edge]]] = {}
-    eventless: dict[str, list[Edge]] = {}
+def machine_edges() -> tuple[EdgeRow, ...]:
+    """Every transition of TurnPhases as a row of plain data, in document order (states in
+    order, each state's transitions in order): what uno_fsm/phase_table.py holds."""
+    rows: list[EdgeRow] = []
     for state in TurnPhases.states:
-        table.setdefault(state.id, {})
         for t in state.transitions:
             conds: list[str] = []
             for spec in t.cond:
@@ -146,46 +137,48 @@ def derive_table() -> tuple[dict[str, dict[str, tuple[Edge, ...]]], dict[str, tu
                 conds.append(spec.func)
             effects = tuple(str(s.func) for s in t.on if not s.is_convention)
             target = t.target.id if t.target is not None else state.id
-            names = [str(e) for e in t.events] or [""]
-            for name in names:
-                edge = Edge(state.id, name, tuple(conds), target, effects, bool(t.internal))
-                if name:
-                    table[state.id].setdefault(name, []).append(edge)
-                else:
-                    eventless.setdefault(state.id, []).append(edge)
-    events = {e for evs in table.values() for e in evs}
-    for edges in [*(e for evs in table.values() for e in evs.values()), *eventless.values()]:
-        for edge in edges:
-            for name in (*edge.conds, *edge.effects):
-                if name in events:  # the library would call the event trigger, not the model
-                    raise TypeError(f"callback {name!r} has the name of an event")
-    return (
-        {s: {e: tuple(v) for e, v in evs.items()} for s, evs in table.items()},
-        {s: tuple(v) for s, v in eventless.items()},
-    )
+            for name in [str(e) for e in t.events] or [""]:
+                rows.append((state.id, name, tuple(conds), target, effects, bool(t.internal)))
+    return tuple(rows)
 
 
-def eventless_depth(eventless: dict[str, tuple[Edge, ...]]) -> int:
-    """The longest chain of eventless transitions; TypeError if they form a cycle (a phase
-    that could follow eventless transitions forever). `Game._settle` takes at most this many
-    transitions per action (docs/robustness.md, "Engine")."""
-    depth: dict[str, int] = {}
-
-    def walk(phase: str, path: tuple[str, ...]) -> int:
-        if phase in path:
-            raise TypeError("eventless transitions form a cycle: " + " -> ".join((*path, phase)))
-        if phase not in depth:
-            depth[phase] = max((1 + walk(e.target, (*path, phase))
-                                for e in eventless.get(phase, ())), default=0)
-        return depth[phase]
-
-    return max((walk(p, ()) for p in eventless), default=0)
+def machine_phases() -> tuple[tuple[str, ...], str]:
+    """(the state ids of TurnPhases in order, the initial one)."""
+    return (tuple(s.id for s in TurnPhases.states),
+            next(s.id for s in TurnPhases.states if s.initial))
 
 
-TABLE, EVENTLESS = derive_table()
-EVENTLESS_DEPTH = eventless_depth(EVENTLESS)
-PHASES: tuple[str, ...] = tuple(s.id for s in TurnPhases.states)
-EVENTS: tuple[str, ...] = tuple(sorted({e for evs in TABLE.values() for e in evs}))
+def derive_table() -> tuple[Table, Eventless]:
+    """(event table, eventless table) read from TurnPhases now, transitions in document order:
+    what `uno_fsm.dispatch.TABLE` and `EVENTLESS` (from the checked-in edges) must equal."""
+    return build(machine_phases()[0], machine_edges())
+
+
+def table_module() -> str:
+    """The text of uno_fsm/phase_table.py: the machine's phases and edges as Python literals
+    (`uno-fsm diagram --table --write uno_fsm/phase_table.py`)."""
+    phases, initial = machine_phases()
+    return "\n".join([
+        '"""The edges of `uno_fsm.phases.TurnPhases` as plain data. GENERATED: do not edit.',
+        "",
+        "Written by `uno-fsm diagram --table --write uno_fsm/phase_table.py` from the machine",
+        "class; tests/test_engine_machine.py fails while it differs from a fresh reading of the",
+        "machine. `uno_fsm.dispatch` groups the edges into the table `Game.apply` walks.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "PHASES: tuple[str, ...] = (",
+        *(f"    {p!r}," for p in phases),
+        ")",
+        f"INITIAL = {initial!r}",
+        "# (source, event, conds, target, effects, internal), in document order; event \"\" is",
+        "# an eventless transition",
+        "EDGES: tuple[tuple[str, str, tuple[str, ...], str, tuple[str, ...], bool], ...] = (",
+        *(f"    {row!r}," for row in machine_edges()),
+        ")",
+        "",
+    ])
 
 
 def mermaid() -> str:
@@ -194,14 +187,15 @@ def mermaid() -> str:
     Generated from the machine class through `derive_table` (python-statemachine's own Mermaid
     renderer merges parallel transitions, hiding e.g. the unguarded fallbacks).
     """
+    table, eventless = derive_table()
     lines = ["stateDiagram-v2"]
     for state in TurnPhases.states:
         lines.append(f'    state "{state.name}" as {state.id}')
     initial = next(s.id for s in TurnPhases.states if s.initial)
     lines.append(f"    [*] --> {initial}")
     for state in TurnPhases.states:
-        edges = [e for evs in TABLE[state.id].values() for e in evs]
-        edges += list(EVENTLESS.get(state.id, ()))
+        edges = [e for evs in table[state.id].values() for e in evs]
+        edges += list(eventless.get(state.id, ()))
         for e in edges:
             label = e.event or "(auto)"
             if e.conds:

@@ -39,9 +39,9 @@ def worker_env() -> dict[str, str]:
 
 
 def worker_factory(spec: str, timeout: float) -> Callable[[], Any]:
-    from conformance.adapters.stdio import StdioAdapter
+    def make() -> Any:  # a StdioAdapter, imported when a worker is started (not in process)
+        from conformance.adapters.stdio import StdioAdapter
 
-    def make() -> StdioAdapter:
         return StdioAdapter(worker_command(spec), timeout=timeout, env=worker_env())
 
     return make
