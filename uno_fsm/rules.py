@@ -536,8 +536,9 @@ class Rules:
         # FL.SCORE.WILD, FL.SCORE.WILD-DRAW-TWO, FL.SCORE.WILD-DRAW-COLOUR (FL.SCORE.SIDE,
         # RUL.FLIP.SCORING-SIDE: the faces of the side in play now): the points table is the
         # ruleset's
-        side = st.side
-        held = [sum(p.points_of(g.kind, g.number, side) for g in map(self.face, hand))
+        # FL.SCORE.LIGHT-SIDE (variant flip-light-scoring, RUL.FLIP.SCORING-SIDE): the light faces
+        side, face = ("light", _light) if p.light_scoring else (st.side, self.face)
+        held = [sum(p.points_of(g.kind, g.number, side) for g in map(face, hand))
                 for hand in st.hands]
         if p.alt_scoring:
             # FLALT.OWN-HAND, FLALT.NO-COLLECT (the winner holds nothing), FLALT.VALUES,
@@ -1082,6 +1083,10 @@ class Rules:
             raise NotImplementedError(f"first-card policy {policy!r}")
         raise E.UnresolvableSetup(  # CL.FIRST.UNRESOLVABLE: the bound above (never seen)
             f"no first card after {FIRST_CARD_TURNS} turns per card", "CL.FIRST.UNRESOLVABLE")
+
+
+def _light(card: Card) -> Face:
+    return card.light
 
 
 def dealer_value(card: Card) -> int:
