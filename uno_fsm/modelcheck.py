@@ -132,7 +132,7 @@ CI_CONFIGS: tuple[Config, ...] = (*BUNDLED.values(), *REFEREE, *COMBINED)
 # reach every other one: tests/test_modelcheck.py)
 _NO_CROSS = ("only with stacking.cross (a Draw Two on a Wild Draw Four); no shipped ruleset "
              "sets it (RUL.STACK.CROSS)")
-_WINDOW = ("the catch window closes at the next action (uno.catch_window: until-next-action)")
+_WINDOW = "the catch window closes at the next action (CL.UNO.WINDOW, RUL.UNO.WINDOW-END)"
 UNREACHABLE: dict[str, str] = {
     "play_drawn --play_card [goes_out]--> round_over":
         "a drawn card is played from a hand of two or more (a player without cards is out)",

@@ -83,7 +83,7 @@ def _by_area(rules: Iterable[Rule]) -> dict[str, list[Rule]]:
 
 def _parameters_md(root: Path, index: Index) -> str:
     """docs/rules/parameters.md: every ruleset parameter of the schema, and who sets what."""
-    from uno_spec.parameters import SCHEMA, leaves, parameters
+    from uno_spec.parameters import SCHEMA, Parameter, leaves, parameters
     from uno_spec.rulesets import ruleset_files
 
     declared = parameters(root)
@@ -98,21 +98,26 @@ def _parameters_md(root: Path, index: Index) -> str:
              f"`spec/schema/{SCHEMA}`: the engine reads each one (`uno_fsm/params.py`), and "
              "`uno-fsm spec lint` rejects any other. A variant's `params` override the base's "
              "key by key (`uno_spec.rulesets.load_ruleset`). *Set to another value by* lists "
-             "the ruleset files that set a value other than the default. "
+             "the ruleset files that set a value other than the default; a parameter without "
+             "a default is required (the engine refuses a ruleset without it). "
              "[All areas](index.md)", ""]
-    for group in [p for p in declared.values() if "." not in p.path]:
-        members = [p for p in declared.values() if p.leaf and (
-            p.path == group.path or p.path.startswith(group.path + "."))]
-        lines += [f"## `{group.path}`", "", _one_line(group.description), "",
-                  "| parameter | meaning | values | default | rules | set to another value by |",
-                  "|---|---|---|---|---|---|"]
-        for p in members:
-            default = f"`{_literal(p.default)}`" if p.has_default else ("(label)" if p.label
-                                                                         else "")
-            rules = ", ".join(_rule_link(index, r) for r in p.rules)
-            lines.append(f"| `{p.path}` | {_one_line(p.description)} | {p.values} | {default} "
-                         f"| {rules} | {'; '.join(setting.get(p.path, []))} |")
-        lines.append("")
+    header = ["| parameter | meaning | values | default | rules | set to another value by |",
+              "|---|---|---|---|---|---|"]
+
+    def row(p: Parameter) -> str:
+        default = f"`{_literal(p.default)}`" if p.has_default else (
+            "(a label)" if p.label else "(required)")
+        rules = ", ".join(_rule_link(index, r) for r in p.rules)
+        return (f"| `{p.path}` | {_one_line(p.description)} | {p.values} | {default} | {rules} "
+                f"| {'; '.join(setting.get(p.path, []))} |")
+
+    top = [p for p in declared.values() if "." not in p.path]
+    lines += ["## Top-level parameters", "", *header, *(row(p) for p in top if p.leaf), ""]
+    for group in (p for p in top if not p.leaf):
+        members = [p for p in declared.values()
+                   if p.leaf and p.path.startswith(group.path + ".")]
+        lines += [f"## `{group.path}`: {_one_line(group.description)}", "", *header,
+                  *(row(p) for p in members), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

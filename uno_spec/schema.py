@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -65,14 +65,20 @@ def _unknown_parameters(err: ValidationError) -> list[str]:
     if err.validator != "additionalProperties" or list(err.absolute_path)[:1] != ["params"] \
             or not isinstance(err.instance, dict):
         return []
-    known = err.schema.get("properties") or {}
+    known = _declared(err)
     return sorted((k for k in err.instance if k not in known), key=str)
+
+
+def _declared(err: ValidationError) -> list[str]:
+    """The properties the failing (sub)schema declares."""
+    schema = err.schema
+    return list(schema.get("properties") or {}) if isinstance(schema, Mapping) else []
 
 
 def _message(err: ValidationError) -> str:
     extra = _unknown_parameters(err)
     if extra:
-        known = list(err.schema.get("properties") or {})
+        known = _declared(err)
         hints = [h for k in extra for h in difflib.get_close_matches(str(k), known, 1, 0.8)]
         hint = f"; did you mean {', '.join(hints)}?" if hints else ""
         return (f"unknown parameter(s) {', '.join(map(repr, extra))}: the engine reads none "
