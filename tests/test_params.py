@@ -22,8 +22,9 @@ from uno_fsm import Action, Game, parse
 from uno_fsm.cards import COLORED_RANKS, WILD_RANKS
 from uno_fsm.deck import build_deck
 from uno_fsm.params import Params, ParamsError, from_mapping
-from uno_spec.parameters import Parameter, leaves, parameters
+from uno_spec.parameters import Parameter, leaves, parameters, schema_file
 from uno_spec.rulesets import list_rulesets, load_ruleset, ruleset_files
+from uno_spec.schema import validate
 
 DECLARED = parameters()
 LEAVES = {path: p for path, p in DECLARED.items() if p.leaf}
@@ -100,6 +101,14 @@ def test_every_declared_parameter_is_set_by_some_ruleset() -> None:
     """With the test above: the schema declares nothing the engine does not read."""
     set_somewhere = {path for rs in ruleset_files().values() for path, _ in leaves(rs.params)}
     assert sorted(set(LEAVES) - set_somewhere) == []
+
+
+@pytest.mark.parametrize("name", compositions())
+def test_a_composed_ruleset_still_matches_the_schema(name: str) -> None:
+    """Composition (variants override the base key by key) keeps every parameter valid."""
+    doc = {"id": "composed", "kind": "base", "title": name,
+           "params": thaw(load_ruleset(name).params)}
+    assert list(validate(doc, schema_file())) == []
 
 
 def test_known_gaps_are_still_gaps() -> None:
