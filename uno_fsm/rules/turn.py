@@ -8,8 +8,10 @@ on the side in play) are part of the one matching rule, `playable`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from uno_fsm import errors as E
-from uno_fsm.actions import EVENT_OF, Action, Event, check_form, interned
+from uno_fsm.actions import EVENT_OF, Action, Event, check_form, interned, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.rules.core import Core
 
@@ -43,7 +45,7 @@ class TurnRules(Core):
     __slots__ = ()
 
     # ---- matching --------------------------------------------------------------------
-    def playable(self, cards: list[Card] | tuple[Card, ...]) -> list[Card]:
+    def playable(self, cards: Iterable[Card]) -> list[Card]:
         """The cards among `cards` that may be played on the discard pile now (the one copy of
         the matching rule; `matches` and `legal_actions` use it; a variant may restrict it:
         the `playable` hook, e.g. V.STACK.*)."""
@@ -83,37 +85,65 @@ class TurnRules(Core):
         return bool(self.playable((card,)))
 
     # ---- the legal actions -----------------------------------------------------------
-    def play_actions(self, seat: int, cards: list[Card], hand: list[Card],
+    def play_actions(self, seat: int, cards: Iterable[Card], hand: list[Card],
                      out: list[Action], last_wild: bool = True) -> None:
-        """Append the plays of `cards` by `seat` holding `hand`: a Wild with each colour in
-        play (CL.WILD.COLOUR; CL.END.LAST-OTHER: a last one also without, unless
-        `last_wild` is False), each with and without the UNO call when it is the
-        second-to-last card (CL.UNO.CALL-WITH-PLAY)."""
-        calls = (False, True) if len(hand) == 2 and self.p.uno_call_with_play else (False,)
-        colors = self.p.colors_of(self.st.side)
+        """Append the plays of `cards` by `seat` holding `hand` (each card once)."""
+        held = len(hand)
+        key = (seat, held if held < 3 else 3, self.st.side, last_wild)
+        plays = self._plays.get(key)
+        if plays is None:
+            plays = self._plays[key] = {}
         for card in cards:
-            f = self.face(card)
-            if f.is_wild:
-                if last_wild and len(hand) == 1 and f.kind != "wdc":
-                    out.append(interned("play", seat, card))  # CL.END.LAST-OTHER: no colour
-                for uno in calls:
-                    for c in colors:
-                        out.append(interned("play", seat, card, c, uno))
-            else:
-                for uno in calls:
-                    out.append(interned("play", seat, card, None, uno))
+            got = plays.get(card)
+            if got is None:
+                got = plays[card] = self._card_plays(seat, card, held, last_wild)
+            out += got
+
+    def _card_plays(self, seat: int, card: Card, held: int,
+                    last_wild: bool) -> tuple[Action, ...]:
+        """The plays of `card` by `seat` holding `held` cards: a Wild with each colour in play
+        (CL.WILD.COLOUR; CL.END.LAST-OTHER: a last one also without, unless `last_wild` is
+        False), each with and without the UNO call when it is the second-to-last card
+        (CL.UNO.CALL-WITH-PLAY)."""
+        calls = (False, True) if held == 2 and self.p.uno_call_with_play else (False,)
+        out: list[Action] = []
+        f = self.face(card)
+        if f.is_wild:
+            if last_wild and held == 1 and f.kind != "wdc":
+                out.append(interned("play", seat, card))  # CL.END.LAST-OTHER: no colour
+            for uno in calls:
+                for c in self.p.colors_of(self.st.side):
+                    out.append(interned("play", seat, card, c, uno))
+        else:
+            for uno in calls:
+                out.append(interned("play", seat, card, None, uno))
+        return tuple(out)
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every action the rules allow now (turn owner, the variants' `extra_actions`, open
         windows); table penalties (referee actions) are not listed. With `player`, only that
-        player's."""
+        player's. Found once per decision (`listed`, until the state changes)."""
+        out = self.listed
+        if out is None:
+            out = self.list_legal()
+        if player is None:
+            return list(out)
+        return [a for a in out if a.player == player]
+
+    def list_legal(self) -> list[Action]:
+        """Find the legal actions of the decision (kept in `listed`)."""
+        out = self.listed = self._legal()
+        return out
+
+    def _legal(self) -> list[Action]:
         st = self.st
         phase = st.phase
         out: list[Action] = []
         cur = st.current
         if phase == "play":
             hand = st.hands[cur]
-            self.play_actions(cur, self.playable(list(dict.fromkeys(hand))), hand, out)
+            playable = self.turn_playable = self.playable(hand)
+            self.play_actions(cur, dict.fromkeys(playable), hand, out)
             out.append(interned("draw", cur))
         elif phase == "play_drawn":
             hand = st.hands[cur]
@@ -136,8 +166,6 @@ class TurnRules(Core):
         if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
             out.append(interned("uno", w))
             out.extend(interned("catch", s, target=w) for s in range(st.players) if s != w)
-        if player is not None:
-            out = [a for a in out if a.player == player]
         return out
 
     # ---- validation ------------------------------------------------------------------
@@ -250,8 +278,8 @@ class TurnRules(Core):
         f = self.face(card)
         # CL.WILD.COLOUR, CL.WILD.SAME-COLOUR, CL18.COLOUR; a coloured card sets its own colour
         st.active_color = a.color if f.is_wild else f.color
-        self.events.append(Event("played", actor, card, color=st.active_color,
-                                 rule="CL.PLAY.MATCH"))
+        self.events.append(new_event(("played", actor, card, (), st.active_color, 0,
+                                      "CL.PLAY.MATCH")))
         return f
 
     def play_effect(self, action: Action | None = None) -> None:
@@ -278,7 +306,12 @@ class TurnRules(Core):
         """CL.DRAW.UNABLE, CL.DRAW.UNWILLING: draw instead of playing (the event names the one
         that applies: UNWILLING while the hand holds a card that could be played)."""
         st = self.st
-        rule = "CL.DRAW.UNWILLING" if self.playable(st.hands[st.current]) else "CL.DRAW.UNABLE"
+        # the turn owner's playable cards, as `legal_actions` found them for this decision
+        # (draw_card is the first effect of `draw`: the state is still the decision's)
+        playable = self.turn_playable
+        if playable is None:
+            playable = self.playable(st.hands[st.current])
+        rule = "CL.DRAW.UNWILLING" if playable else "CL.DRAW.UNABLE"
         got = self.give(st.current, self.p.draw_count, rule)
         st.drawn = got[-1] if got else None
 
