@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
-from uno_fsm.actions import FORMED, Action, Event, new_event
+from uno_fsm.actions import FORMED, Action, Event, interned, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import CardEffect, Hooks, Variant
@@ -22,13 +22,15 @@ from uno_fsm.state import State
 
 Plays = dict[tuple[int, int, str, bool], dict[Card, tuple[Action, ...]]]
 PLAYS: dict[tuple[tuple[str, ...], tuple[str, ...], bool], Plays] = {}
+SEAT_ACTIONS: dict[int, dict[str, tuple[Action, ...]]] = {}
 
 
 class Core:
     """State, parameters, events and hooks, with the helpers every rule area uses."""
 
     __slots__ = ("st", "p", "events", "_allowed", "_flip", "_formed", "variants", "hooks",
-                 "effects", "listed", "turn_playable", "_plays")
+                 "effects", "listed", "turn_playable", "_plays", "seat_actions",
+                 "challenge_kinds")
 
     # filled by uno_fsm.rules: the house rules (VARIANTS) and the card effects (kind -> the
     # name of a method of Rules: `effect(actor, face, action) -> bool`)
@@ -57,6 +59,15 @@ class Core:
         # shared by the games whose rulesets list plays alike (interned actions, like `FORMED`)
         self._plays = PLAYS.setdefault((params.colors, params.dark_colors,
                                         params.uno_call_with_play), {})
+        # kind -> seat -> the interned action of that kind by that seat (no card, no target)
+        seats = SEAT_ACTIONS.get(state.players)
+        if seats is None:
+            seats = SEAT_ACTIONS[state.players] = {
+                kind: tuple(interned(kind, s) for s in range(state.players))
+                for kind in ("draw", "pass", "challenge", "accept", "uno")}
+        self.seat_actions = seats
+        # the Wild Draw card kinds whose challenge the ruleset allows (CL.WD4.CHALLENGE.DECISION)
+        self.challenge_kinds = frozenset(k for k, ch in params.challenges.items() if ch.allowed)
 
     # the machine stores its configuration here (state_field="phase")
     @property

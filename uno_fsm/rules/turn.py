@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from uno_fsm import errors as E
-from uno_fsm.actions import EVENT_OF, Action, Event, check_form, interned, new_event
+from uno_fsm.actions import EVENT_OF, Action, check_form, interned, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.rules.core import Core
 
@@ -50,13 +50,18 @@ class TurnRules(Core):
         the matching rule; `matches` and `legal_actions` use it; a variant may restrict it:
         the `playable` hook, e.g. V.STACK.*)."""
         st = self.st
-        for hook in self.hooks.playable:
-            got = hook(cards)
-            if got is not None:
-                return got
+        hooks = self.hooks.playable
+        if hooks:
+            for hook in hooks:
+                got = hook(cards)
+                if got is not None:
+                    return got
         color = st.active_color
         discard = st.discard
-        top = self.face(discard[-1]) if discard else None
+        dark = st.side == "dark"
+        # FL.PLAY.ACTIVE-SIDE (Core.face, written out here: this is the hottest loop)
+        top = (None if not discard else discard[-1].dark
+               if dark and discard[-1].dark is not None else discard[-1].light)
         # CL.PLAY.MATCH-ON-WILD: on a Wild only the declared colour matches
         rank = None if top is None or top.is_wild else top.rank
         if color is None and rank is None and top is not None:
@@ -66,18 +71,23 @@ class TurnRules(Core):
         # FL.PLAY.ACTIVE-SIDE, FL.PLAY.ACTIVE-FACES-ONLY: only the faces of the side in play
         # count (FL.LIGHT.D1.MATCH, FL.LIGHT.REVERSE.MATCH, FL.LIGHT.SKIP.MATCH,
         # FL.DARK.D5.MATCH, FL.DARK.REVERSE.MATCH, FL.DARK.SE.MATCH and FL.FLIP.MATCH are this
-        # same colour-or-symbol match)
-        dark = st.side == "dark"
+        # same colour-or-symbol match):
+        # CL.PLAY.WILD-ANYTIME (a WD4 too: CL.WD4.BLUFF-ACCEPTED); CL18.ANYTIME: a Wild;
+        # CL.PLAY.MATCH-COLOUR: the colour; CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL
+        # (CL.D2.MATCH: Draw Two on Draw Two): the number or symbol
+        # (plain loops: faster than comprehensions here)
         out: list[Card] = []
-        for card in cards:
-            f = card.dark if dark and card.dark is not None else card.light
-            if (
-                f.is_wild  # CL.PLAY.WILD-ANYTIME (a WD4 too: CL.WD4.BLUFF-ACCEPTED); CL18.ANYTIME
-                or f.color == color  # CL.PLAY.MATCH-COLOUR
-                # CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL (CL.D2.MATCH: Draw Two on Draw Two)
-                or f.rank == rank
-            ):
-                out.append(card)
+        append = out.append
+        if dark:
+            for c in cards:
+                f = c.dark if c.dark is not None else c.light
+                if f.is_wild or f.color == color or f.rank == rank:
+                    append(c)
+        else:
+            for c in cards:
+                f = c.light
+                if f.is_wild or f.color == color or f.rank == rank:
+                    append(c)
         return out
 
     def matches(self, card: Card) -> bool:
@@ -132,10 +142,6 @@ class TurnRules(Core):
 
     def list_legal(self) -> list[Action]:
         """Find the legal actions of the decision (kept in `listed`)."""
-        out = self.listed = self._legal()
-        return out
-
-    def _legal(self) -> list[Action]:
         st = self.st
         phase = st.phase
         out: list[Action] = []
@@ -143,19 +149,21 @@ class TurnRules(Core):
         if phase == "play":
             hand = st.hands[cur]
             playable = self.turn_playable = self.playable(hand)
-            self.play_actions(cur, dict.fromkeys(playable), hand, out)
-            out.append(interned("draw", cur))
+            # each card once (a hand may hold two alike)
+            self.play_actions(cur, dict.fromkeys(playable) if len(playable) > 1 else playable,
+                              hand, out)
+            out.append(self.seat_actions["draw"][cur])
         elif phase == "play_drawn":
             hand = st.hands[cur]
             cands = [st.drawn] if st.drawn is not None else []
             # CL.DRAW.PLAY-DRAWN: only the drawn card; a last Wild cannot be drawn
             self.play_actions(cur, self.playable(cands), hand, out, last_wild=False)
-            out.append(interned("pass", cur))
+            out.append(self.seat_actions["pass"][cur])
         elif phase == "choose_color":
             out.extend(interned("color", cur, color=c) for c in self.p.colors_of(st.side))
         elif phase == "challenge":
-            out.append(interned("challenge", cur))
-            out.append(interned("accept", cur))
+            out.append(self.seat_actions["challenge"][cur])
+            out.append(self.seat_actions["accept"][cur])
         elif phase == "swap":
             out.extend(interned("swap", cur, target=t) for t in range(st.players) if t != cur)
         elif phase == "round_over":
@@ -164,8 +172,9 @@ class TurnRules(Core):
             hook(out)
         w = st.uno_window
         if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
-            out.append(interned("uno", w))
+            out.append(self.seat_actions["uno"][w])
             out.extend(interned("catch", s, target=w) for s in range(st.players) if s != w)
+        self.listed = out
         return out
 
     # ---- validation ------------------------------------------------------------------
@@ -319,5 +328,5 @@ class TurnRules(Core):
         """CL.DRAW.KEEP, CL.DRAW.UNPLAYABLE-PASSES: the turn passes."""
         st = self.st
         st.drawn = None
-        self.events.append(Event("passed", st.current, rule="CL.DRAW.KEEP"))
+        self.events.append(new_event(("passed", st.current, None, (), None, 0, "CL.DRAW.KEEP")))
         st.current = self.seat(st.current)
