@@ -61,15 +61,6 @@ def compositions() -> list[str]:
     return out
 
 
-# Scoring methods spec/ describes that the engine refuses rather than plays wrongly, with who
-# is adding them; a listed method the engine now plays fails test_known_gaps_are_still_gaps.
-KNOWN_GAPS = {("scoring.method", "elimination"): "issue 14 item 1 (Desafio)"}
-
-
-def refused(name: str) -> bool:
-    method = load_ruleset(name).params.get("scoring", {}).get("method")
-    return ("scoring.method", method) in KNOWN_GAPS
-
 
 def reads(name: str) -> set[str]:
     """The parameter paths the engine fetches to play `name` (its Params and its deck)."""
@@ -79,7 +70,7 @@ def reads(name: str) -> set[str]:
     return log
 
 
-@pytest.mark.parametrize("name", [n for n in compositions() if not refused(n)])
+@pytest.mark.parametrize("name", compositions())
 def test_the_engine_reads_every_parameter_a_ruleset_sets(name: str) -> None:
     log = reads(name)
     unread = [path for path, _ in leaves(load_ruleset(name).params)
@@ -88,7 +79,7 @@ def test_the_engine_reads_every_parameter_a_ruleset_sets(name: str) -> None:
 
 
 def test_the_engine_reads_only_declared_parameters() -> None:
-    fetched = set().union(*(reads(n) for n in compositions() if not refused(n)))
+    fetched = set().union(*(reads(n) for n in compositions()))
 
     def declared(path: str) -> bool:  # a key inside a declared map (copies per number) is fine
         parts = path.split(".")
@@ -109,15 +100,6 @@ def test_a_composed_ruleset_still_matches_the_schema(name: str) -> None:
     doc = {"id": "composed", "kind": "base", "title": name,
            "params": thaw(load_ruleset(name).params)}
     assert list(validate(doc, schema_file())) == []
-
-
-def test_known_gaps_are_still_gaps() -> None:
-    for (path, value), why in KNOWN_GAPS.items():
-        raw = thaw(load_ruleset("classic-official").params)
-        set_path(raw, path, value)
-        with pytest.raises(ValueError, match="does not play"):
-            Params.of(raw)
-        assert why
 
 
 # ---- defaults: what the engine assumes when a ruleset leaves a parameter out -----------------
@@ -198,8 +180,6 @@ def corpus_values() -> dict[str, set[str]]:
     """path -> repr of each value a ruleset of the corpus (a scenario's, composed) gives it."""
     out: dict[str, set[str]] = {}
     for name in sorted({s.ruleset for s in load_corpus([CORPUS]).scenarios}):
-        if refused(name):
-            continue
         for path, value in leaves(load_ruleset(name).params):
             out.setdefault(path, set()).add(repr(thaw(value)))
     return out
@@ -257,8 +237,7 @@ def test_every_value_other_than_the_default_is_played() -> None:
         options = other_values(p)
         if "enum" in p.node or p.node.get("type") == "boolean":  # each other value
             # (by a corpus scenario)
-            missing += [f"{path}={v!r}" for v in options if repr(v) not in seen
-                        and (path, v) not in KNOWN_GAPS]
+            missing += [f"{path}={v!r}" for v in options if repr(v) not in seen]
         elif not seen - {repr(thaw(p.default))}:  # a number, a list, a map: some other value
             missing.append(path)
     assert missing == []
