@@ -114,19 +114,21 @@ def test_seed_and_log_replay_exactly() -> None:
 
 
 def test_thousands_of_random_games_hold_the_invariants() -> None:
-    """1000 game openings (100 actions each) and 20 whole games, 2 to 10 players."""
+    """1000 game openings (100 actions each, the invariants checked every ten) and 20 whole
+    games, 2 to 10 players."""
     rng = random.Random(2026)
     decks = {r: Counter(c.text for c in build_deck(Params.of(r))) for r in RULESETS}
     for i in range(1000):
         ruleset = RULESETS[i % len(RULESETS)]
         game = Game.new(ruleset, 2 + i % 9, i)
-        size = sum(decks[ruleset].values())
-        for _ in range(100):
+        facts = Facts.of(ruleset)
+        for step in range(100):
             if game.is_over:
                 break
             game.apply(rng.choice(game.legal_actions()))
-            assert len(game.state.all_cards()) == size
-        check_invariants(game, Facts.of(ruleset), decks[ruleset])  # the fuzzer's, one copy
+            if step % 10 == 9:  # the fuzzer's invariants (one copy), every tenth position
+                check_invariants(game, facts, decks[ruleset])
+        check_invariants(game, facts, decks[ruleset])
     for i in range(20):
         game = Game.new("classic-2022", 2 + i % 4, i)
         while not game.is_over:

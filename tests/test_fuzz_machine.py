@@ -33,6 +33,7 @@ def _param(ruleset: str, players: int | tuple[int, int]) -> object:
     _param("classic-2022+jump-in", (2, 10)),
     _param("classic-official+swap-hands", (2, 10)),
     _param("classic-official+partners", (4, 10)),
+    _param("classic-2022+play-for-points", (2, 10)),
     _param("flip", (2, 10)),
     _param("flip", 2),
 ])

@@ -90,7 +90,8 @@ VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+fl
                     "classic-official+stacking", "classic-2022+stacking",
                     "classic-official+jump-in", "classic-2022+jump-in",
                     "classic-official+swap-hands", "classic-2022+swap-hands",
-                    "classic-official+partners", "classic-2022+partners")
+                    "classic-official+partners", "classic-2022+partners",
+                    "classic-2022+play-for-points")
 ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET, *VARIANT_RULESETS)
 
 

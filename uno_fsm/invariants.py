@@ -118,18 +118,32 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
 
 
 # ---- refused actions -----------------------------------------------------------------------
+def _shown(action: Action) -> str:
+    """The action as text, even a malformed one (hostile input)."""
+    try:
+        return str(action)
+    except Exception:  # noqa: BLE001 - a field of the wrong type
+        return repr(action)
+
+
 def check_rejected(game: Game, action: Action, before: State, log_len: int,
                    exc: BaseException | None) -> None:
     """An action outside legal_actions() is refused with a coded error; nothing changes.
-    `before` is a copy of the state before the attempt (`State.copy()`)."""
-    check(exc is not None, "CL.PLAY.ILLEGAL-REJECTED",
-          f"{action} is not in legal_actions() but apply() accepted it")
-    check(isinstance(exc, IllegalAction), "CL.PLAY.ILLEGAL-REJECTED",
-          f"{action} raised {type(exc).__name__}: {exc}, not an IllegalAction")
+    `before` is a copy of the state before the attempt (`State.copy()`). (Messages are built
+    only for a failure: a hostile action may not even print.)"""
+    if exc is None:
+        check(False, "CL.PLAY.ILLEGAL-REJECTED",
+              f"{_shown(action)} is not in legal_actions() but apply() accepted it")
+    if not isinstance(exc, IllegalAction):
+        check(False, "CL.PLAY.ILLEGAL-REJECTED",
+              f"{_shown(action)} raised {type(exc).__name__}: {exc}, not an IllegalAction")
     assert isinstance(exc, IllegalAction)
-    check(bool(exc.code) and exc.code in error_codes(), "CL.PLAY.ILLEGAL-REJECTED",
-          f"{action}: error code {exc.code!r} is not in spec/errors.yaml")
-    check(bool(exc.rule) and exc.rule in rule_ids(), "CL.PLAY.ILLEGAL-REJECTED",
-          f"{action}: rule {exc.rule!r} ({exc.code}) is not in spec/rules")
-    check(game.state.same(before) and len(game.log) == log_len, exc.rule,
-          f"{action} was refused ({exc.code}) but the state changed")
+    ok = bool(exc.code) and exc.code in error_codes()
+    check(ok, "CL.PLAY.ILLEGAL-REJECTED", "" if ok else
+          f"{_shown(action)}: error code {exc.code!r} is not in spec/errors.yaml")
+    ok = bool(exc.rule) and exc.rule in rule_ids()
+    check(ok, "CL.PLAY.ILLEGAL-REJECTED", "" if ok else
+          f"{_shown(action)}: rule {exc.rule!r} ({exc.code}) is not in spec/rules")
+    ok = game.state.same(before) and len(game.log) == log_len
+    check(ok, exc.rule, "" if ok else
+          f"{_shown(action)} was refused ({exc.code}) but the state changed")
