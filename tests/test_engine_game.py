@@ -188,6 +188,8 @@ def test_state_copy_is_structural_equal_and_independent() -> None:
         lambda s: s.winners.append(0), lambda s: s.shown[1][1].append("B3"),
         lambda s: s.rng.random(), lambda s: setattr(s, "current", (s.current + 1) % 4),
     ]
+    snapshot = st.copy(rng=False)  # everything but the RNG copied: the RNG object shared
+    assert snapshot.rng is st.rng and snapshot.hands is not st.hands and snapshot.same(st)
     for change in changes:
         other = st.copy()
         change(other)

@@ -126,18 +126,23 @@ class State:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def copy(self) -> State:
+    def copy(self, rng: bool = True) -> State:
         """An independent copy, equal to this state (RNG state included), built field by field
-        rather than through the JSON form (cards are immutable values, shared)."""
-        rng = random.Random.__new__(random.Random)  # no OS-entropy seeding: the state is set
-        rng.setstate(self.rng.getstate())
+        rather than through the JSON form (cards are immutable values, shared). With
+        `rng=False` the copy shares this state's RNG object instead of copying it: a read-only
+        snapshot of everything else (the fuzzer's position before an action)."""
+        if rng:
+            own = random.Random.__new__(random.Random)  # no OS-entropy seeding: set below
+            own.setstate(self.rng.getstate())
+        else:
+            own = self.rng
         out = State.__new__(State)
         fields_ = self.__dict__.copy()  # the immutable fields as they are, then the others:
         fields_.update(hands=[list(h) for h in self.hands], draw=list(self.draw),
                        discard=list(self.discard), scores=list(self.scores),
                        winners=list(self.winners),
                        shown={k: (seat, list(cards)) for k, (seat, cards) in self.shown.items()},
-                       rng=rng)
+                       rng=own)
         out.__dict__ = fields_
         return out
 

@@ -149,8 +149,9 @@ def check(cond: bool, rule_id: str, message: str) -> None:
 # ---- the position before an action -----------------------------------------------------------
 @dataclass
 class Snap:
-    """The position before an action: a structural copy of the state, the pending decision
-    and the length of the action log (for postconditions and scenarios)."""
+    """The position before an action: a structural copy of the state (read only: it shares
+    the game's RNG object, which no check reads), the pending decision and the length of the
+    action log (for postconditions and scenarios)."""
 
     state: State
     decision: str | None
@@ -160,7 +161,7 @@ class Snap:
     @staticmethod
     def of(game: Game) -> Snap:
         p = game.pending
-        return Snap(game.state.copy(), None if p is None else p.decision,
+        return Snap(game.state.copy(rng=False), None if p is None else p.decision,
                     None if p is None else p.player, len(game.log))
 
     @property
