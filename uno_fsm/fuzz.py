@@ -129,6 +129,7 @@ def scenario_yaml(ruleset: str, players: int, seed: int, mark: Snap | None,
 
 # ---- the state machine -------------------------------------------------------------------
 ROUND_TRIP_EVERY = 25  # actions between two JSON round trips of one game (they cost O(log))
+ILLEGAL_PER_STEP = 3  # illegal candidates tried by one `illegal_action` step
 
 
 PICKS = 8  # listed actions applied by one `play_legal` step, at most
@@ -304,16 +305,16 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
 
         @rule(seed=st.integers(0, 2**64 - 1))
         def illegal_action(self, seed: int) -> None:
-            """Up to three candidates, drawn from one seed (one Hypothesis draw per rule);
-            the first not listed is applied."""
+            """Three candidates drawn from one seed (one Hypothesis draw per rule); each one
+            that is not listed is applied (and must be refused, changing nothing, so the
+            position and its legal actions stay those of the step)."""
             g = self.g
             listed = set(self.legal)
             rnd = random.Random(seed)
-            for _ in range(3):
+            for _ in range(ILLEGAL_PER_STEP):
                 a = illegal_candidate(g, rnd.choice, self.deck_cards, self.illegal_kinds)
                 if a not in listed:
                     self.apply_illegal(a)
-                    return
 
         @precondition(lambda self: self.game is not None and not self.game.round_over)
         @rule(seat=st.integers(0, 9), wrong=st.integers(0, 2**32 - 1))
