@@ -3,7 +3,7 @@ side over, Skip Everyone, and the points of a face."""
 
 from __future__ import annotations
 
-from uno_fsm.actions import Action, Pending
+from uno_fsm.actions import Pending
 from uno_fsm.cards import Card, Face
 from uno_fsm.game import Game
 from uno_fsm.oracle.base import Snap, check, face_on
@@ -46,7 +46,7 @@ def check_new_top_colour(before: Snap, card: Card, game: Game) -> None:
           f"active colour {after.active_color} after flipping to {new_top}")
 
 
-def post_skip_everyone(action: Action, p: int, pend: Pending) -> None:
+def post_skip_everyone(p: int, pend: Pending) -> None:
     """FL.DARK.SE.EFFECT: the same player plays again."""
     check(pend.player == p and pend.decision == "play", "FL.DARK.SE.EFFECT",
           f"after P{p}'s Skip Everyone: pending {pend}")

@@ -61,7 +61,7 @@ def post_play(facts: Facts, before: Snap, action: Action, game: Game,
     if kind == "skip":
         action_cards.post_skip(facts, p, pend, before)
     elif kind == "skip_everyone":
-        flip.post_skip_everyone(action, p, pend)
+        flip.post_skip_everyone(p, pend)
     elif kind == "reverse":
         action_cards.post_reverse(facts, p, pend, before, game)
     elif kind == "draw2" and facts.stacking:
