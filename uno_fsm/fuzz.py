@@ -287,7 +287,8 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
     facts = Facts.of(ruleset)
     counts = facts.seat_counts(lo, hi)
     if not counts:
-        raise ValueError(f"{ruleset} is not played with {lo}..{hi} players")
+        seats = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise ValueError(f"{ruleset} is not played with {seats} players")
 
     class Machine(UnoMachine):
         @initialize(seed=st.integers(0, 2**32 - 1), players=st.sampled_from(counts))
