@@ -54,3 +54,6 @@ def test_act_vocabulary() -> None:
     assert act_dict(Action.catch(2, 0)) == {"player": 2, "catch": 0}
     assert act_dict(Action.wrong_card(1, parse("R7"))) == {
         "referee": "wrong-card", "player": 1, "card": "R7"}
+    assert act_dict(Action.hint(2)) == {"referee": "hint", "player": 2}
+    # docs/scenario-format.md: `next_round: true` stands alone, no player
+    assert act_dict(Action.next_round()) == {"next_round": True}
