@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import Phase, settings
 
+from uno_cli import fuzz as fuzz_cli
 from uno_cli.main import main
 from uno_fsm import fuzz
 from uno_fsm.rules import Rules
@@ -31,7 +32,7 @@ def _fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
         now[0] += 1.0
         real_run(*args, **kwargs)
 
-    monkeypatch.setattr(fuzz, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(fuzz_cli, "time", SimpleNamespace(monotonic=lambda: now[0]))
     monkeypatch.setattr(fuzz, "run", one_batch)
 
 
@@ -87,3 +88,17 @@ def test_fuzz_failure_is_reported_stored_and_replayed(
     assert main([*argv[:-4], "--seed", "99", "--database", str(tmp_path / "empty")]) == 1
     out = capsys.readouterr().out
     assert "run no test cases" in out and "[CL.D2.EFFECT]" not in out
+
+
+def test_fuzz_refuses_a_player_count_the_ruleset_is_not_played_with(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Partners sit in pairs (PARTNERS.EVEN, read from the ruleset's `players.even`): three
+    players is bad input, one line on stderr; nothing is written."""
+    code = main(["fuzz", "--minutes", "0.01", "--ruleset", "classic-official+partners",
+                 "--players", "3", "--database", str(tmp_path / "db")])
+    assert code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == ["uno-fsm fuzz: cannot fuzz classic-official+partners: "
+                                "classic-official+partners is not played with 3 players"]
+    assert not (tmp_path / "db").exists()
