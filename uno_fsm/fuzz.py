@@ -76,6 +76,7 @@ LONG_PROFILE = "long"  # the profile `uno-fsm fuzz` runs batches with
 # ---- rulesets ----------------------------------------------------------------------------
 CLASSIC_RULESETS = (
     "classic-official", "classic-2022", "classic-official+cards-2018", "classic-2022+cards-2018",
+    "classic-guide",
 )
 FLIP_RULESET = "flip"
 VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+flip-alt-scoring",
@@ -230,9 +231,10 @@ def points(f: Face, ruleset: str) -> int:
 
 
 def one_round_game(ruleset: str) -> bool:
-    """CL22.SCORE.ONE-HAND: classic-2022 without play-for-points ends after one hand."""
+    """CL22.SCORE.ONE-HAND, GUIDE.END.FIRST-OUT: classic-2022 and classic-guide without
+    play-for-points end after one hand."""
     parts = ruleset.split("+")
-    return parts[0] == "classic-2022" and "play-for-points" not in parts
+    return parts[0] in ("classic-2022", "classic-guide") and "play-for-points" not in parts
 
 
 TARGET = 500  # CL.SCORE.TARGET
@@ -541,7 +543,9 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game,
             check(all(after.scores[s_] == before.scores[s_] for s_ in range(n)
                       if s_ not in team), rid, "a loser's score changed")
             over = one_round_game(ruleset) or after.scores[p] >= target
-            rid = "CL22.SCORE.ONE-HAND" if one_round_game(ruleset) else (
+            one_hand = ("GUIDE.END.FIRST-OUT" if ruleset.startswith("classic-guide")
+                        else "CL22.SCORE.ONE-HAND")
+            rid = one_hand if one_round_game(ruleset) else (
                 "FL.GAME.TARGET-500" if flip else "CL.SCORE.TARGET")
         if over:
             check(pend is None and game.is_over, rid, f"the game should be over: pending {pend}")
@@ -744,6 +748,15 @@ def check_deal(game: Game, ruleset: str, hand: int = 7) -> None:
         check(pend.player == left and s.direction == 1, "CL22.FIRST.LEFT-PLAYS",
               f"first card {top}: pending {pend}, dealer P{s.dealer}")
         check(sizes == [hand] * n, "CL.DEAL.SEVEN", f"hands dealt: {sizes}")
+        return
+    if base == "classic-guide":
+        # GUIDE.FIRST.WILD-BACK: a Wild or Wild Draw Four went back, the pile holds one card;
+        # GUIDE.FIRST.COLOUR-ONLY: whatever it is, it has no effect
+        check(len(s.discard) == 1 and not top.is_wild, "GUIDE.FIRST.WILD-BACK",
+              f"discard after the deal: {s.discard}")
+        check((pend.player, pend.decision, s.direction) == (left, "play", 1),
+              "GUIDE.FIRST.COLOUR-ONLY", f"first card {top}: pending {pend}, dealer P{s.dealer}")
+        check(sizes == [hand] * n, "GUIDE.FIRST.COLOUR-ONLY", f"hands dealt: {sizes}")
         return
     check(len(s.discard) == 1, "CL.FIRST.WD4", f"discard after the deal: {s.discard}")
     want_sizes = [hand] * n
