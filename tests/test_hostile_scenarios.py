@@ -286,8 +286,8 @@ FID = "scenario hostile.flip.ok"
      f"{SID}: steps[1].expect.hand_sizes.0: 1.0 is not a whole number (write seats, counts "
      "and seeds without a decimal point)"),
     ("ruleset: classic-official", "ruleset: classic-offical", 3,
-     f"{SID}: ruleset: unknown ruleset 'classic-offical'; did you mean classic-official, classic-guide? "
-     "(known: classic-2022, classic-guide, classic-official, flip)"),
+     f"{SID}: ruleset: unknown ruleset 'classic-offical'; did you mean classic-official, "
+     "classic-guide? (known: classic-2022, classic-guide, classic-official, flip)"),
     ("ruleset: classic-official", "ruleset: classic-official+stacking+stacking", 3,
      f"{SID}: ruleset: variant 'stacking' is named twice in "
      "'classic-official+stacking+stacking'"),
