@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 from conformance.adapters.reference import ReferenceAdapter
 from uno_fsm import Action, Game, IllegalAction
 from uno_fsm import errors as E
-from uno_fsm import rules as R
 from uno_fsm.cards import parse
 from uno_fsm.cli import cmd_play
 from uno_fsm.params import Params
 from uno_fsm.phases import EVENTLESS, EVENTLESS_DEPTH, Edge, eventless_depth
+from uno_fsm.rules import dealing as R
 
 HANG_GUARD_S = 30
 

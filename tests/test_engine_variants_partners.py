@@ -12,6 +12,7 @@ from engine_helpers import hand
 from uno_fsm import Action, Game, IllegalAction
 from uno_fsm.cards import parse
 from uno_fsm.params import Params
+from uno_fsm.rules.partners import partner_of
 
 C = parse
 PA = "classic-official+partners"
@@ -27,8 +28,9 @@ def game(hands: dict[int, list[str]], discard: list[str], draw: list[str] | None
 def test_PARTNERS_SEATING(n: int, pairs: dict[int, int]) -> None:
     """PARTNERS.SEATING (RUL.PARTNERS.TEAMS): seat i partners seat i + n/2."""
     g = Game.new(PA, n, 1)
+    assert g._rules.variant("partners") is not None
     for a, b in pairs.items():
-        assert g._rules.partner(a) == b and g._rules.partner(b) == a
+        assert partner_of(n, a) == b and partner_of(n, b) == a
 
 
 @pytest.mark.parametrize("ruleset", [PA, PA22])

@@ -57,7 +57,7 @@ FIELDS: dict[str, frozenset[str]] = {
 KEYS = frozenset({"kind", "player", "card", "color", "uno", "target"})  # of `Action.to_dict`
 
 
-# The interned actions `Game.legal_actions` builds (uno_fsm.game._act), well formed by
+# The interned actions `Game.legal_actions` builds (`interned`), well formed by
 # construction, by id, for a classic game (False) and for UNO Flip (True): `Rules.validate`
 # skips `check_form` for them (an id lookup instead of a few type checks). The maps hold the
 # actions, so an id here is never reused by another object.
@@ -72,6 +72,20 @@ def formed(a: Action) -> Action:
         if card is None or of_game(card, flip):
             FORMED[flip][id(a)] = a
     return a
+
+
+_INTERNED: dict[tuple[object, ...], Action] = {}
+
+
+def interned(kind: str, player: int | None, card: Card | None = None, color: str | None = None,
+             uno: bool = False, target: int | None = None) -> Action:
+    """An interned, well-formed Action (legal_actions builds the same few thousand again and
+    again)."""
+    key = (kind, player, card, color, uno, target)
+    got = _INTERNED.get(key)
+    if got is None:
+        got = _INTERNED[key] = formed(Action(kind, player, card, color, uno, target))
+    return got
 
 
 def check_form(a: object, flip: bool | None = None) -> Action:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from uno_fsm import errors as E
-from uno_fsm.actions import Action, Event, Pending, formed, wrong_game
+from uno_fsm.actions import Action, Event, Pending, wrong_game
 from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
 from uno_fsm.params import Params
 from uno_fsm.phases import EVENTLESS, TABLE, TurnPhases
@@ -44,17 +44,6 @@ _EVENTLESS: dict[str, tuple[_Compiled, ...]] = {
     for phase, edges in EVENTLESS.items()
 }
 _ALLOWED: dict[str, dict[str, object]] = {p: dict(evs) for p, evs in TABLE.items()}
-_ACTIONS: dict[tuple[Any, ...], Action] = {}
-
-
-def _act(kind: str, player: int | None, card: Card | None = None, color: str | None = None,
-         uno: bool = False, target: int | None = None) -> Action:
-    """An interned Action (legal_actions builds the same few thousand again and again)."""
-    key = (kind, player, card, color, uno, target)
-    got = _ACTIONS.get(key)
-    if got is None:
-        got = _ACTIONS[key] = formed(Action(kind, player, card, color, uno, target))
-    return got
 
 
 def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
@@ -242,73 +231,9 @@ class Game:
         return list(st.winners) if st.phase == "game_over" else []
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        """Every action the rules allow now (turn owner and open windows); table penalties
-        (referee actions) are not listed. With `player`, only that player's."""
-        st = self.state
-        r = self._rules
-        phase = st.phase
-        out: list[Action] = []
-        cur = st.current
-        colors = self.params.colors_of(st.side)
-        if phase == "play" or phase == "play_drawn":
-            hand = st.hands[cur]
-            if phase == "play":
-                cands: list[Card] = list(dict.fromkeys(hand))
-            else:
-                cands = [st.drawn] if st.drawn is not None else []
-            calls = (False, True) if len(hand) == 2 and self.params.uno_call_with_play else (
-                False,)
-            for card in r.playable(cands):
-                if r.face(card).is_wild:
-                    if len(hand) == 1 and phase == "play" and r.face(card).kind != "wdc":
-                        out.append(_act("play", cur, card))  # CL.END.LAST-OTHER: no colour
-                    for uno in calls:
-                        for c in colors:
-                            out.append(_act("play", cur, card, c, uno))
-                else:
-                    for uno in calls:
-                        out.append(_act("play", cur, card, None, uno))
-            out.append(_act("draw", cur) if phase == "play" else _act("pass", cur))
-        elif phase == "choose_color":
-            out.extend(_act("color", cur, color=c) for c in colors)
-        elif phase == "challenge":
-            out.append(_act("challenge", cur))
-            out.append(_act("accept", cur))
-            if self.params.stacking:  # V.STACK.W4-ON-W4: stack instead of answering
-                hand = st.hands[cur]
-                calls = (False, True) if len(hand) == 2 and self.params.uno_call_with_play \
-                    else (False,)
-                for card in r.playable(list(dict.fromkeys(hand))):
-                    wild = r.face(card).is_wild
-                    if wild and len(hand) == 1:
-                        out.append(_act("play", cur, card))  # CL.END.LAST-OTHER: no colour
-                    for uno in calls:
-                        if wild:
-                            out.extend(_act("play", cur, card, c, uno) for c in colors)
-                        else:
-                            out.append(_act("play", cur, card, None, uno))
-        elif phase == "swap":
-            out.extend(_act("swap", cur, target=t) for t in range(st.players) if t != cur)
-        elif phase == "round_over":
-            out.append(_act("next-round", None))
-        if phase == "play" and self.params.jump_in and r.jump_open():
-            # V.JUMPIN.IDENTICAL, V.JUMPIN.WHO: the other players' identical cards
-            for seat in range(st.players):
-                if seat == cur:
-                    continue
-                hand = st.hands[seat]
-                calls = (False, True) if len(hand) == 2 and self.params.uno_call_with_play \
-                    else (False,)
-                for card in dict.fromkeys(hand):
-                    if r.jump_card(seat, card):
-                        out.extend(_act("play", seat, card, None, uno) for uno in calls)
-        w = st.uno_window
-        if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
-            out.append(_act("uno", w))
-            out.extend(_act("catch", s, target=w) for s in range(st.players) if s != w)
-        if player is not None:
-            out = [a for a in out if a.player == player]
-        return out
+        """Every action the rules allow now (turn owner, the variants' plays, open windows);
+        table penalties (referee actions) are not listed. With `player`, only that player's."""
+        return self._rules.legal_actions(player)
 
     def is_legal(self, action: Action) -> bool:
         try:

@@ -132,8 +132,6 @@ CI_CONFIGS: tuple[Config, ...] = (*BUNDLED.values(), *REFEREE, *COMBINED)
 
 # Phase edges and guard outcomes no shipped ruleset can reach, and why (the CI configurations
 # reach every other one: tests/test_modelcheck.py)
-_NO_CROSS = ("only with stacking.cross (a Draw Two on a Wild Draw Four); no shipped ruleset "
-             "sets it (RUL.STACK.CROSS)")
 _WINDOW = ("the catch window closes at the next action (uno.catch_window: until-next-action)")
 UNREACHABLE: dict[str, str] = {
     "play_drawn --play_card [goes_out]--> round_over":
@@ -144,8 +142,6 @@ UNREACHABLE: dict[str, str] = {
         "the first card's colour is chosen right after a deal, when no window is open",
     "choose_color --catch--> choose_color":
         "the first card's colour is chosen right after a deal, when no window is open",
-    "challenge --play_card--> play": _NO_CROSS,
-    "challenge --play_card [challengeable]--> challenge/challengeable=False": _NO_CROSS,
     "play_drawn --play_card [goes_out]--> round_over/goes_out=True":
         "a drawn card is played from a hand of two or more (a player without cards is out)",
 }

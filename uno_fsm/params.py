@@ -66,11 +66,6 @@ class Params:
     dealer: str  # high-card | random
     first_card: Mapping[str, str]  # kind -> policy
     draw_count: int
-    draw2: int
-    wd4: int
-    wd4_challenge: bool
-    wd4_guilty_draw: int
-    wd4_innocent_draw: int
     uno_penalty: int
     uno_call_with_play: bool
     hint_penalty: int
@@ -83,7 +78,6 @@ class Params:
     dark_colors: tuple[str, ...]  # letters of the dark side's colours (Flip), else ()
     seven_o: bool
     stacking: bool  # V.STACK.* (variant stacking): a draw penalty may be passed on
-    stack_cross: bool  # V.STACK.NO-CROSS when False (RUL.STACK.CROSS)
     jump_in: bool  # V.JUMPIN.* (variant jump-in): an identical card may be played out of turn
     swap_card: bool  # V.SWAP.CARD (variant swap-hands): the deck holds a Wild Swap Hands
     even_players: bool  # PARTNERS.EVEN (RUL.PARTNERS.TEAMS): only an even number of players
@@ -152,11 +146,6 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         dealer=str(_get(p, "dealer", "random")),
         first_card=dict(_get(p, "first_card", {}) or {}),
         draw_count=_int(p, "draw.count"),
-        draw2=_int(p, "draw2.draw", 0),
-        wd4=_int(p, "wd4.draw", 0),
-        wd4_challenge=bool(_get(p, "wd4.challenge.allowed", True)),
-        wd4_guilty_draw=_int(p, "wd4.challenge.guilty_draw", 0),
-        wd4_innocent_draw=_int(p, "wd4.challenge.innocent_draw", 0),
         uno_penalty=_int(p, "uno.penalty"),
         uno_call_with_play=bool(_get(p, "uno.call_with_play", True)),
         hint_penalty=_int(p, "penalties.hint"),
@@ -164,17 +153,16 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         last_card_draw=_get(p, "last_card_draw", "draw-and-count") == "draw-and-count",
         reverse_as_skip_two=bool(_get(p, "two_player.reverse_acts_as_skip", True)),
         target=None if _get(p, "scoring.target") is None else _int(p, "scoring.target"),
-        # (draw2 / wd4 amounts default to 0 only for decks without those cards, e.g. Flip)
         points=dict(_get(p, "scoring.points", {}) or {}),
         colors=tuple(COLOR_LETTERS[str(c)] for c in colors),
         seven_o=bool(_get(p, "seven_o.enabled", False)),
         stacking=bool(_get(p, "stacking.enabled", False)),
-        stack_cross=bool(_get(p, "stacking.cross", False)),
         jump_in=bool(_get(p, "jump_in.enabled", False)),
         swap_card=bool(_get(p, "deck.wilds.wild_swap_hands", 0)),
         even_players=bool(_get(p, "players.even", False)),
         partners=_get(p, "scoring.method") == "partners",
         dark_colors=tuple(COLOR_LETTERS[str(c)] for c in (_get(p, "deck.dark.colors") or ())),
+        # (draw amounts default to 0 only for decks without those cards: Flip has no Draw Two)
         draws={kind: _int(p, f"{kind}.draw", 0) for kind in ("draw2", "draw1", "draw5")},
         challenges=_challenges(p),
         alt_scoring=_get(p, "scoring.method") == "own-hand-lowest-wins",

@@ -53,8 +53,7 @@ class TurnPhases(StateChart):  # type: ignore[misc]
         # instead of answering the challenge (V.STACK.W4-CHALLENGE: stacking gives it up);
         # V.STACK.GO-OUT: going out on it ends the hand
         | challenge.to(round_over, cond="goes_out", on="play_out")
-        | challenge.to.itself(internal=True, cond="challengeable", on="play_challengeable")
-        | challenge.to(play, on="play_effect")  # a Draw Two, only with stacking.cross
+        | challenge.to.itself(internal=True, on="play_challengeable")
     )
     # V.JUMPIN.IDENTICAL, V.JUMPIN.CONTINUES (variant jump-in): another player plays a card
     # identical to the top discard out of turn and takes the turn as their own

@@ -1,0 +1,59 @@
+"""The rules: validation, guards and effects over one `State`, one module per rule area.
+
+`Rules` is the model of the turn-phase machine (uno_fsm.phases.TurnPhases): each `cond` of the
+machine names a guard method and each `on` names an effect method, found on `Rules` through
+the mixins below. Every rule is coded once, next to a comment naming its rule ID
+(spec/rules/*.yaml); docs/engine.md ("Rules by area") maps each rule-ID prefix to its module.
+Validation (`validate`) runs before any effect and raises an `IllegalAction` without touching
+the state. Guards and effects take `(self, action)`; eventless transitions pass `action=None`.
+
+House rules are `Variant`s (uno_fsm/rules/hooks.py), each in a module of its own, listed in
+`VARIANTS`: the shared flow calls their named hooks; a variant's machine guards and effects
+(if it has any) are a mixin among the bases of `Rules`.
+
+CL.PLAY.NO-TRADE: no effect of the base rules moves a card from one hand to another (only the
+variant swaps, V.SEVENO.* and V.SWAP.*, and the 2018 Wild Shuffle Hands, CL18.WSH.*, do).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from uno_fsm.actions import Action
+from uno_fsm.rules import action_cards, flip, wild_draw
+from uno_fsm.rules.action_cards import ActionCardRules
+from uno_fsm.rules.dealing import DealingRules, dealer_value
+from uno_fsm.rules.flip import FlipRules
+from uno_fsm.rules.flip_alt import FlipAltScoring
+from uno_fsm.rules.hooks import SwapRules, Variant
+from uno_fsm.rules.jump_in import JumpIn, JumpInRules
+from uno_fsm.rules.partners import Partners
+from uno_fsm.rules.scoring import ScoringRules
+from uno_fsm.rules.seven_o import SevenO, SwapDecisionRules
+from uno_fsm.rules.stacking import Stacking, StackingRules
+from uno_fsm.rules.swap_hands import SwapHands
+from uno_fsm.rules.turn import DECISIONS, TurnRules
+from uno_fsm.rules.uno_call import UnoCallRules
+from uno_fsm.rules.wild_draw import WildDrawRules
+
+# The house rules, in the order their hooks are called (a new variant: one line here).
+VARIANTS: tuple[type[Variant], ...] = (Stacking, JumpIn, SevenO, SwapHands, Partners,
+                                       FlipAltScoring)
+
+
+class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRules,
+            ScoringRules, FlipRules, SwapDecisionRules, StackingRules, JumpInRules):
+    """Validators, guards and effects; the model object of TurnPhases."""
+
+    __slots__ = ()
+
+    VARIANTS = VARIANTS
+    # card kind -> the method of its effect (`play_effect`); variants replace entries
+    CARD_EFFECTS = {**action_cards.EFFECTS, **wild_draw.EFFECTS, **flip.EFFECTS}
+
+
+Guard = Callable[[Rules, Action | None], bool]
+Effect = Callable[[Rules, Action | None], None]
+
+__all__ = ["DECISIONS", "VARIANTS", "Effect", "Guard", "Rules", "SwapRules", "Variant",
+           "dealer_value"]

@@ -1,0 +1,135 @@
+"""What every rule area shares: the state and parameters, faces, seats, the draw pile.
+
+`Core` is the base of every area's mixin (uno_fsm/rules/*.py) and of `uno_fsm.rules.Rules`,
+their composition and the model of the turn-phase machine. It holds the state, the ruleset's
+parameters, the events of the action being applied and the hooks of the variants the game
+plays (uno_fsm/rules/hooks.py).
+
+Rules here: CL.RESHUFFLE.* (the draw pile refilled from the discards), CL.PEN.FROM-DRAW-PILE,
+FL.PLAY.ACTIVE-SIDE (every face is read through `face`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from uno_fsm.actions import FORMED, Action, Event
+from uno_fsm.cards import Card, Face
+from uno_fsm.params import Params
+from uno_fsm.rules.hooks import CardEffect, Hooks, Variant
+from uno_fsm.state import State
+
+
+class Core:
+    """State, parameters, events and hooks, with the helpers every rule area uses."""
+
+    __slots__ = ("st", "p", "events", "_allowed", "_flip", "_formed", "variants", "hooks",
+                 "effects")
+
+    # filled by uno_fsm.rules: the house rules (VARIANTS) and the card effects (kind -> the
+    # name of a method of Rules: `effect(actor, face, action) -> bool`)
+    VARIANTS: ClassVar[tuple[type[Variant], ...]] = ()
+    CARD_EFFECTS: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, state: State, params: Params, allowed: dict[str, dict[str, object]]):
+        self.st = state
+        self.p = params
+        self._flip = params.game == "flip"
+        self._formed = FORMED[self._flip]  # actions known well formed for this game
+        self.events: list[Event] = []
+        self._allowed = allowed  # phase -> event -> edges (the machine's table)
+        self.variants = tuple(v(self) for v in self.VARIANTS if v.enabled(params))
+        self.hooks = Hooks(self.variants)
+        effects: dict[str, CardEffect] = {k: getattr(self, m)
+                                          for k, m in self.CARD_EFFECTS.items()}
+        for v in self.variants:
+            effects.update(v.card_effects())
+        self.effects = effects
+
+    # the machine stores its configuration here (state_field="phase")
+    @property
+    def phase(self) -> str:
+        return self.st.phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self.st.phase = value
+
+    def variant(self, name: str) -> Variant | None:
+        """The game's instance of the variant `name`, if it plays it."""
+        return next((v for v in self.variants if v.name == name), None)
+
+    # ---- helpers ---------------------------------------------------------------------
+    def face(self, card: Card) -> Face:
+        """FL.PLAY.ACTIVE-SIDE: a card is its face of the side in play."""
+        return card.dark if self.st.side == "dark" and card.dark is not None else card.light
+
+    def top(self) -> Face | None:
+        st = self.st
+        return self.face(st.discard[-1]) if st.discard else None
+
+    def seat(self, seat: int, steps: int = 1) -> int:
+        """The seat `steps` places from `seat` in the direction of play."""
+        st = self.st
+        return (seat + st.direction * steps) % st.players
+
+    def color_ok(self, color: str | None) -> bool:
+        return color in self.p.colors_of(self.st.side)  # CL.WILD.FOUR-COLOURS
+
+    def reshuffle(self) -> bool:
+        """CL.RESHUFFLE.KEEP-TOP: the top discard stays, the rest becomes the draw pile (no
+        loop; the callers stop when it returns False)."""
+        st = self.st
+        if len(st.discard) <= 1:
+            return False  # CL.RESHUFFLE.BOTH-EMPTY
+        top = st.discard.pop()
+        rest = st.discard
+        st.discard = [top]
+        st.rng.shuffle(rest)
+        rest.extend(st.draw)
+        st.draw = rest
+        # CL.RESHUFFLE.WILD-COLOUR: the active colour is unchanged (it belongs to the kept top)
+        # CL.RESHUFFLE.CONTINUE: the hand goes on
+        self.events.append(Event("reshuffled", count=len(rest), rule="CL.RESHUFFLE.KEEP-TOP"))
+        return True
+
+    def give(self, seat: int, n: int, rule: str) -> tuple[Card, ...]:
+        """`seat` draws `n` cards (CL.PEN.FROM-DRAW-PILE, CL.RESHUFFLE.WHEN). Bounded: n
+        turns, and it stops when both piles are empty (however large a ruleset's penalty)."""
+        st = self.st
+        hand = st.hands[seat]
+        got: list[Card] = []
+        draw = st.draw
+        for _ in range(n):
+            if not draw:
+                if not self.reshuffle():
+                    break  # CL.RESHUFFLE.BOTH-EMPTY: the draw stops short
+                draw = st.draw
+            card = draw.pop()
+            hand.append(card)
+            got.append(card)
+        out = tuple(got)
+        self.events.append(Event("drew", seat, cards=out, count=len(out), rule=rule))
+        return out
+
+    if TYPE_CHECKING:  # methods of other areas that the shared flow calls (see uno_fsm.rules)
+        def playable(self, cards: list[Card] | tuple[Card, ...]) -> list[Card]: ...
+        def matches(self, card: Card) -> bool: ...
+        def play_actions(self, seat: int, cards: list[Card], hand: list[Card],
+                         out: list[Action], last_wild: bool = True) -> None: ...
+        def place(self, a: Action) -> Face: ...
+        def validate_challenge(self, a: Action) -> None: ...
+        def validate_swap(self, a: Action) -> None: ...
+        def validate_window(self, a: Action, event: str,
+                            allowed: dict[str, object]) -> None: ...
+        def validate_uno_call(self, a: Action, hand: list[Card]) -> None: ...
+        def after_play(self, a: Action, actor: int) -> None: ...
+        def penalty(self, seat: int, n: int, color: str | None, rule: str) -> None: ...
+        def give_until(self, seat: int, color: str | None, rule: str,
+                       extra: int = 0) -> None: ...
+        def challenged(self) -> str: ...
+        def flip(self) -> None: ...
+        def number_effect(self, actor: int, f: Face, a: Action) -> bool: ...
+        def winner_takes_game(self) -> None: ...
+        def start_round(self, dealer: int | None, ordered: bool = False) -> None: ...
+        def turn_first_card(self) -> None: ...

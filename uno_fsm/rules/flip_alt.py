@@ -1,0 +1,39 @@
+"""Variant Flip alternative scoring (`flip-alt-scoring`, `scoring.method:
+own-hand-lowest-wins`): every player scores their own hand; the lowest total wins.
+
+Rules: FLALT.*. The game ends at the target (FLALT.END-500: `target_reached` of scoring.py).
+"""
+
+from __future__ import annotations
+
+from uno_fsm.actions import Event
+from uno_fsm.params import Params
+from uno_fsm.rules.hooks import Variant
+
+
+class FlipAltScoring(Variant):
+    name = "flip-alt-scoring"
+    __slots__ = ()
+
+    @staticmethod
+    def enabled(p: Params) -> bool:
+        return p.alt_scoring
+
+    def score_hand(self, winner: int, held: list[int]) -> int | None:
+        """FLALT.OWN-HAND, FLALT.NO-COLLECT (the winner holds nothing), FLALT.VALUES,
+        FLALT.GO-OUT-DRAWS (RUL.FLALT.WHAT-COUNTS): each adds their own hand."""
+        st = self.r.st
+        for seat, value in enumerate(held):
+            st.scores[seat] += value
+        return held[winner]
+
+    def end_game(self) -> bool:
+        """FLALT.LOWEST-WINS; FLALT.TIE (RUL.FLALT.TIE): the tied lowest share the win."""
+        r = self.r
+        st = r.st
+        low = min(st.scores)
+        st.winners = [s for s, v in enumerate(st.scores) if v == low]
+        st.winner = st.winners[0]
+        r.events.append(Event("game-over", st.winner, count=len(st.winners),
+                              rule="FLALT.LOWEST-WINS"))
+        return True

@@ -1,0 +1,158 @@
+"""The named hooks a house rule plugs into (docs/engine.md, "How to add a house rule").
+
+A house rule is a `Variant` subclass in a module of its own (`uno_fsm/rules/<variant>.py`),
+listed once in `uno_fsm.rules.VARIANTS`. `Rules` makes one instance per game for every variant
+whose `enabled(params)` is true, and the shared flow calls its hooks at fixed points. Each hook
+has a default that changes nothing, and only the hooks a variant overrides are called (the
+lists are built once per game, so a hook costs nothing to the games that do not play it).
+
+docs/engine.md ("How to add a house rule") lists them with where the flow calls them.
+
+A hook reads and changes the game through `self.r` (the `Rules`: `self.r.st` the state,
+`self.r.p` the parameters, `self.r.give`, `self.r.seat`, `self.r.face`, `self.r.events`...).
+A variant that needs a new phase or event adds it to `uno_fsm.phases.TurnPhases` (the one
+definition of the phases) and its guards and effects as methods of a mixin listed in the bases
+of `uno_fsm.rules.Rules` (the machine's model): see `StackingRules` in `stacking.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from uno_fsm.actions import Action
+from uno_fsm.cards import Card, Face
+from uno_fsm.params import Params
+
+if TYPE_CHECKING:
+    from uno_fsm.rules.core import Core
+
+# the effect of a card kind: (actor, the face played, the action) -> whether the UNO window
+# opens as after any play (CL.UNO.MUST-CALL); False for the effects that forbid a catch
+CardEffect = Callable[[int, Face, Action], bool]
+
+HOOKS = ("playable", "check_play", "plays_in", "out_of_turn", "extra_actions",
+         "on_challengeable", "settle_penalty", "on_go_out", "swap_rules", "score_hand",
+         "target_reached", "end_game")
+
+
+@dataclass(frozen=True, slots=True)
+class SwapRules:
+    """The rule IDs of a swap decision: its effect, the owner's (another seat answering), the
+    target's (swapping with oneself)."""
+
+    effect: str
+    owner: str
+    target: str
+
+
+class Variant:
+    """A house rule. Subclasses override `enabled` and the hooks they need (see the module
+    docstring); every hook here is the default, which changes nothing."""
+
+    name: ClassVar[str] = ""  # the ruleset variant it plays (spec/rulesets/<name>.yaml)
+
+    __slots__ = ("r",)
+
+    def __init__(self, rules: Core) -> None:
+        self.r = rules
+
+    @staticmethod
+    def enabled(p: Params) -> bool:
+        """Whether the composed ruleset plays this variant."""
+        return False
+
+    def playable(self, cards: Iterable[Card]) -> list[Card] | None:
+        """Matching (`Rules.playable`): the cards among `cards` playable now, or None (the
+        base match decides)."""
+        return None
+
+    def check_play(self, action: Action) -> None:
+        """`Rules.validate`, the turn owner's play, before the match: raise an
+        `IllegalAction` to refuse it."""
+        return None
+
+    def plays_in(self, phase: str) -> bool:
+        """`Rules.validate`: whether a play by the turn owner answers the decision `phase`
+        (the base: `play` and `play_drawn` only)."""
+        return False
+
+    def out_of_turn(self, action: Action) -> str | None:
+        """`Rules.validate`, a play by someone else than the turn owner: the machine event it
+        sends, or None (`not-your-turn`); raise an `IllegalAction` to refuse it otherwise."""
+        return None
+
+    def extra_actions(self, out: list[Action]) -> None:
+        """`Rules.legal_actions`, after the turn owner's actions and before the windows:
+        append the variant's legal actions to `out`."""
+        return None
+
+    def card_effects(self) -> dict[str, CardEffect]:
+        """Once per game: `{card kind: effect(actor, face, action) -> bool}` replacing or
+        adding the effect `play_effect` runs for a kind (True: the UNO window opens as after
+        any play, CL.UNO.MUST-CALL)."""
+        return {}
+
+    def on_challengeable(self, actor: int, face: Face, action: Action) -> None:
+        """`play_challengeable`, after a Wild Draw card is placed and before the UNO window."""
+        return None
+
+    def settle_penalty(self, seat: int, outcome: str) -> bool:
+        """The answer to a Wild Draw card (`outcome`: `accept`, `guilty`, `innocent`; `seat`
+        draws) and the referee's `wrong-card` (after its own penalty): True if the variant
+        drew the penalty itself (the base amount is then not drawn)."""
+        return False
+
+    def on_go_out(self, victim: int, kind: str, action: Action) -> bool:
+        """`play_out`, before the penalty of a last draw card (`kind`) for `victim`: True if
+        the variant settled it itself."""
+        return False
+
+    def swap_rules(self, face: Face) -> SwapRules | None:
+        """The `swap` decision (`needs_swap`, `validate`, `swap_hands`): its rule IDs if a
+        play of `face` opens it, else None."""
+        return None
+
+    def score_hand(self, winner: int, held: list[int]) -> int | None:
+        """`play_out`, the scoring method (`held`: each seat's points in hand): add to
+        `State.scores` and return the points of the `went-out` event, or None (the winner
+        scores the others' cards)."""
+        return None
+
+    def target_reached(self) -> bool | None:
+        """The eventless `round_over -> game_over` guard: True / False, or None (the ruleset's
+        target)."""
+        return None
+
+    def end_game(self) -> bool:
+        """The `round_over -> game_over` effect: True if the variant named the winners itself
+        (else the winner of the last hand wins)."""
+        return False
+
+
+class Hooks:
+    """The bound hooks of the variants a game plays, one tuple per hook name (empty when no
+    variant overrides it)."""
+
+    __slots__ = HOOKS
+
+    def __init__(self, variants: Iterable[Variant]) -> None:
+        variants = tuple(variants)
+        for name in HOOKS:
+            default = getattr(Variant, name)
+            setattr(self, name, tuple(getattr(v, name) for v in variants
+                                      if getattr(type(v), name) is not default))
+
+    playable: tuple[Callable[[Iterable[Card]], list[Card] | None], ...]
+    check_play: tuple[Callable[[Action], None], ...]
+    plays_in: tuple[Callable[[str], bool], ...]
+    out_of_turn: tuple[Callable[[Action], str | None], ...]
+    extra_actions: tuple[Callable[[list[Action]], None], ...]
+    on_challengeable: tuple[Callable[[int, Face, Action], None], ...]
+    settle_penalty: tuple[Callable[[int, str], bool], ...]
+    on_go_out: tuple[Callable[[int, str, Action], bool], ...]
+    swap_rules: tuple[Callable[[Face], SwapRules | None], ...]
+    score_hand: tuple[Callable[[int, list[int]], int | None], ...]
+    target_reached: tuple[Callable[[], bool | None], ...]
+    end_game: tuple[Callable[[], bool], ...]

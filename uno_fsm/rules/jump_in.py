@@ -1,0 +1,100 @@
+"""Variant Jump-In (`jump-in`): a card identical to the top discard is played out of turn.
+
+Rules: V.JUMPIN.*. An out-of-turn `play` sends the machine event `jump_in` (no new action
+kind); `JumpInRules` holds its guard and effect, `JumpIn` its hooks (the validation of the
+out-of-turn play, the jumpers' legal actions).
+"""
+
+from __future__ import annotations
+
+from uno_fsm import errors as E
+from uno_fsm.actions import Action, Event
+from uno_fsm.cards import Card
+from uno_fsm.params import Params
+from uno_fsm.rules.core import Core
+from uno_fsm.rules.hooks import Variant
+
+
+class JumpInRules(Core):
+    """The machine's guard and effect of the `jump_in` event."""
+
+    __slots__ = ()
+
+    def jumper_goes_out(self, action: Action | None = None) -> bool:
+        """V.JUMPIN.GO-OUT: the jumped-in card is the jumper's last."""
+        return action is not None and len(self.st.hands[action.player or 0]) == 1
+
+    def jump_seat(self, action: Action | None = None) -> None:
+        """V.JUMPIN.IDENTICAL, V.JUMPIN.WHO (RUL.JUMPIN.WHO): the jumper takes the turn;
+        V.JUMPIN.CONTINUES, V.JUMPIN.EFFECTS (RUL.JUMPIN.EFFECTS): the play that follows is an
+        ordinary play from the jumper's seat, the players in between lose their turn."""
+        a = action
+        assert a is not None and a.player is not None
+        st = self.st
+        self.events.append(Event("jumped-in", a.player, a.card, count=st.current,
+                                 rule="V.JUMPIN.IDENTICAL"))
+        st.current = a.player
+        st.drawn = None
+
+
+class JumpIn(Variant):
+    name = "jump-in"
+    __slots__ = ()
+
+    @staticmethod
+    def enabled(p: Params) -> bool:
+        return p.jump_in
+
+    def jump_card(self, card: Card) -> bool:
+        """V.JUMPIN.IDENTICAL, V.JUMPIN.NOT-WILD (RUL.JUMPIN.WHICH-CARDS): `card` is a coloured
+        card identical (colour and number or symbol) to the top discard."""
+        r = self.r
+        top = r.top()
+        f = r.face(card)
+        return (top is not None and not f.is_wild and f.color == top.color
+                and f.kind == top.kind and f.rank == top.rank)
+
+    def jump_open(self) -> bool:
+        """V.JUMPIN.TIMING (RUL.JUMPIN.TIMING): only while the turn owner's play-or-draw
+        decision is pending; RUL.VARIANTS.JUMPIN-STACKING: not while a penalty is pending."""
+        st = self.r.st
+        return st.phase == "play" and not st.stack
+
+    def out_of_turn(self, action: Action) -> str | None:
+        """An out-of-turn play under Jump-In: the `jump_in` event, or NotYourTurn."""
+        r = self.r
+        st = r.st
+        a = action
+        card = a.card
+        actor = a.player
+        assert actor is not None
+        if card is None:
+            raise E.MalformedAction("play: a card is required")
+        if not self.jump_open():
+            raise E.NotYourTurn(f"P{st.current} owes the decision; no jump-in now",
+                                "V.JUMPIN.TIMING")
+        hand = st.hands[actor]
+        if card not in hand:
+            raise E.CardNotInHand(f"P{actor} holds no {card}", "V.JUMPIN.IDENTICAL")
+        if not self.jump_card(card):
+            # V.JUMPIN.NOT-MATCHING, V.JUMPIN.NOT-WILD: only an identical card jumps in
+            raise E.NotYourTurn(f"{card} is not identical to {r.top()}",
+                                "V.JUMPIN.NOT-MATCHING")
+        if a.color is not None:
+            raise E.MalformedAction(f"{card} is not a Wild: no colour is named with it")
+        r.validate_uno_call(a, hand)  # V.JUMPIN.GO-OUT, CL.UNO.CALL-INVALID
+        return "jump_in"
+
+    def extra_actions(self, out: list[Action]) -> None:
+        """V.JUMPIN.IDENTICAL, V.JUMPIN.WHO: the other players' identical cards."""
+        r = self.r
+        st = r.st
+        if not self.jump_open():
+            return
+        cur = st.current
+        for seat in range(st.players):
+            if seat == cur:
+                continue
+            hand = st.hands[seat]
+            r.play_actions(seat, [c for c in dict.fromkeys(hand) if self.jump_card(c)], hand,
+                           out)

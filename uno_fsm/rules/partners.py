@@ -1,0 +1,46 @@
+"""Variant Partners (`partners`, `scoring.method: partners`): fixed partnerships of opposite
+seats, scored and won as teams.
+
+Rules: PARTNERS.*. The even player count (PARTNERS.EVEN) is checked when the game is set up
+(`Params.players_ok`, `uno_fsm.game`); no trading action exists (PARTNERS.NO-SHARING).
+"""
+
+from __future__ import annotations
+
+from uno_fsm.params import Params
+from uno_fsm.rules.hooks import Variant
+
+
+def partner_of(players: int, seat: int) -> int:
+    """PARTNERS.SEATING (RUL.PARTNERS.TEAMS): seat i partners seat i + n/2 (n even);
+    PARTNERS.FIXED (RUL.PARTNERS.ROTATION): a function of the seat, never rotated."""
+    return (seat + players // 2) % players
+
+
+class Partners(Variant):
+    name = "partners"
+    __slots__ = ()
+
+    @staticmethod
+    def enabled(p: Params) -> bool:
+        return p.partners
+
+    def score_hand(self, winner: int, held: list[int]) -> int | None:
+        """PARTNERS.END: either partner going out ends the hand (CL.END.OUT, as for anyone);
+        PARTNERS.SCORE, PARTNERS.TARGET (RUL.PARTNERS.SCORING): the opposing players' cards
+        only, scored for the team: both partners' `scores` carry the team total."""
+        st = self.r.st
+        mate = partner_of(st.players, winner)
+        points = sum(v for s, v in enumerate(held) if s not in (winner, mate))
+        st.scores[winner] += points
+        st.scores[mate] += points
+        return points
+
+    def end_game(self) -> bool:
+        """PARTNERS.TARGET: the team wins the game (a shared win of both partners)."""
+        r = self.r
+        st = r.st
+        r.winner_takes_game()
+        if st.winner is not None:
+            st.winners = sorted((st.winner, partner_of(st.players, st.winner)))
+        return True

@@ -1,0 +1,92 @@
+"""Going out, scoring a hand, and the end of the game.
+
+Rules: CL.END.* (going out, a last draw card), CL.SCORE.* / CL18.SCORE / CL22.SCORE.* (the
+winner scores the others' cards; the target), FL.END.* / FL.SCORE.* / FL.GAME.* (the same on
+the side in play). Other scoring methods are variants: `score_hand`, `target_reached` and
+`end_game` hooks (partners.py, flip_alt.py).
+"""
+
+from __future__ import annotations
+
+from uno_fsm.actions import Action, Event
+from uno_fsm.rules.action_cards import DRAW_KINDS, DRAW_RULES
+from uno_fsm.rules.core import Core
+from uno_fsm.rules.wild_draw import CHALLENGE_RULES
+
+
+class ScoringRules(Core):
+    __slots__ = ()
+
+    # ---- guards ----------------------------------------------------------------------
+    def goes_out(self, action: Action | None = None) -> bool:
+        """CL.END.OUT: the card played is the player's last (CL.UNO.GO-OUT-UNCALLED: whether or
+        not UNO was called)."""
+        return len(self.st.hands[self.st.current]) == 1
+
+    def target_reached(self, action: Action | None = None) -> bool:
+        """CL.SCORE.TARGET, FL.GAME.TARGET-500, FLALT.END-500 (RUL.FLALT.REACH: 500 or more,
+        checked when the round is scored); CL22.SCORE.ONE-HAND (no target: one hand decides
+        the game); PARTNERS.TARGET: a team's total is each partner's score."""
+        for hook in self.hooks.target_reached:
+            got = hook()
+            if got is not None:
+                return got
+        target = self.p.target
+        return target is None or max(self.st.scores) >= target
+
+    # ---- effects ---------------------------------------------------------------------
+    def play_out(self, action: Action | None = None) -> None:
+        """CL.END.OUT: the player's last card ends the hand; the hand is scored."""
+        a = action
+        assert a is not None
+        st, p = self.st, self.p
+        winner = st.current
+        f = self.place(a)
+        kind = f.kind
+        victim = self.seat(winner)
+        if any(h(victim, kind, a) for h in self.hooks.on_go_out):  # e.g. V.STACK.GO-OUT
+            pass
+        elif p.last_card_draw:
+            if kind in DRAW_KINDS:  # CL.END.LAST-D2, FL.END.GO-OUT-DRAW, FL.END.GO-OUT-COUNT
+                self.give(victim, p.draws[kind], DRAW_RULES[kind][1])
+            elif kind in p.challenges:
+                # CL.END.LAST-WD4, FL.END.GO-OUT-DRAW, FL.END.GO-OUT-NO-CHALLENGE (no challenge;
+                # RUL.FLIP.GO-OUT-DRAW-CHALLENGE)
+                self.penalty(victim, p.challenges[kind].draw, a.color, CHALLENGE_RULES[kind][3])
+        if kind == "flip":  # FL.END.GO-OUT-FLIP (RUL.FLIP.GO-OUT-ON-FLIP): flip, then score
+            self.flip()
+        # CL.END.LAST-OTHER: no other effect; CL18.WSH.LAST-CARD: no redistribution
+        # CL.SCORE.WINNER, CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS, CL18.SCORE,
+        # CL22.SCORE.WILDS-50, FL.SCORE.NUMBER, FL.SCORE.DRAW-ONE, FL.SCORE.DRAW-FIVE,
+        # FL.SCORE.REVERSE, FL.SCORE.SKIP, FL.SCORE.SKIP-EVERYONE, FL.SCORE.FLIP,
+        # FL.SCORE.WILD, FL.SCORE.WILD-DRAW-TWO, FL.SCORE.WILD-DRAW-COLOUR (FL.SCORE.SIDE,
+        # RUL.FLIP.SCORING-SIDE: the faces of the side in play now): the points table is the
+        # ruleset's
+        side = st.side
+        held = [sum(p.points_of(g.kind, g.number, side) for g in map(self.face, hand))
+                for hand in st.hands]
+        points = None
+        for hook in self.hooks.score_hand:  # the scoring method of a variant
+            points = hook(winner, held)
+            if points is not None:
+                break
+        if points is None:
+            # CL.SCORE.WINNER, FL.SCORE.WINNER; CL.SCORE.ACCUMULATE, FL.GAME.ACCUMULATE
+            points = sum(held) - held[winner]
+            st.scores[winner] += points
+        st.round_winner = winner
+        st.uno_window = None
+        self.events.append(Event("went-out", winner, count=points, rule="CL.SCORE.WINNER"))
+
+    def end_game(self, action: Action | None = None) -> None:
+        """CL.SCORE.TARGET / CL22.SCORE.ONE-HAND: the winner of the last hand wins the game
+        (a variant's scoring method may name the winners: the `end_game` hook)."""
+        if not any(h() for h in self.hooks.end_game):
+            self.winner_takes_game()
+
+    def winner_takes_game(self) -> None:
+        """CL.SCORE.TARGET: the winner of the last hand is the game's winner."""
+        st = self.st
+        st.winner = st.round_winner
+        st.winners = [] if st.winner is None else [st.winner]
+        self.events.append(Event("game-over", st.winner, rule="CL.SCORE.TARGET"))

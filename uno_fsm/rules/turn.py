@@ -1,0 +1,290 @@
+"""Matching and turn order: which card may be played, whose decision it is, drawing.
+
+Rules: CL.PLAY.* (matching, the turn options, out of turn), CL.WILD.* (a Wild's colour),
+CL.DRAW.* (drawing, the drawn card), and the order of the checks of `validate`
+(docs/engine.md, "Error codes"). FL.PLAY.ACTIVE-FACES-ONLY and FL.FLIP.NEW-TOP-WILD (the match
+on the side in play) are part of the one matching rule, `playable`.
+"""
+
+from __future__ import annotations
+
+from uno_fsm import errors as E
+from uno_fsm.actions import EVENT_OF, Action, Event, check_form, interned
+from uno_fsm.cards import Card, Face
+from uno_fsm.rules.core import Core
+
+TURN_KINDS = frozenset({"play", "draw", "pass", "color"})
+WINDOW_EVENTS = frozenset({"call_uno", "catch"})  # CL.UNO.WINDOW: these keep the window open
+DECISIONS = {
+    "play": "play",
+    "play_drawn": "play-drawn",
+    "choose_color": "color",
+    "challenge": "challenge",
+    "swap": "swap",
+    "round_over": "round-over",
+    "dealing": "dealing",
+    "game_over": "none",
+}
+_WRONG_DECISION_RULE: dict[tuple[str, str], str] = {
+    ("play", "pass"): "CL.PLAY.TURN-OPTIONS",
+    ("play_drawn", "draw"): "CL.DRAW.ONLY-DRAWN",
+    ("challenge", "play"): "CL.WD4.CHALLENGE.DECISION",
+    ("challenge", "draw"): "CL.WD4.CHALLENGE.DECISION",
+    ("choose_color", "play"): "CL.FIRST.WILD",
+    ("choose_color", "draw"): "CL.FIRST.WILD",
+    ("play", "color"): "CL.WILD.COLOUR",
+    ("play_drawn", "color"): "CL.WILD.COLOUR",
+}
+
+
+class TurnRules(Core):
+    """Matching, validation, the legal actions, drawing and passing."""
+
+    __slots__ = ()
+
+    # ---- matching --------------------------------------------------------------------
+    def playable(self, cards: list[Card] | tuple[Card, ...]) -> list[Card]:
+        """The cards among `cards` that may be played on the discard pile now (the one copy of
+        the matching rule; `matches` and `legal_actions` use it; a variant may restrict it:
+        the `playable` hook, e.g. V.STACK.*)."""
+        st = self.st
+        for hook in self.hooks.playable:
+            got = hook(cards)
+            if got is not None:
+                return got
+        color = st.active_color
+        discard = st.discard
+        top = self.face(discard[-1]) if discard else None
+        # CL.PLAY.MATCH-ON-WILD: on a Wild only the declared colour matches
+        rank = None if top is None or top.is_wild else top.rank
+        if color is None and rank is None and top is not None:
+            # FL.FLIP.NEW-TOP-WILD: a Wild face turned up by a flip leaves no colour active;
+            # any card may be played (and sets the colour)
+            return list(cards)
+        # FL.PLAY.ACTIVE-SIDE, FL.PLAY.ACTIVE-FACES-ONLY: only the faces of the side in play
+        # count (FL.LIGHT.D1.MATCH, FL.LIGHT.REVERSE.MATCH, FL.LIGHT.SKIP.MATCH,
+        # FL.DARK.D5.MATCH, FL.DARK.REVERSE.MATCH, FL.DARK.SE.MATCH and FL.FLIP.MATCH are this
+        # same colour-or-symbol match)
+        dark = st.side == "dark"
+        out: list[Card] = []
+        for card in cards:
+            f = card.dark if dark and card.dark is not None else card.light
+            if (
+                f.is_wild  # CL.PLAY.WILD-ANYTIME (a WD4 too: CL.WD4.BLUFF-ACCEPTED); CL18.ANYTIME
+                or f.color == color  # CL.PLAY.MATCH-COLOUR
+                # CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL (CL.D2.MATCH: Draw Two on Draw Two)
+                or f.rank == rank
+            ):
+                out.append(card)
+        return out
+
+    def matches(self, card: Card) -> bool:
+        """Whether `card` may be played now (CL.PLAY.MATCH)."""
+        return bool(self.playable((card,)))
+
+    # ---- the legal actions -----------------------------------------------------------
+    def play_actions(self, seat: int, cards: list[Card], hand: list[Card],
+                     out: list[Action], last_wild: bool = True) -> None:
+        """Append the plays of `cards` by `seat` holding `hand`: a Wild with each colour in
+        play (CL.WILD.COLOUR; CL.END.LAST-OTHER: a last one also without, unless
+        `last_wild` is False), each with and without the UNO call when it is the
+        second-to-last card (CL.UNO.CALL-WITH-PLAY)."""
+        calls = (False, True) if len(hand) == 2 and self.p.uno_call_with_play else (False,)
+        colors = self.p.colors_of(self.st.side)
+        for card in cards:
+            f = self.face(card)
+            if f.is_wild:
+                if last_wild and len(hand) == 1 and f.kind != "wdc":
+                    out.append(interned("play", seat, card))  # CL.END.LAST-OTHER: no colour
+                for uno in calls:
+                    for c in colors:
+                        out.append(interned("play", seat, card, c, uno))
+            else:
+                for uno in calls:
+                    out.append(interned("play", seat, card, None, uno))
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Every action the rules allow now (turn owner, the variants' `extra_actions`, open
+        windows); table penalties (referee actions) are not listed. With `player`, only that
+        player's."""
+        st = self.st
+        phase = st.phase
+        out: list[Action] = []
+        cur = st.current
+        if phase == "play":
+            hand = st.hands[cur]
+            self.play_actions(cur, self.playable(list(dict.fromkeys(hand))), hand, out)
+            out.append(interned("draw", cur))
+        elif phase == "play_drawn":
+            hand = st.hands[cur]
+            cands = [st.drawn] if st.drawn is not None else []
+            # CL.DRAW.PLAY-DRAWN: only the drawn card; a last Wild cannot be drawn
+            self.play_actions(cur, self.playable(cands), hand, out, last_wild=False)
+            out.append(interned("pass", cur))
+        elif phase == "choose_color":
+            out.extend(interned("color", cur, color=c) for c in self.p.colors_of(st.side))
+        elif phase == "challenge":
+            out.append(interned("challenge", cur))
+            out.append(interned("accept", cur))
+        elif phase == "swap":
+            out.extend(interned("swap", cur, target=t) for t in range(st.players) if t != cur)
+        elif phase == "round_over":
+            out.append(interned("next-round", None))
+        for hook in self.hooks.extra_actions:
+            hook(out)
+        w = st.uno_window
+        if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
+            out.append(interned("uno", w))
+            out.extend(interned("catch", s, target=w) for s in range(st.players) if s != w)
+        if player is not None:
+            out = [a for a in out if a.player == player]
+        return out
+
+    # ---- validation ------------------------------------------------------------------
+    def validate(self, a: Action) -> str:
+        """Check `a` against the rules; return the machine event to send. Changes nothing."""
+        st = self.st
+        phase = st.phase
+        n = st.players
+        # CL.PLAY.TURN-OPTIONS: anything but an Action of this game's cards is malformed-action
+        if id(a) not in self._formed:
+            check_form(a, self._flip)
+        if phase == "game_over":
+            raise E.GameOver("the game is over", "CL.END.NO-PENDING")
+        kind = a.kind
+        event = EVENT_OF[kind]
+        actor = a.player
+        if kind in ("hint", "wrong-card", "catch", "swap"):
+            if a.target is None or not 0 <= a.target < n:
+                raise E.MalformedAction(f"{kind}: a target seat 0..{n - 1} is required")
+        if kind not in ("hint", "wrong-card", "next-round"):
+            if actor is None or not 0 <= actor < n:
+                raise E.MalformedAction(f"{kind}: a player seat 0..{n - 1} is required")
+        elif kind == "next-round" and (actor is not None or a.target is not None):
+            # nobody in particular deals the next round: legal_actions lists it seatless
+            raise E.MalformedAction("next-round names no seat")
+        allowed = self._allowed[phase]
+        if phase == "round_over" and event not in allowed:
+            raise E.RoundOver("the round is over", "CL.END.NO-PENDING")
+        if kind in ("challenge", "accept"):
+            self.validate_challenge(a)
+            return event
+        if kind == "swap":
+            self.validate_swap(a)
+            return event
+        if kind in TURN_KINDS:
+            if actor != st.current:
+                if kind == "play":
+                    for hook in self.hooks.out_of_turn:  # e.g. V.JUMPIN.* (jump_in.py)
+                        got = hook(a)
+                        if got is not None:
+                            return got
+                # CL.PLAY.OUT-OF-TURN (no jump-in in the base rules)
+                raise E.NotYourTurn(f"P{st.current} owes the decision", "CL.PLAY.OUT-OF-TURN")
+            if phase == "challenge" and kind == "play" and not any(
+                    h(phase) for h in self.hooks.plays_in):
+                # CL.WD4.CHALLENGE.DECISION; V.STACK.NOT-OFFICIAL: nothing is stacked on it
+                raise E.WrongDecision("challenge or accept the Wild Draw card",
+                                      "CL.WD4.CHALLENGE.DECISION")
+            if event not in allowed:
+                raise E.WrongDecision(
+                    f"{kind} does not answer the pending {DECISIONS[phase]!r} decision",
+                    _WRONG_DECISION_RULE.get((phase, kind), "CL.PLAY.TURN-OPTIONS"),
+                )
+            if kind == "play":
+                self.validate_play(a)
+            elif kind == "color":
+                if not self.color_ok(a.color):
+                    raise E.InvalidColor(f"{a.color!r} is not a colour in play",
+                                         "CL.WILD.FOUR-COLOURS")
+            return event
+        self.validate_window(a, event, allowed)
+        return event
+
+    def validate_play(self, a: Action) -> None:
+        st = self.st
+        card = a.card
+        if card is None:
+            raise E.MalformedAction("play: a card is required")
+        hand = st.hands[st.current]
+        if card not in hand:
+            raise E.CardNotInHand(f"P{st.current} holds no {card}", "CL.PLAY.TURN-OPTIONS")
+        if st.phase == "play_drawn" and card is not st.drawn:
+            raise E.OnlyDrawnCard(f"only the drawn {st.drawn} may be played", "CL.DRAW.ONLY-DRAWN")
+        for hook in self.hooks.check_play:  # e.g. V.STACK.NO-CROSS (stacking.py)
+            hook(a)
+        f = self.face(card)
+        if not self.matches(card):  # CL.PLAY.ILLEGAL-REJECTED
+            top = self.top()
+            rule = "CL.PLAY.MATCH-ON-WILD" if top is not None and top.is_wild else "CL.PLAY.MATCH"
+            raise E.CardDoesNotMatch(f"{card} does not match {top} / {st.active_color}", rule)
+        if f.is_wild:
+            if a.color is None:
+                # CL.END.LAST-OTHER: a last Wild needs no colour, except a Wild Draw Colour,
+                # whose colour the next player draws to (FL.END.GO-OUT-DRAW)
+                if len(hand) != 1 or f.kind == "wdc":
+                    raise E.ColorRequired("name a colour for the Wild", "CL.WILD.COLOUR")
+            elif not self.color_ok(a.color):
+                raise E.InvalidColor(f"{a.color!r} is not a colour in play", "CL.WILD.FOUR-COLOURS")
+        elif a.color is not None:
+            raise E.MalformedAction(f"{card} is not a Wild: no colour is named with it")
+        self.validate_uno_call(a, hand)
+
+    def begin(self, event: str) -> None:
+        """Before any effect: CL.UNO.WINDOW closes at the next action that is neither an UNO
+        call nor a catch (CL.UNO.LATE-CATCH). CL.UNO.WINDOW-FORCED-DRAW: the cards a Draw Two
+        makes the next player draw are the card's effect, not an action: they do not close it."""
+        if event not in WINDOW_EVENTS:
+            self.st.uno_window = None
+
+    # ---- playing ---------------------------------------------------------------------
+    def place(self, a: Action) -> Face:
+        """CL.PLAY.DISCARD-FACE-UP: the card leaves the hand and tops the discard pile."""
+        st = self.st
+        card = a.card
+        assert card is not None
+        actor = st.current
+        st.hands[actor].remove(card)
+        st.discard.append(card)
+        st.drawn = None
+        f = self.face(card)
+        # CL.WILD.COLOUR, CL.WILD.SAME-COLOUR, CL18.COLOUR; a coloured card sets its own colour
+        st.active_color = a.color if f.is_wild else f.color
+        self.events.append(Event("played", actor, card, color=st.active_color,
+                                 rule="CL.PLAY.MATCH"))
+        return f
+
+    def play_effect(self, action: Action | None = None) -> None:
+        """A card with its effect (the card kind's entry of `effects`: action_cards.py,
+        wild_draw.py, flip.py, or a variant's `card_effects`); then the next player's turn
+        (CL.PLAY.ONE-CARD) and the UNO window (CL.UNO.MUST-CALL)."""
+        a = action
+        assert a is not None
+        actor = self.st.current
+        f = self.place(a)
+        effect = self.effects.get(f.kind)
+        if effect is None:
+            raise NotImplementedError(f"card kind {f.kind!r} (not a classic card)")
+        if effect(actor, f, a):
+            self.after_play(a, actor)
+
+    # ---- drawing ---------------------------------------------------------------------
+    def drawn_unplayable(self, action: Action | None = None) -> bool:
+        """CL.DRAW.UNPLAYABLE-PASSES."""
+        d = self.st.drawn
+        return d is None or not self.matches(d)
+
+    def draw_card(self, action: Action | None = None) -> None:
+        """CL.DRAW.UNABLE, CL.DRAW.UNWILLING: draw instead of playing (the event names the one
+        that applies: UNWILLING while the hand holds a card that could be played)."""
+        st = self.st
+        rule = "CL.DRAW.UNWILLING" if self.playable(st.hands[st.current]) else "CL.DRAW.UNABLE"
+        got = self.give(st.current, self.p.draw_count, rule)
+        st.drawn = got[-1] if got else None
+
+    def pass_turn(self, action: Action | None = None) -> None:
+        """CL.DRAW.KEEP, CL.DRAW.UNPLAYABLE-PASSES: the turn passes."""
+        st = self.st
+        st.drawn = None
+        self.events.append(Event("passed", st.current, rule="CL.DRAW.KEEP"))
+        st.current = self.seat(st.current)
