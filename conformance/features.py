@@ -31,7 +31,8 @@ _CHALLENGED = {"W4", "W2", "WDC"}  # a challengeable play (CL.WD4.*, FL.*.W2/WDC
 _DRAW_PARAMS = {"D2": "draw2", "D1": "draw1", "D5": "draw5", "W4": "wd4", "W2": "wd2"}
 VARIANT_FEATURES = {"cards-2018": "cards-2018", "stacking": "stacking", "seven-o": "seven-o",
                     "jump-in": "jump-in", "swap-hands": "swap-hands", "partners": "partners",
-                    "desafio": "desafio", "flip-alt-scoring": "alt-scoring"}
+                    "desafio": "desafio", "flip-alt-scoring": "alt-scoring",
+                    "flip-light-scoring": "light-scoring"}
 
 
 def symbol(face: str) -> str:

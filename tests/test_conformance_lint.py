@@ -55,8 +55,8 @@ def test_lint_unknown_variant_is_a_load_error(tmp_path: Path) -> None:
     assert len(res.errors) == 1
     assert res.errors[0].endswith("bad.yaml:4: scenario lint.bad.refs: ruleset: unknown variant "
                                   "'no-such-variant' (known: cards-2018, desafio, "
-                                  "flip-alt-scoring, jump-in, partners, play-for-points, "
-                                  "seven-o, stacking, swap-hands)")
+                                  "flip-alt-scoring, flip-light-scoring, jump-in, partners, "
+                                  "play-for-points, seven-o, stacking, swap-hands)")
 
 
 def test_lint_duplicates_and_schema_errors(tmp_path: Path) -> None:

@@ -86,6 +86,22 @@ CASES = {
         "spec/rulings/deal.yaml:8: ruling RUL.DEAL.COUNT: decision 'eleven' for base-c"
         " is not one of its options (seven, ten)",
     ],
+    "unknown-parameter": [
+        "spec/rulesets/base-b.yaml:6: schema: params: unknown parameter(s) 'first_player': the"
+        " engine reads none such (known here: game, players, deck, hand_size, dealer,"
+        " first_card, draw, draw2, draw1, draw5, wd4, wd2, wdc, uno, penalties,"
+        " last_card_draw, two_player, scoring, stacking, seven_o, jump_in)",
+        "spec/rulesets/base-b.yaml:7: schema: params.draw: unknown parameter(s)"
+        " 'may_draw_when_able': the engine reads none such (known here: count)",
+    ],
+    "unknown-ruling-parameter": [
+        "spec/rulings/deal.yaml:10: ruling RUL.DEAL.COUNT names unknown ruleset parameter"
+        " 'hand_sise' (did you mean hand_size?) (not in ruleset.schema.json)",
+    ],
+    "unknown-parameter-rule": [
+        "spec/schema/ruleset.schema.json:9: parameter hand_size names unknown rule"
+        " 'CL.DEAL.SEVN' (did you mean CL.DEAL.SEVEN?)",
+    ],
 }
 
 

@@ -22,13 +22,13 @@ def test_base_alone() -> None:
 def test_variant_deep_merges_over_base() -> None:
     rs = load_ruleset("base-a+stacking", GOOD)
     assert rs.id == "base-a+stacking" and rs.variants == ("stacking",)
-    assert rs.params["draw"] == {"stacking": True, "max": 1}
+    assert rs.params["stacking"] == {"enabled": True} and rs.params["draw"] == {"count": 1}
     assert rs.params["deck"]["colors"] == ("red", "blue")
 
 
 def test_variants_apply_in_order() -> None:
     rs = load_ruleset("base-b+stacking+big-hand", GOOD)
-    assert rs.params["hand_size"] == 12 and rs.params["draw"]["stacking"] is True
+    assert rs.params["hand_size"] == 12 and rs.params["stacking"]["enabled"] is True
 
 
 def test_params_are_read_only() -> None:
@@ -36,7 +36,7 @@ def test_params_are_read_only() -> None:
     with pytest.raises(TypeError):
         rs.params["hand_size"] = 3  # type: ignore[index]
     with pytest.raises(TypeError):
-        rs.params["draw"]["max"] = 3  # type: ignore[index]
+        rs.params["draw"]["count"] = 3  # type: ignore[index]
 
 
 def test_list_rulesets() -> None:

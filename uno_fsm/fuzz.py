@@ -513,7 +513,8 @@ def _post_play(ruleset: str, before: Snap, action: Action, game: Game,
                   f"P{victim} grew by {_gain(before, after, victim)} on a last {card}")
         elif kind == "wdc":
             _drew_until(before, after, victim, action.color, 0, avail, "FL.END.GO-OUT-DRAW")
-        side = after.side  # FL.SCORE.SIDE, FL.END.GO-OUT-FLIP
+        # FL.SCORE.SIDE, FL.END.GO-OUT-FLIP; FL.SCORE.LIGHT-SIDE: always the light faces
+        side = "light" if light_scoring(ruleset) else after.side
 
         def hand_points(h: list[Card]) -> int:
             return sum(flip_points(face_on(c, side)) if flip
@@ -661,6 +662,11 @@ def partners(ruleset: str) -> bool:
 def alt_scoring(ruleset: str) -> bool:
     """FLALT.*: the flip-alt-scoring variant is composed in."""
     return "flip-alt-scoring" in ruleset.split("+")[1:]
+
+
+def light_scoring(ruleset: str) -> bool:
+    """FL.SCORE.LIGHT-SIDE: the flip-light-scoring variant is composed in."""
+    return "flip-light-scoring" in ruleset.split("+")[1:]
 
 
 def flip_points(f: Face) -> int:

@@ -113,6 +113,7 @@ BUNDLED: dict[str, Config] = {c.ruleset: c for c in (
            "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild", hand=1, target=100,
            depth=3),
     Config("flip+flip-alt-scoring", 2, _FLIP, hand=2, target=100, depth=4),
+    Config("flip+flip-light-scoring", 2, _FLIP, hand=2, target=100, depth=4),
 )}
 # the table penalties (`--referee`), on the same deck, a shallower bound (each hint grows a hand)
 # (two colours, so that a card can fail to match: CL.PEN.WRONG-CARD)
@@ -132,7 +133,7 @@ CI_CONFIGS: tuple[Config, ...] = (*BUNDLED.values(), *REFEREE, *COMBINED)
 
 # Phase edges and guard outcomes no shipped ruleset can reach, and why (the CI configurations
 # reach every other one: tests/test_modelcheck.py)
-_WINDOW = ("the catch window closes at the next action (uno.catch_window: until-next-action)")
+_WINDOW = "the catch window closes at the next action (CL.UNO.WINDOW, RUL.UNO.WINDOW-END)"
 UNREACHABLE: dict[str, str] = {
     "play_drawn --play_card [goes_out]--> round_over":
         "a drawn card is played from a hand of two or more (a player without cards is out)",

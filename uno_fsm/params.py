@@ -86,6 +86,7 @@ class Params:
     draws: Mapping[str, int]  # draw-card kind -> cards the next player draws (draw2/draw1/draw5)
     challenges: Mapping[str, Challenge]  # wd4 / wd2 / wdc -> its challenge parameters
     alt_scoring: bool  # FLALT.OWN-HAND: each player scores their own hand; lowest total wins
+    light_scoring: bool  # FL.SCORE.LIGHT-SIDE (`scoring.side: light`): the light faces score
 
     @staticmethod
     def of(ruleset: str | Any) -> Params:
@@ -144,7 +145,7 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         max_players=_int(p, "players.max"),
         hand_size=_int(p, "hand_size"),
         dealer=str(_get(p, "dealer", "random")),
-        first_card=dict(_get(p, "first_card", {}) or {}),
+        first_card=_policies(_get(p, "first_card", {}) or {}),
         draw_count=_int(p, "draw.count"),
         uno_penalty=_int(p, "uno.penalty"),
         uno_call_with_play=bool(_get(p, "uno.call_with_play", True)),
@@ -153,7 +154,7 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         last_card_draw=_get(p, "last_card_draw", "draw-and-count") == "draw-and-count",
         reverse_as_skip_two=bool(_get(p, "two_player.reverse_acts_as_skip", True)),
         target=None if _get(p, "scoring.target") is None else _int(p, "scoring.target"),
-        points=dict(_get(p, "scoring.points", {}) or {}),
+        points=_points(_get(p, "scoring.points", {}) or {}),
         colors=tuple(COLOR_LETTERS[str(c)] for c in colors),
         seven_o=bool(_get(p, "seven_o.enabled", False)),
         stacking=bool(_get(p, "stacking.enabled", False)),
@@ -166,7 +167,35 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         draws={kind: _int(p, f"{kind}.draw", 0) for kind in ("draw2", "draw1", "draw5")},
         challenges=_challenges(p),
         alt_scoring=_get(p, "scoring.method") == "own-hand-lowest-wins",
+        light_scoring=_side(name, p) == "light",
     )
+
+
+def _side(name: str, p: Mapping[str, Any]) -> str:
+    """FL.SCORE.SIDE / FL.SCORE.LIGHT-SIDE (RUL.FLIP.SCORING-SIDE): which faces are scored."""
+    side = str(_get(p, "scoring.side", "active"))
+    if side not in ("active", "light"):
+        raise ValueError(f"{name}: scoring.side must be 'active' or 'light', not {side!r}")
+    return side
+
+
+def _policies(first: Mapping[str, Any]) -> dict[str, str]:
+    """The first-card policies a ruleset names; `none` is what an unnamed kind does anyway."""
+    return {str(k): str(v) for k, v in first.items() if v != "none"}
+
+
+def _points(table: Mapping[str, Any]) -> dict[str, Any]:
+    """A points table (one per side in Flip) without the entries `points_of` assumes anyway: a
+    number scores its face, a kind the table does not name scores 0."""
+    out: dict[str, Any] = {}
+    for kind, value in table.items():
+        if isinstance(value, Mapping):
+            sub = _points(value)
+            if sub:
+                out[str(kind)] = sub
+        elif value != ("face" if kind == "number" else 0):
+            out[str(kind)] = value
+    return out
 
 
 def _challenges(p: Mapping[str, Any]) -> dict[str, Challenge]:

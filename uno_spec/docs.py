@@ -1,4 +1,5 @@
-"""`uno-fsm spec docs`: docs/rules/<area>.md (one page per rule area) and docs/rules/index.md.
+"""`uno-fsm spec docs`: docs/rules/<area>.md (one page per rule area), docs/rules/index.md and
+docs/rules/parameters.md (the ruleset parameters of spec/schema/ruleset.schema.json).
 
 The pages depend only on the spec data (never on the working directory), so `--check` can
 compare them byte for byte with the files on disk.
@@ -6,8 +7,10 @@ compare them byte for byte with the files on disk.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from uno_spec.files import write_text_atomic
 from uno_spec.loader import Clause, Rule, Ruling, display_path, load_yaml, yaml_files
@@ -80,6 +83,61 @@ def _by_area(rules: Iterable[Rule]) -> dict[str, list[Rule]]:
     return areas
 
 
+def _parameters_md(root: Path, index: Index) -> str:
+    """docs/rules/parameters.md: every ruleset parameter of the schema, and who sets what."""
+    from uno_spec.parameters import SCHEMA, Parameter, leaves, parameters
+    from uno_spec.rulesets import ruleset_files
+
+    declared = parameters(root)
+    setting: dict[str, list[str]] = {}
+    for rs in sorted(ruleset_files(root).values(), key=lambda r: (r.kind, r.id)):
+        for path, value in leaves(rs.params, declared):
+            param = declared.get(path)
+            if param is not None and (not param.has_default or value != param.default):
+                setting.setdefault(path, []).append(f"{rs.id} `{_literal(value)}`")
+    lines = [HEADER, "# Ruleset parameters", "",
+             f"Every parameter a ruleset (`spec/rulesets/*.yaml`, `params`) may set, from "
+             f"`spec/schema/{SCHEMA}`: the engine reads each one (`uno_fsm/params.py`), and "
+             "`uno-fsm spec lint` rejects any other. A variant's `params` override the base's "
+             "key by key (`uno_spec.rulesets.load_ruleset`). *Set to another value by* lists "
+             "the ruleset files that set a value other than the default; a parameter without "
+             "a default is required (the engine refuses a ruleset without it). "
+             "[All areas](index.md)", ""]
+    header = ["| parameter | meaning | values | default | rules | set to another value by |",
+              "|---|---|---|---|---|---|"]
+
+    def row(p: Parameter) -> str:
+        default = f"`{_literal(p.default)}`" if p.has_default else (
+            "(a label)" if p.label else "(required)")
+        rules = ", ".join(_rule_link(index, r) for r in p.rules)
+        return (f"| `{p.path}` | {_one_line(p.description)} | {p.values} | {default} | {rules} "
+                f"| {'; '.join(setting.get(p.path, []))} |")
+
+    top = [p for p in declared.values() if "." not in p.path]
+    lines += ["## Top-level parameters", "", *header, *(row(p) for p in top if p.leaf), ""]
+    for group in (p for p in top if not p.leaf):
+        members = [p for p in declared.values()
+                   if p.leaf and p.path.startswith(group.path + ".")]
+        lines += [f"## `{group.path}`: {_one_line(group.description)}", "", *header,
+                  *(row(p) for p in members), ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(map(_literal, value)) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {_literal(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
+
+
+def _rule_link(index: Index, rule_id: str) -> str:
+    rule = index.rules.get(rule_id)
+    return f"[{rule_id}]({rule.area}.md#{rule_id})" if rule is not None else rule_id
+
+
 def render(root: Path) -> dict[str, str]:
     """File name -> Markdown text, for every generated page."""
     index = Index.load(root)
@@ -100,6 +158,11 @@ def render(root: Path) -> dict[str, str]:
             toc.append(f"- [{rule.id}]({area}.md#{rule.id}): {_one_line(rule.statement)}")
         toc.append("")
         pages[f"{area}.md"] = "\n".join(body).rstrip("\n") + "\n"
+    from uno_spec.parameters import SCHEMA
+
+    if (root / "schema" / SCHEMA).is_file():  # a tree with its own ruleset schema
+        pages["parameters.md"] = _parameters_md(root, index)
+        toc += ["## [Ruleset parameters](parameters.md)", ""]
     pages["index.md"] = "\n".join(toc).rstrip("\n") + "\n"
     return pages
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from uno_spec.files import InputError, read_text
 from uno_spec.loader import SpecError, YamlMap, display_path, load_yaml, yaml_files
+from uno_spec.parameters import parameters, schema_file
 from uno_spec.schema import schema_path, validate
 
 
@@ -229,8 +230,14 @@ class _Linter:
                     self.add(e.file, e.data.line_of("conflicts"),
                              f"variant {rid} conflicts with {name!r}, which is not a variant"
                              f"{_hint(name, variants)}")
+        known = parameters(self.root)
         for rid, e in self.rulings.items():
             self._ref(e, "clauses", self.clauses, "clause", f"ruling {rid}")
+            for name in _strs(e.data.get("params")):  # a ruling promises only real parameters
+                if name not in known:
+                    self.add(e.file, e.data.line_of("params"),
+                             f"ruling {rid} names unknown ruleset parameter {name!r}"
+                             f"{_hint(name, known)} (not in {schema_file(self.root).name})")
             options = [str(o.get("id")) for o in e.data.get("options") or []
                        if isinstance(o, dict)]
             for dup in sorted({o for o in options if options.count(o) > 1}):
@@ -257,6 +264,21 @@ class _Linter:
             if uncited and cid in cited:
                 self.add(e.file, e.data.line_of("uncited"),
                          f"clause {cid} is marked uncited but a rule cites it")
+
+    def parameter_rules(self) -> None:
+        """Each parameter's `x-rules` in the tree's own ruleset schema names one of its rules
+        (a tree without a schema of its own is checked against the bundled one, whose rules
+        it does not hold)."""
+        path = schema_file(self.root)
+        if "rules" in self.broken or not self.rules or path.parent != self.root / "schema":
+            return
+        text = path.read_text(encoding="utf-8").splitlines()
+        for param in parameters(self.root).values():
+            for rule in param.rules:
+                if rule not in self.rules:
+                    line = next((n for n, t in enumerate(text, 1) if f'"{rule}"' in t), 0)
+                    self.add(display_path(path), line, f"parameter {param.path} names unknown "
+                             f"rule {rule!r}{_hint(rule, self.rules)}")
 
     # -- seeds --------------------------------------------------------------------------------
 
@@ -314,6 +336,7 @@ def lint(root: Path) -> Report:
         return Report([Problem(display_path(root), 0, "not a spec directory (no sources/ in it)")])
     linter.load()
     linter.references()
+    linter.parameter_rules()
     linter.seeds()
     counts = {
         "sources": len(linter.sources),

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,29 @@ def _where(path: list[str | int]) -> str:
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
 
 
+def _unknown_parameters(err: ValidationError) -> list[str]:
+    """The keys of a ruleset's `params` (at any depth) that its schema does not declare."""
+    if err.validator != "additionalProperties" or list(err.absolute_path)[:1] != ["params"] \
+            or not isinstance(err.instance, dict):
+        return []
+    known = _declared(err)
+    return sorted((k for k in err.instance if k not in known), key=str)
+
+
+def _declared(err: ValidationError) -> list[str]:
+    """The properties the failing (sub)schema declares."""
+    schema = err.schema
+    return list(schema.get("properties") or {}) if isinstance(schema, Mapping) else []
+
+
 def _message(err: ValidationError) -> str:
+    extra = _unknown_parameters(err)
+    if extra:
+        known = _declared(err)
+        hints = [h for k in extra for h in difflib.get_close_matches(str(k), known, 1, 0.8)]
+        hint = f"; did you mean {', '.join(hints)}?" if hints else ""
+        return (f"unknown parameter(s) {', '.join(map(repr, extra))}: the engine reads none "
+                f"such (known here: {', '.join(known)}){hint}")
     if err.validator == "additionalProperties":
         return err.message.replace("Additional properties are not allowed", "unknown field(s)")
     if err.validator == "pattern":
@@ -69,10 +92,12 @@ def _message(err: ValidationError) -> str:
 
 def validate(doc: Any, schema_path: Path) -> Iterator[tuple[int, str]]:
     """(line, message) for each schema violation of `doc`, in document order."""
+    def at(err: ValidationError) -> int:  # an unknown parameter: the line of its own key
+        return _line(doc, [*err.absolute_path, *_unknown_parameters(err)[:1]])
+
     errors = sorted(validator(schema_path).iter_errors(doc),
-                    key=lambda e: (_line(doc, list(e.absolute_path)), list(map(str, e.path))))
+                    key=lambda e: (at(e), list(map(str, e.path))))
     for err in errors:
-        path = list(err.absolute_path)
-        where = _where(path)
+        where = _where(list(err.absolute_path))
         prefix = f"{where}: " if where else ""
-        yield _line(doc, path), f"schema: {prefix}{_message(err)}"
+        yield at(err), f"schema: {prefix}{_message(err)}"

@@ -2,13 +2,15 @@
 
 Rules: CL.END.* (going out, a last draw card), CL.SCORE.* / CL18.SCORE / CL22.SCORE.* /
 GUIDE.END.* (the winner scores the others' cards; the target, or one hand), FL.END.* /
-FL.SCORE.* / FL.GAME.* (the same on the side in play). Other scoring methods are variants:
-`score_hand`, `target_reached` and `end_game` hooks (partners.py, flip_alt.py).
+FL.SCORE.* / FL.GAME.* (the same on the side in play; FL.SCORE.LIGHT-SIDE: always the light
+faces, `scoring.side: light`). Other scoring methods are variants: `score_hand`,
+`target_reached` and `end_game` hooks (partners.py, flip_alt.py).
 """
 
 from __future__ import annotations
 
 from uno_fsm.actions import Action, Event
+from uno_fsm.cards import Card, Face
 from uno_fsm.rules.action_cards import DRAW_KINDS, DRAW_RULES
 from uno_fsm.rules.core import Core
 from uno_fsm.rules.wild_draw import CHALLENGE_RULES
@@ -16,6 +18,10 @@ from uno_fsm.rules.wild_draw import CHALLENGE_RULES
 # The rule of a game decided by one hand (a ruleset without a target), by base ruleset:
 # GUIDE.END.FIRST-OUT (RUL.GUIDE.GAME-END); any other base: CL22.SCORE.ONE-HAND
 ONE_HAND_RULES = {"classic-guide": "GUIDE.END.FIRST-OUT"}
+
+
+def _light(card: Card) -> Face:
+    return card.light
 
 
 class ScoringRules(Core):
@@ -67,8 +73,9 @@ class ScoringRules(Core):
         # FL.SCORE.WILD, FL.SCORE.WILD-DRAW-TWO, FL.SCORE.WILD-DRAW-COLOUR (FL.SCORE.SIDE,
         # RUL.FLIP.SCORING-SIDE: the faces of the side in play now): the points table is the
         # ruleset's
-        side = st.side
-        held = [sum(p.points_of(g.kind, g.number, side) for g in map(self.face, hand))
+        # FL.SCORE.LIGHT-SIDE (variant flip-light-scoring, RUL.FLIP.SCORING-SIDE): the light faces
+        side, face = ("light", _light) if p.light_scoring else (st.side, self.face)
+        held = [sum(p.points_of(g.kind, g.number, side) for g in map(face, hand))
                 for hand in st.hands]
         points = None
         for hook in self.hooks.score_hand:  # the scoring method of a variant
