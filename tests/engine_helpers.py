@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from uno_fsm import Action, Game, IllegalAction
+from uno_fsm.invariants import check_rejected
 
 
 def game(hands: dict[int, list[str]], discard: list[str], draw: list[str] | None = None,
@@ -23,9 +24,12 @@ def hand(g: Game, seat: int) -> list[str]:
 
 
 def refused(g: Game, action: Action) -> IllegalAction:
-    """Apply an action that must be refused; the state must be exactly as it was."""
-    before = g.state.to_dict()
+    """Apply an action that must be refused: the fuzzer's check of a refusal (one copy,
+    uno_fsm.invariants.check_rejected): a code of spec/errors.yaml, a rule of spec/rules, the
+    state (RNG included) and the log exactly as they were."""
+    before, log_len = g.state.copy(), len(g.log)
     with pytest.raises(IllegalAction) as info:
         g.apply(action)
-    assert g.state.to_dict() == before
+    check_rejected(g, action, before, log_len, info.value)
+    assert g.state == before
     return info.value

@@ -13,7 +13,8 @@ from uno_fsm import Action, Game, IllegalAction
 from uno_fsm.cards import parse
 from uno_fsm.deck import build_deck
 from uno_fsm.errors import ERROR_CODES
-from uno_fsm.fuzz import check_invariants
+from uno_fsm.invariants import check_invariants, check_rejected
+from uno_fsm.oracle import Facts
 from uno_fsm.params import Params
 
 RULESETS = ["classic-official", "classic-2022", "classic-official+cards-2018",
@@ -56,13 +57,15 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
             if game.is_over:
                 break
             action = random_action(game, rng)
-            before = game.state.to_dict()
+            before = game.state.copy()
             log_len = len(game.log)
             try:
                 game.apply(action)
             except IllegalAction as exc:
-                assert exc.code in ERROR_CODES and exc.rule
-                assert game.state.to_dict() == before and len(game.log) == log_len
+                # the fuzzer's check (one copy): a code of spec/errors.yaml, a rule of
+                # spec/rules, the state (RNG included) and the log unchanged
+                check_rejected(game, action, before, log_len, exc)
+                assert exc.code in ERROR_CODES and game.state == before
                 assert not game.is_legal(action)
                 refusals[exc.code] += 1
             else:
@@ -111,24 +114,26 @@ def test_seed_and_log_replay_exactly() -> None:
 
 
 def test_thousands_of_random_games_hold_the_invariants() -> None:
-    """1000 game openings (100 actions each) and 20 whole games, 2 to 10 players."""
+    """1000 game openings (100 actions each, the invariants checked every ten) and 20 whole
+    games, 2 to 10 players."""
     rng = random.Random(2026)
     decks = {r: Counter(c.text for c in build_deck(Params.of(r))) for r in RULESETS}
     for i in range(1000):
         ruleset = RULESETS[i % len(RULESETS)]
         game = Game.new(ruleset, 2 + i % 9, i)
-        size = sum(decks[ruleset].values())
-        for _ in range(100):
+        facts = Facts.of(ruleset)
+        for step in range(100):
             if game.is_over:
                 break
             game.apply(rng.choice(game.legal_actions()))
-            assert len(game.state.all_cards()) == size
-        check_invariants(game, ruleset, decks[ruleset])  # the fuzzer's, one copy
+            if step % 10 == 9:  # the fuzzer's invariants (one copy), every tenth position
+                check_invariants(game, facts, decks[ruleset])
+        check_invariants(game, facts, decks[ruleset])
     for i in range(20):
         game = Game.new("classic-2022", 2 + i % 4, i)
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
-        check_invariants(game, "classic-2022", decks["classic-2022"])
+        check_invariants(game, Facts.of("classic-2022"), decks["classic-2022"])
         assert game.winner is not None and game.state.round_winner == game.winner
         assert len(game.state.hands[game.winner]) == 0
 
@@ -156,3 +161,35 @@ def test_action_json_round_trip() -> None:
     for a in [Action.play(1, parse("W4"), "G", True), Action.catch(2, 0), Action.hint(3),
               Action.wrong_card(1, parse("R7")), Action.next_round(), Action.swap(0, 2)]:
         assert Action.from_dict(a.to_dict()) == a
+
+
+def test_state_copy_is_structural_equal_and_independent() -> None:
+    """`State.copy()` (the fuzzer's snapshot) equals the state, RNG included, shares no
+    mutable field, and `State.same` agrees with `==` and sees each change."""
+    from dataclasses import fields
+
+    rng = random.Random(4)
+    game = Game.new("classic-official+seven-o", 4, 21)
+    for _ in range(60):
+        game.apply(rng.choice(game.legal_actions()))
+    st = game.state
+    st.shown = {1: (2, ["R1", "G2"])}
+    st.winners = [3]
+    before = st.to_dict()
+    copy = st.copy()
+    assert copy == st and copy.same(st) and st.same(copy)
+    for f in fields(st):
+        value = getattr(st, f.name)
+        if isinstance(value, list | dict | random.Random):
+            assert getattr(copy, f.name) is not value, f.name
+    changes = [
+        lambda s: s.hands[0].append(s.draw[-1]), lambda s: s.draw.pop(),
+        lambda s: s.discard.append(s.discard[0]), lambda s: s.scores.__setitem__(0, 9),
+        lambda s: s.winners.append(0), lambda s: s.shown[1][1].append("B3"),
+        lambda s: s.rng.random(), lambda s: setattr(s, "current", (s.current + 1) % 4),
+    ]
+    for change in changes:
+        other = st.copy()
+        change(other)
+        assert not other.same(st) and other != st
+        assert st.to_dict() == before  # the original never moved

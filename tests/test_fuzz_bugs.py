@@ -2,19 +2,21 @@
 
 While a bug is open its test is marked `xfail(strict=True, reason=...)`: when the engine is
 fixed the test passes, strict xfail turns that into a failure, and the mark (and any workaround
-in uno_fsm/fuzz.py) is removed. The first two were found by `uno-fsm fuzz` and fixed in the
-engine (V.SEVENO.* rule IDs; the colourless last Wild listed); the third (a `next-round` naming
-a seat was accepted but never listed) is fixed: apply() refuses it as malformed-action.
+in uno_fsm/oracle/ or uno_fsm/invariants.py) is removed. The first two were found by
+`uno-fsm fuzz` and fixed in the engine (V.SEVENO.* rule IDs; the colourless last Wild
+listed); the third (a `next-round` naming a seat was accepted but never listed) is fixed:
+apply() refuses it as malformed-action.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from uno_fsm import Game, fuzz
+from uno_fsm import Game
 from uno_fsm.actions import Action
 from uno_fsm.cards import parse
 from uno_fsm.errors import IllegalAction
+from uno_fsm.invariants import check_rejected
 
 
 def test_swap_refusal_names_a_catalogued_rule() -> None:
@@ -25,10 +27,10 @@ def test_swap_refusal_names_a_catalogued_rule() -> None:
     assert pend is not None and pend.player is not None
     a = Action.swap(pend.player, (pend.player + 1) % 3)
     assert a not in g.legal_actions()
-    before, n = g.state.to_dict(), len(g.log)
+    before, n = g.state.copy(), len(g.log)
     with pytest.raises(IllegalAction) as info:
         g.apply(a)
-    fuzz.check_rejected(g, a, before, n, info.value)
+    check_rejected(g, a, before, n, info.value)
 
 
 def test_legal_actions_list_a_last_wild_without_colour() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import Phase, settings
 
+from uno_cli import fuzz as fuzz_cli
 from uno_cli.main import main
 from uno_fsm import fuzz
 from uno_fsm.rules import Rules
@@ -31,7 +32,7 @@ def _fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
         now[0] += 1.0
         real_run(*args, **kwargs)
 
-    monkeypatch.setattr(fuzz, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(fuzz_cli, "time", SimpleNamespace(monotonic=lambda: now[0]))
     monkeypatch.setattr(fuzz, "run", one_batch)
 
 

@@ -8,6 +8,7 @@ import pytest
 from conformance.scenario import parse_text
 from uno_fsm import Game, fuzz
 from uno_fsm.actions import Action
+from uno_fsm.export import act_dict
 from uno_fsm.rules import Rules
 
 
@@ -47,9 +48,9 @@ def test_scenario_without_a_turn_position_falls_back_to_the_log() -> None:
 def test_act_vocabulary() -> None:
     from uno_fsm.cards import parse
 
-    assert fuzz.act_dict(Action.play(0, parse("W4"), "G", uno=True)) == {
+    assert act_dict(Action.play(0, parse("W4"), "G", uno=True)) == {
         "player": 0, "play": "W4", "color": "green", "uno": True}
-    assert fuzz.act_dict(Action.accept(1)) == {"player": 1, "challenge": False}
-    assert fuzz.act_dict(Action.catch(2, 0)) == {"player": 2, "catch": 0}
-    assert fuzz.act_dict(Action.wrong_card(1, parse("R7"))) == {
+    assert act_dict(Action.accept(1)) == {"player": 1, "challenge": False}
+    assert act_dict(Action.catch(2, 0)) == {"player": 2, "catch": 0}
+    assert act_dict(Action.wrong_card(1, parse("R7"))) == {
         "referee": "wrong-card", "player": 1, "card": "R7"}

@@ -5,7 +5,7 @@ function; `COMMANDS` below is the only place that knows all of them:
 
 - `uno_spec.cli`: `spec lint`, `spec stats`, `spec docs`, `rules show`, `rules search`
 - `uno_fsm.cli`: `play`, `simulate`, `diagram`
-- `uno_fsm.fuzz`: `fuzz`; `uno_fsm.modelcheck`: `check`; `uno_cli.bench`: `bench`;
+- `uno_cli.fuzz`: `fuzz`; `uno_fsm.modelcheck`: `check`; `uno_cli.bench`: `bench`;
   `uno_cli.rulesets`: `rulesets` (the command `conformance rulesets` under its short name)
 - `conformance.cli`: `conformance run`, `conformance lint`, `conformance report`,
   `conformance serve`, `conformance compliance`, `conformance features`, `conformance errors`,
@@ -65,7 +65,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("play", "uno_fsm.cli", "play a game in the terminal against bots"),
     Command("simulate", "uno_fsm.cli", "play random games and report statistics"),
     Command("conformance", "conformance.cli", "run, lint and report the conformance suite"),
-    Command("fuzz", "uno_fsm.fuzz", "stateful fuzzing of the engine (Hypothesis)"),
+    Command("fuzz", "uno_cli.fuzz", "stateful fuzzing of the engine (Hypothesis)"),
     Command("check", "uno_fsm.modelcheck", "model-check the engine on reduced decks"),
     Command("bench", "uno_cli.bench", "benchmark the engine, the conformance runner, the fuzzer"),
     Command("rulesets", "uno_cli.rulesets", "list every ruleset and variant: what it is, what it "

@@ -5,8 +5,9 @@ state the engine reaches from them, breadth first, through every action `legal_a
 lists (every colour, UNO call, catch, challenge, accept, swap, next round). It runs the engine
 itself (`Game.apply`), not a second model of the rules, and in every reachable state checks:
 
-- the fuzzer's invariants and per-action postconditions (`uno_fsm.fuzz.check_invariants`,
-  `postconditions`, `check_rejected`: one copy, shared with the fuzzer);
+- the fuzzer's invariants and per-action postconditions (`uno_fsm.invariants`,
+  `uno_fsm.oracle.postconditions`: one copy, shared with the fuzzer), on the ruleset's facts
+  read from the reduced params (`oracle.Facts`);
 - every listed action accepted, and illegal candidates refused with the state unchanged;
 - over the graph: no state without a legal action unless the game is over; from every state a
   round end is reachable (backward reachability); no cycle of forced moves (states with a
@@ -14,7 +15,7 @@ itself (`Game.apply`), not a second model of the rules, and in every reachable s
 
 A reduced deck is a set of parameters of the ruleset's own `deck` (`--deck`), never a second
 deck definition. Each violation comes with the shortest path from an initial deal (breadth
-first) printed as a conformance scenario (`uno_fsm.fuzz.scenario_yaml`). The phase machine's
+first) printed as a conformance scenario (`uno_fsm.export.draft_yaml`). The phase machine's
 edges and guard outcomes reached are counted (`Coverage`) by wrapping the dispatch table that
 `Game.apply` walks.
 
@@ -44,13 +45,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from uno_fsm import fuzz
 from uno_fsm import game as game_module
+from uno_fsm import oracle
 from uno_fsm.actions import Action
 from uno_fsm.cards import Card
 from uno_fsm.deck import build_deck
 from uno_fsm.errors import IllegalAction, UnresolvableSetup
+from uno_fsm.export import draft_yaml, round_setup, turn_expressible, turn_setup
 from uno_fsm.game import Game
+from uno_fsm.illegal_actions import illegal_candidate
+from uno_fsm.invariants import check_invariants, check_rejected
 from uno_fsm.params import Params, from_mapping
 from uno_fsm.phases import EVENTLESS, TABLE
 from uno_fsm.state import State
@@ -331,24 +335,10 @@ def deal_game(params: Params, players: int, hands: Sequence[Sequence[Card]],
     return g
 
 
-def deal_setup(players: int, hands: Sequence[Sequence[Card]], draw: Sequence[Card]
-               ) -> dict[str, Any]:
-    """The deal as a scenario `setup` (docs/contracts.md, `start: round`)."""
-    return {"players": players, "dealer": players - 1, "start": "round",
-            "hands": {i: [c.text for c in h] for i, h in enumerate(hands)},
-            "draw": [c.text for c in draw]}
-
-
 # ---- states ---------------------------------------------------------------------------------
 def clone(g: Game) -> Game:
     """An independent copy of the game (its log left out)."""
-    s = g.state
-    rng = random.Random()
-    rng.setstate(s.rng.getstate())
-    st = replace(s, hands=[list(h) for h in s.hands], draw=list(s.draw),
-                 discard=list(s.discard), scores=list(s.scores), winners=list(s.winners),
-                 shown={k: (v[0], list(v[1])) for k, v in s.shown.items()}, rng=rng)
-    return Game(st, g.params, g.origin)
+    return Game(g.state.copy(), g.params, g.origin)
 
 
 def state_key(st: State, record: Any, flip: bool) -> bytes:
@@ -514,7 +504,8 @@ class Explorer:
         self.c = config
         self.params = reduced_params(config.ruleset, config.deck, config.hand, config.target)
         self.flip = self.params.game == "flip"
-        self.target = self.params.target if self.params.target is not None else fuzz.TARGET
+        self.facts = oracle.Facts.of(config.ruleset, self.params.raw)
+        self.target = self.params.target  # None: one hand
         self.cards = build_deck(self.params)
         self.deck = Counter(c.text for c in self.cards)
         self.indices = indices
@@ -575,7 +566,7 @@ class Explorer:
     def run(self) -> Result:
         c, r = self.c, self.result
         start = time.monotonic()
-        fuzz.STATS.reset()
+        oracle.STATS.reset()
         seen: dict[bytes, int] = {}
         queue: deque[tuple[int, Game, Any]] = deque()
         with traced(r.coverage):
@@ -600,7 +591,7 @@ class Explorer:
         r.frontier = sum(1 for e, gl in zip(self.expanded, self.goal, strict=True)
                          if not e and not gl)
         self._graph()
-        r.checks = Counter(fuzz.STATS.checked)
+        r.checks = Counter(oracle.STATS.checked)
         r.seconds = time.monotonic() - start
         r.memory_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         for v in r.violations:
@@ -609,15 +600,16 @@ class Explorer:
 
     def _check_deal(self, g: Game, i: int) -> None:
         try:
-            fuzz.check_deal(g, self.c.ruleset, self.c.hand)
+            oracle.check_deal(g, self.facts)
         except AssertionError as exc:
             self.violate("invariant", str(exc), i, None)
 
     def _expand(self, i: int, g: Game, record: Any, seen: dict[bytes, int],
                 queue: deque[tuple[int, Game, Any]]) -> None:
         c, r = self.c, self.result
+        legal = g.legal_actions()
         try:
-            fuzz.check_invariants(g, c.ruleset, self.deck)
+            check_invariants(g, self.facts, self.deck, legal)
         except AssertionError as exc:
             self.violate("invariant", str(exc), i, None)
             return
@@ -627,8 +619,7 @@ class Explorer:
         if c.depth is not None and depth >= c.depth:
             return  # the bound: checked, not expanded
         self.expanded[i] = True
-        legal = g.legal_actions()
-        before = fuzz.Snap.of(g)
+        before = oracle.Snap.of(g)
         for a in (*legal, *(self._referee(g) if c.referee else ())):
             h = clone(g)
             try:
@@ -640,8 +631,8 @@ class Explorer:
                 except Exception as exc:  # noqa: BLE001 - an engine crash is a finding
                     raise AssertionError(f"[ENGINE.CRASH] listed action {a} raised "
                                          f"{type(exc).__name__}: {exc}") from exc
-                fuzz.postconditions(c.ruleset, before, a, h, record, c.hand, self.target)
-                nxt = fuzz.next_record(record, before, a, h)
+                oracle.postconditions(self.facts, before, a, h, record)
+                nxt = oracle.next_record(record, before, a, h)
             except AssertionError as exc:
                 self.violate("transition", str(exc), i, a)
                 continue
@@ -673,17 +664,17 @@ class Explorer:
         rnd = random.Random(i)
         cards = sorted({cd.text: cd for cd in self.cards}.values(), key=lambda cd: cd.text)
         for _ in range(self.c.illegal):
-            a = fuzz.illegal_candidate(g, rnd.choice, cards)
+            a = illegal_candidate(g, rnd.choice, cards)
             if a in listed:
                 continue
-            before = g.state.to_dict()
+            before = g.state.copy()
             err: BaseException | None = None
             try:
                 g.apply(a)
             except Exception as exc:  # noqa: BLE001 - anything but IllegalAction is a finding
                 err = exc
             try:
-                fuzz.check_rejected(g, a, before, len(g.log), err)
+                check_rejected(g, a, before, len(g.log), err)
             except AssertionError as exc:
                 self.violate("illegal", str(exc), i, a)
                 return
@@ -729,22 +720,20 @@ class Explorer:
         g = self.replay(i)[0]
         return g.state.phase
 
-    def replay(self, i: int) -> tuple[Game, fuzz.Snap | None, list[Action]]:
+    def replay(self, i: int) -> tuple[Game, oracle.Snap | None, list[Action]]:
         """The concrete state `i` again, from its deal; the last `start: turn` position."""
         hands, draw = self.deal_of[self.root[i]]
         g = deal_game(self.params, self.c.players, hands, draw, self.c.seed)
-        mark: fuzz.Snap | None = None
+        mark: oracle.Snap | None = None
         path = self.path(i)
         for a in path:
-            snap = fuzz.Snap.of(g)
-            if snap.turn_position():
-                mark = snap
+            if turn_expressible(g.state):
+                mark = oracle.Snap.of(g)
             g.apply(a)
             if a.kind == "next-round":
                 mark = None
-        snap = fuzz.Snap.of(g)
-        if snap.turn_position():
-            mark = snap
+        if turn_expressible(g.state):
+            mark = oracle.Snap.of(g)
         return g, mark, path
 
     def scenario(self, v: Violation) -> str:
@@ -760,12 +749,19 @@ class Explorer:
             + (f" --target {c.target}" if c.target is not None else "") + f" --seed {c.seed}`:",
             f"#   a {v.kind} violation after {len(path)} actions from deal {v.deal} "
             "(the shortest path, breadth first).",
-            f"#   The reduced game: hand {c.hand}, target {self.target}.",
+            f"#   The reduced game: hand {c.hand}, target "
+            f"{self.target if self.target is not None else 'none (one hand)'}.",
         ]
         if v.action is None:
             origin.append("#   (a property of the state reached: the last act is a placeholder)")
-        return fuzz.scenario_yaml(c.ruleset, c.players, c.seed, mark, path, failing, v.message,
-                                  origin=origin, deal=deal_setup(c.players, hands, draw))
+        if mark is not None:
+            setup = turn_setup(mark.state, self.flip)
+            since = path[mark.log_len:]
+        else:  # the deal itself, nothing turned yet (the engine turns the top of `draw`)
+            setup = round_setup(c.players, c.players - 1, hands, draw)
+            since = path
+        return draft_yaml(c.ruleset, c.seed, setup, c.players, since, failing, v.message,
+                          origin, path, "check")
 
     def _index_of_path(self, v: Violation) -> int:
         # walk from the root of the deal along the path's actions

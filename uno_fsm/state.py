@@ -9,7 +9,7 @@ state restored from JSON shuffles exactly as the original would.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from uno_fsm.cards import Card, parse
@@ -127,7 +127,25 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
     def copy(self) -> State:
-        return State.from_dict(self.to_dict())
+        """An independent copy, equal to this state (RNG state included), built field by field
+        rather than through the JSON form (cards are immutable values, shared)."""
+        rng = random.Random.__new__(random.Random)  # no OS-entropy seeding: the state is set
+        rng.setstate(self.rng.getstate())
+        out = State.__new__(State)
+        fields_ = self.__dict__.copy()  # the immutable fields as they are, then the others:
+        fields_.update(hands=[list(h) for h in self.hands], draw=list(self.draw),
+                       discard=list(self.discard), scores=list(self.scores),
+                       winners=list(self.winners),
+                       shown={k: (seat, list(cards)) for k, (seat, cards) in self.shown.items()},
+                       rng=rng)
+        out.__dict__ = fields_
+        return out
+
+    def same(self, other: State) -> bool:
+        """Equality field by field (RNG state included) without building the JSON form: the
+        same answer as `==` (cards are interned values), faster."""
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in _PLAIN) \
+            and self.rng.getstate() == other.rng.getstate()
 
     def all_cards(self) -> list[Card]:
         """Every card in play: hands, draw pile and discard pile."""
@@ -137,3 +155,6 @@ class State:
         out.extend(self.draw)
         out.extend(self.discard)
         return out
+
+
+_PLAIN = tuple(f for f in fields(State) if f.name != "rng")

@@ -310,34 +310,19 @@ class ReferenceAdapter:
     def _turn_position(self) -> dict[str, Any] | None:
         """The position as a `start: turn` setup, or None when that cannot express it: another
         decision than play-or-draw is pending, an UNO window or a stacked penalty is open, or a
-        hand shown by a challenge is still visible (docs/scenario-format.md `setup`)."""
-        from uno_fsm.cards import color_name
+        hand shown by a challenge is still visible (docs/scenario-format.md `setup`; written
+        by `uno_fsm.export`, the engine's one scenario writer)."""
+        from uno_fsm.export import turn_setup
 
         g = self.game
-        st = g.state
-        if (st.phase != "play" or st.uno_window is not None or st.stack or not st.discard
-                or st.shown or st.drawn is not None or st.active_color is None):
-            return None
-        setup: dict[str, Any] = {
-            "players": st.players, "dealer": st.dealer, "start": "turn", "current": st.current,
-            "direction": "clockwise" if st.direction == 1 else "counterclockwise",
-        }
-        if g.params.game == "flip":
-            setup["side"] = st.side
-        setup["hands"] = {str(s): [c.text for c in h] for s, h in enumerate(st.hands)}
-        setup["discard"] = [c.text for c in st.discard]
-        setup["active_color"] = color_name(st.active_color)
-        setup["draw"] = [c.text for c in reversed(st.draw)]  # top first
-        if any(st.scores):
-            setup["scores"] = {str(s): v for s, v in enumerate(st.scores)}
-        return setup
+        return turn_setup(g.state, g.params.game == "flip")
 
     def _deal_position(self) -> dict[str, Any] | None:
         """A `start: round` setup dealing a new hand from every card of this game: the dealer
         chosen, the cards shuffled and dealt by the engine's own rules (CL.DEALER.*,
         CL.DEAL.SEVEN), the first card not turned yet. None once the game is over."""
+        from uno_fsm.export import round_setup
         from uno_fsm.rules import Rules
-        from uno_fsm.state import State
 
         class DealOnly(Rules):
             __slots__ = ()
@@ -348,15 +333,9 @@ class ReferenceAdapter:
         g = self.game
         if g.is_over:
             return None
-        st = State.from_dict(g.state.to_dict())
+        st = g.state.copy()
         DealOnly(st, g.params, {}).start_round(None)
-        setup: dict[str, Any] = {"players": st.players, "dealer": st.dealer, "start": "round",
-                                 "hands": {str(s): [c.text for c in h]
-                                           for s, h in enumerate(st.hands)},
-                                 "draw": [c.text for c in reversed(st.draw)]}
-        if any(st.scores):
-            setup["scores"] = {str(s): v for s, v in enumerate(st.scores)}
-        return setup
+        return round_setup(st.players, st.dealer, st.hands, st.draw[::-1], st.scores)
 
     def close(self) -> None:
         self.game = None
@@ -377,29 +356,14 @@ def _fresh_rng_state(seed: int) -> Any:
 
 
 def _act_dict(a: Any) -> dict[str, Any]:
-    """An engine action in the scenario `act` vocabulary (docs/scenario-format.md)."""
-    from uno_fsm.cards import color_name
+    """An engine action in the scenario `act` vocabulary (docs/scenario-format.md), written by
+    `uno_fsm.export.act_dict`."""
+    from uno_fsm.export import NoActForm, act_dict
 
-    if a.kind == "next-round":
-        return {"next_round": True}
-    d: dict[str, Any] = {"player": a.player}
-    if a.kind == "play":
-        d["play"] = a.card.text
-        if a.color is not None:
-            d["color"] = color_name(a.color)
-        if a.uno:
-            d["uno"] = True
-    elif a.kind in ("draw", "pass", "uno"):
-        d[a.kind] = True
-    elif a.kind == "color":
-        d["color"] = color_name(a.color)
-    elif a.kind in ("challenge", "accept"):
-        d["challenge"] = a.kind == "challenge"
-    elif a.kind in ("catch", "swap"):
-        d[a.kind] = a.target
-    else:
-        raise Unsupported(f"legal action {a.kind!r} has no `act` form")
-    return d
+    try:
+        return act_dict(a)
+    except NoActForm as exc:
+        raise Unsupported(f"legal action {a.kind!r} has no `act` form") from exc
 
 
 @dataclass(frozen=True)

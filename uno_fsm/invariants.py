@@ -1,0 +1,149 @@
+"""Invariants of every reachable position, and of every refused action (docs/fuzzing.md
+"Invariants"). One copy, shared by the fuzzer (`uno_fsm.fuzz`), the model checker
+(`uno_fsm.modelcheck`) and the tests (tests/test_engine_game.py).
+
+- every card in exactly one place, the deck complete (`CL.DECK.TOTAL`);
+- one well-formed pending decision owed by a seat, or game over with nothing pending and
+  nothing legal; `legal_actions()` non-empty until then, turn actions owed by the pending
+  player (out-of-turn plays only as a jump-in, penalties only the same card);
+- the side and the active colour consistent; Flip cards double-faced and shown by the side in
+  play; partners holding one total;
+- an action outside `legal_actions()` refused with an `IllegalAction` whose code is in
+  spec/errors.yaml and whose rule is in spec/rules, the state (RNG included) and the log
+  unchanged.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from operator import attrgetter
+
+from uno_fsm.actions import Action
+from uno_fsm.errors import IllegalAction
+from uno_fsm.game import Game
+from uno_fsm.oracle import jump_in, partners
+from uno_fsm.oracle.base import CLASSIC_COLORS, DARK_COLORS, Facts, check, face_on
+from uno_fsm.state import State
+
+DECISION_NAMES = frozenset({"play", "play-drawn", "color", "challenge", "swap", "round-over"})
+_TEXT = attrgetter("text")
+_WINDOW_KINDS = frozenset({"uno", "catch", "next-round"})
+
+
+# ---- spec registries ---------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def error_codes() -> frozenset[str]:
+    """Codes of spec/errors.yaml (read here, not from the engine's own list)."""
+    from uno_spec.loader import load_yaml
+    from uno_spec.paths import spec_root
+
+    doc = load_yaml(spec_root() / "errors.yaml")  # the one hardened YAML loader
+    return frozenset(str(e["code"]) for e in doc["errors"])
+
+
+@functools.lru_cache(maxsize=1)
+def rule_ids() -> frozenset[str]:
+    """IDs of spec/rules/*.yaml."""
+    from uno_spec.loader import load_rules
+
+    return frozenset(r.id for r in load_rules())
+
+
+# ---- positions -----------------------------------------------------------------------------
+def check_invariants(game: Game, facts: Facts, deck: Counter[str],
+                     legal: list[Action] | None = None) -> None:
+    """The invariants of the position `game` is in; `deck` is the deck dealt (by card text);
+    `legal` is `game.legal_actions()` when the caller has it."""
+    s = game.state
+    cards = Counter(map(_TEXT, s.all_cards()))
+    # CL.DECK.TOTAL / CL18.DECK / FL deck: each card in exactly one place, the deck complete
+    same = cards == deck
+    check(same, "CL.DECK.TOTAL", "" if same else
+          f"cards in play differ from the deck: missing {dict(deck - cards)}, "
+          f"extra {dict(cards - deck)}")
+    if s.drawn is not None and s.phase == "play_drawn" and s.current is not None:
+        check(s.drawn in s.hands[s.current], "CL.DRAW.ONLY-DRAWN", "drawn card not in the hand")
+    if facts.partners:
+        partners.check_team_totals(s)
+    pend = game.pending
+    if legal is None:
+        legal = game.legal_actions()
+    if game.is_over:
+        check(pend is None and not legal, "CL.END.NO-PENDING",
+              f"game over with pending {pend} and {len(legal)} legal actions")
+        return
+    check(pend is not None and pend.decision in DECISION_NAMES, "CL.PLAY.TURN-OPTIONS",
+          f"malformed pending decision {pend}")
+    assert pend is not None
+    if pend.decision == "round-over":
+        check(pend.player is None, "CL.END.OUT", f"round over, pending {pend}")
+    else:
+        check(pend.player is not None and 0 <= pend.player < s.players, "CL.PLAY.TURN-OPTIONS",
+              f"pending {pend}")
+    check(bool(legal), "CL.PLAY.TURN-OPTIONS", f"no legal action while pending {pend}")
+    top = face_on(s.discard[-1], s.side) if s.discard else None
+    for a in legal:
+        if a.player != pend.player and a.kind not in _WINDOW_KINDS:
+            # V.JUMPIN.IDENTICAL, V.JUMPIN.TIMING: only identical cards, only on a play decision
+            jump_in.check_listed(facts, a, pend.decision, pend.player, s, top)
+        elif s.stack and a.kind == "play" and a.card is not None and top is not None:
+            # V.STACK.NO-CROSS, V.STACK.D2-ON-D2, V.STACK.W4-ON-W4
+            check(face_on(a.card, s.side).kind == top.kind, "V.STACK.NO-CROSS",
+                  f"{a} listed on a pending {top} penalty")
+    if s.stack:  # V.STACK.WHO: a penalty is pending on the turn owner's decision only
+        check(facts.stacking and pend.decision in ("play", "challenge"), "V.STACK.WHO",
+              f"stack {s.stack} while pending {pend}")
+    # side consistency: the active colour is a colour of the side in play (FL.* / CL.WILD)
+    check(s.side in ("light", "dark"), "FL.FLIP.SIDE-CHANGE", f"side {s.side!r}")
+    if facts.flip:
+        # FL.FLIP.HANDS-TURNED, FL.FLIP.DISCARD-TURNED: every card is double-faced and every
+        # pile and hand shows the face of the one side in play
+        check(all(c.dark is not None for c in s.all_cards()), "FL.FLIP.HANDS-TURNED",
+              "a card without a dark face in a Flip game")
+        view = game.view(pend.player if pend.player is not None else 0)
+        shown = s.discard[-1].face(s.side).text if s.discard else None
+        check(view["side"] == s.side and view["top"] == shown, "FL.FLIP.DISCARD-TURNED",
+              f"view shows {view['top']} on the {view['side']} side; the pile's top face is "
+              f"{shown} on the {s.side} side")
+    else:
+        check(s.side == "light", "CL.DECK.COLOURS", "a classic game left the light side")
+    colours = DARK_COLORS if s.side == "dark" else CLASSIC_COLORS
+    if s.active_color is not None:
+        check(s.active_color in colours, "CL.WILD.FOUR-COLOURS",
+              f"active colour {s.active_color} on the {s.side} side")
+    elif pend.decision not in ("color", "round-over"):
+        check(facts.flip and top is not None and top.is_wild,
+              "CL.WILD.COLOUR", f"no active colour while pending {pend}")
+
+
+# ---- refused actions -----------------------------------------------------------------------
+def _shown(action: Action) -> str:
+    """The action as text, even a malformed one (hostile input)."""
+    try:
+        return str(action)
+    except Exception:  # noqa: BLE001 - a field of the wrong type
+        return repr(action)
+
+
+def check_rejected(game: Game, action: Action, before: State, log_len: int,
+                   exc: BaseException | None) -> None:
+    """An action outside legal_actions() is refused with a coded error; nothing changes.
+    `before` is a copy of the state before the attempt (`State.copy()`). (Messages are built
+    only for a failure: a hostile action may not even print.)"""
+    if exc is None:
+        check(False, "CL.PLAY.ILLEGAL-REJECTED",
+              f"{_shown(action)} is not in legal_actions() but apply() accepted it")
+    if not isinstance(exc, IllegalAction):
+        check(False, "CL.PLAY.ILLEGAL-REJECTED",
+              f"{_shown(action)} raised {type(exc).__name__}: {exc}, not an IllegalAction")
+    assert isinstance(exc, IllegalAction)
+    ok = bool(exc.code) and exc.code in error_codes()
+    check(ok, "CL.PLAY.ILLEGAL-REJECTED", "" if ok else
+          f"{_shown(action)}: error code {exc.code!r} is not in spec/errors.yaml")
+    ok = bool(exc.rule) and exc.rule in rule_ids()
+    check(ok, "CL.PLAY.ILLEGAL-REJECTED", "" if ok else
+          f"{_shown(action)}: rule {exc.rule!r} ({exc.code}) is not in spec/rules")
+    ok = game.state.same(before) and len(game.log) == log_len
+    check(ok, exc.rule, "" if ok else
+          f"{_shown(action)} was refused ({exc.code}) but the state changed")

@@ -1,0 +1,91 @@
+"""The fuzzer's oracle: what the rules say an accepted action must have done, by rule area
+(docs/fuzzing.md "Layout"). Shared by the fuzzer (`uno_fsm.fuzz`), the model checker
+(`uno_fsm.modelcheck`) and the tests; one copy of each check.
+
+Each module holds one rule area and names the rule IDs it checks, like the engine's own
+layout: `turns` (drawing, keeping, the first colour), `play` (playing a card, dispatching to
+the card's area), `action_cards`, `wild_draw` (challenges), `uno_call` (UNO and the table
+penalties), `dealing` (the deal and the first card), `scoring` (going out and the end),
+`deck`, `flip`, and one module per variant: `stacking`, `jump_in`, `seven_o`, `swap_hands`,
+`cards_2018`, `partners`, `flip_alt_scoring`. `base` holds what they share (`Facts`, read from
+the composed ruleset's params; `Snap`; `check`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from uno_fsm.actions import Action
+from uno_fsm.game import Game
+from uno_fsm.oracle import dealing, jump_in, scoring, seven_o, stacking, turns, uno_call
+from uno_fsm.oracle.base import (
+    STATS,
+    Facts,
+    FuzzFailure,
+    Snap,
+    Stats,
+    check,
+    face_on,
+    playable,
+)
+from uno_fsm.oracle.dealing import check_deal
+from uno_fsm.oracle.deck import check_deck, deck_size, expected_deck, expected_faces
+from uno_fsm.oracle.play import post_play
+from uno_fsm.oracle.wild_draw import CHALLENGEABLE, Record, next_record, post_challenge
+
+__all__ = [
+    "CHALLENGEABLE", "STATS", "Facts", "FuzzFailure", "Record", "Snap", "Stats", "check",
+    "check_deal", "check_deck", "deck_size", "expected_deck", "expected_faces", "face_on",
+    "next_record", "playable", "postconditions",
+]
+
+
+def postconditions(facts: Facts, before: Snap, action: Action, game: Game,
+                   record: Record | None, legal: list[Action] | None = None) -> None:
+    """Check what the rules say `action` (accepted) must have done to the position `before`.
+    `record` is the challengeable card pending before it (`next_record`); `legal` is
+    `game.legal_actions()` after it, when the caller has it."""
+    after = game.state
+    kind = action.kind
+    listed = legal if legal is not None else game.legal_actions()
+    scoring.check_scores_kept(before, action, game)
+    if kind == "next-round":  # CL.END.NEW-HAND, CL.DEALER.EACH-HAND
+        pend = game.pending
+        check(pend is not None and pend.decision in ("play", "color"), "CL.END.NEW-HAND",
+              f"no new hand after next-round: pending {pend}")
+        dealing.check_deal(game, facts)
+        return
+    # a reshuffle keeps the top discard (CL.RESHUFFLE.KEEP-TOP)
+    played = kind == "play"
+    expected_top = action.card if played else (before.discard[-1] if before.discard else None)
+    if played and action.card is not None and before.discard \
+            and face_on(action.card, before.side).kind == "flip":
+        expected_top = before.discard[0]  # FL.FLIP.DISCARD-TURNED
+    if len(after.discard) < len(before.discard) + (1 if played else 0):
+        check(len(after.discard) == 1 and after.discard[0] is expected_top,
+              "CL.RESHUFFLE.KEEP-TOP",
+              f"after a reshuffle the discard pile is {[c.text for c in after.discard]}, "
+              f"expected only {expected_top}")
+    if kind == "play" and action.player != before.current:
+        jump_in.check_jump(facts, before, action)
+        post_play(facts, replace(before, current=action.player), action, game, listed)
+    elif kind == "play":
+        post_play(facts, before, action, game, listed)
+    elif kind == "draw" and before.stack:
+        stacking.post_take_all(before, game)
+    elif kind == "draw":
+        turns.post_draw(before, game)
+    elif kind == "pass":
+        turns.post_pass(before, game)
+    elif kind == "color":
+        turns.post_color(before, action, game)
+    elif kind in ("accept", "challenge"):
+        post_challenge(before, action, game, record)
+    elif kind == "swap":
+        seven_o.post_swap(before, action, game, listed)
+    elif kind in ("catch", "hint"):
+        uno_call.post_penalty(before, action, game)
+    elif kind == "uno":
+        uno_call.post_uno(before, action, game, listed)
+    elif kind == "wrong-card":
+        uno_call.post_wrong_card(before, action, game)

@@ -1,0 +1,67 @@
+"""Dealing and the first card (CL.DEAL.*, CL.FIRST.*, CL22.FIRST.*): right after a deal, the
+hands and the effect of the first card turned, by the policy the ruleset names for its kind
+(`first_card` in spec/rulesets)."""
+
+from __future__ import annotations
+
+from uno_fsm.game import Game
+from uno_fsm.oracle.base import Facts, check
+
+# the `first_card` key of a card kind (the 2018 and swap-hands Wilds share one policy)
+_SPECIAL_WILDS = frozenset({"wild_shuffle_hands", "custom_wild", "wild_swap_hands"})
+IGNORE = "ignore-and-turn-again"  # CL22.FIRST.IGNORE
+
+
+def policy_key(kind: str) -> str:
+    return "special_wild" if kind in _SPECIAL_WILDS else kind
+
+
+def check_deal(game: Game, facts: Facts) -> None:
+    """Right after a deal: `facts.hand` (seven) cards each and the first-card rule of the
+    ruleset. (Flip's first card is checked by the corpus, not here.)"""
+    s = game.state
+    pend = game.pending
+    if facts.flip or pend is None:
+        return
+    hand = facts.hand
+    n = s.players
+    left = (s.dealer + 1) % n  # CL.DEAL.FIRST-PLAYER (left = next seat clockwise)
+    top = s.discard[-1].light
+    sizes = [len(h) for h in s.hands]
+    ignored = {k for k, v in facts.first_card.items() if v == IGNORE}
+    if ignored:
+        # CL22.FIRST.IGNORE, CL22.FIRST.STAYS: turned until a card of a kind not ignored
+        # shows, the others stay
+        check(policy_key(top.kind) not in ignored, "CL22.FIRST.IGNORE",
+              f"first card {top} in {facts.name}")
+        if facts.first_card.get(policy_key(top.kind), "none") == "none":
+            check(pend.player == left and s.direction == 1, "CL22.FIRST.LEFT-PLAYS",
+                  f"first card {top}: pending {pend}, dealer P{s.dealer}")
+            check(sizes == [hand] * n, "CL.DEAL.SEVEN", f"hands dealt: {sizes}")
+            return
+    else:
+        check(len(s.discard) == 1, "CL.FIRST.WD4", f"discard after the deal: {s.discard}")
+    want_sizes = [hand] * n
+    policy = facts.first_card.get(policy_key(top.kind), "none")
+    if policy == "none":  # GUIDE.FIRST.COLOUR-ONLY: classic-guide's action cards too
+        want = (left, "play", 1,
+                "CL.FIRST.NUMBER" if top.kind == "number" else "GUIDE.FIRST.COLOUR-ONLY")
+    elif policy == "skip-first-player":
+        want = ((left + 1) % n, "play", 1, "CL.FIRST.SKIP")
+    elif policy == "dealer-starts-reversed":
+        want = (s.dealer, "play", -1, "CL.FIRST.REVERSE")
+    elif policy == "first-player-draws-and-is-skipped":
+        want = ((left + 1) % n, "play", 1, "CL.FIRST.D2")
+        # CL.RESHUFFLE.BOTH-EMPTY: a reduced deck may hold fewer than two cards to draw
+        # (then the draw pile is empty and the player drew what there was)
+        want_sizes[left] = hand + 2 if s.draw else max(hand, min(sizes[left], hand + 2))
+    elif policy == "first-player-chooses-color":
+        want = (left, "color", 1, "CL.FIRST.WILD")
+    else:  # return-shuffle-and-turn-again: such a card never stays turned (CL.FIRST.WD4,
+        # GUIDE.FIRST.WILD-BACK: classic-guide's Wilds too)
+        want = (-1, "", 0, "CL.FIRST.WD4" if top.kind == "wd4" else "GUIDE.FIRST.WILD-BACK")
+    who, decision, direction, rid = want
+    check((pend.player, pend.decision, s.direction) == (who, decision, direction), rid,
+          f"first card {top}, dealer P{s.dealer}: pending {pend}, direction {s.direction}")
+    check(sizes == want_sizes, rid if rid == "CL.FIRST.D2" else "CL.DEAL.SEVEN",
+          f"hands after the deal: {sizes}")

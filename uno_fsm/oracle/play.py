@@ -1,0 +1,84 @@
+"""Playing a card (CL.PLAY.*): it leaves the hand and becomes the top, the colour in force,
+then the card's effect by its rule area (action cards, Wild Draw cards, Flip, the variants),
+going out and the UNO call."""
+
+from __future__ import annotations
+
+from uno_fsm.actions import Action
+from uno_fsm.game import Game
+from uno_fsm.oracle import (
+    action_cards,
+    cards_2018,
+    flip,
+    scoring,
+    seven_o,
+    stacking,
+    swap_hands,
+    uno_call,
+    wild_draw,
+)
+from uno_fsm.oracle.base import Facts, Snap, available, check, face_on
+
+
+def post_play(facts: Facts, before: Snap, action: Action, game: Game,
+              legal: list[Action]) -> None:
+    """What an accepted in-turn play (or a jump-in, from the jumper's seat) must have done."""
+    after = game.state
+    pend = game.pending
+    p = before.current
+    card = action.card
+    assert p is not None and card is not None
+    f = face_on(card, before.side)
+    kind = f.kind
+    if kind == "flip":
+        flip.check_flip_piles(before, card, game)
+    else:  # CL.PLAY.DISCARD-FACE-UP: the card leaves the hand and becomes the top
+        check(bool(after.discard) and after.discard[-1] is card, "CL.PLAY.DISCARD-FACE-UP",
+              f"top is {after.discard[-1] if after.discard else None}, played {card}")
+        flip.check_same_side(before, game)
+    rotated = seven_o.rotates(facts, f, before, p)
+    if rotated:
+        seven_o.check_rotation(before, card, p, game)
+    elif kind != "wild_shuffle_hands":
+        check(after.hands[p].count(card) == before.hands[p].count(card) - 1,
+              "CL.PLAY.DISCARD-FACE-UP", f"{card} did not leave P{p}'s hand")
+    avail = available(before, True)
+    if before.stack:
+        stacking.check_no_cross(before, kind, card)
+    if len(before.hands[p]) == 1:  # CL.END.OUT
+        scoring.post_out(facts, before, action, game, avail)
+        return
+    if kind == "flip":
+        flip.check_new_top_colour(before, card, game)
+    elif f.is_wild:  # CL.WILD.COLOUR, FL.LIGHT.WILD.COLOUR, FL.DARK.WILD.COLOUR
+        check(after.active_color == action.color, "CL.WILD.COLOUR",
+              f"active colour {after.active_color}, named {action.color}")
+    else:  # CL.PLAY.MATCH-COLOUR: the card's colour is the colour now
+        check(after.active_color == f.color, "CL.PLAY.MATCH",
+              f"active colour {after.active_color} after {card}")
+    check(pend is not None, "CL.END.OUT", "the game ended without anyone going out")
+    assert pend is not None
+    if kind == "skip":
+        action_cards.post_skip(facts, p, pend, before)
+    elif kind == "skip_everyone":
+        flip.post_skip_everyone(action, p, pend)
+    elif kind == "reverse":
+        action_cards.post_reverse(facts, p, pend, before, game)
+    elif kind == "draw2" and facts.stacking:
+        stacking.post_stacked_draw_two(card, p, pend, before, game)
+    elif kind in action_cards.DRAW_CARDS:
+        action_cards.post_draw_card(kind, card, p, pend, before, game, avail)
+    elif kind in wild_draw.CHALLENGEABLE:
+        wild_draw.post_wild_draw(facts, kind, card, p, pend, before, game)
+    elif facts.seven_o and f.rank == "7":
+        seven_o.post_seven(p, pend)
+    elif kind == "wild_swap_hands":
+        swap_hands.post_swap_card(action, p, pend, game)
+    elif kind == "wild_shuffle_hands":
+        cards_2018.post_shuffle_hands(p, pend, before, game)
+    else:
+        action_cards.post_next_player(kind, action, p, pend, before)
+    if rotated:
+        seven_o.no_catch_after(legal, "rotation")
+    elif len(after.hands[p]) == 1 and kind != "wild_shuffle_hands":
+        uno_call.check_left_one(p, action, game, legal)

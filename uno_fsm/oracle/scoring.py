@@ -1,0 +1,93 @@
+"""Going out, scoring and the end of the game (CL.END.*, CL.SCORE.*, CL18.SCORE, CL22.SCORE.*,
+FL.END.*, FL.SCORE.*, FL.GAME.*; with the partners and Flip alternative scoring variants)."""
+
+from __future__ import annotations
+
+from uno_fsm.actions import Action
+from uno_fsm.cards import Card, Face
+from uno_fsm.game import Game
+from uno_fsm.oracle import flip_alt_scoring, partners
+from uno_fsm.oracle.action_cards import DRAW_CARDS
+from uno_fsm.oracle.base import Facts, Snap, check, face_on, gain, step_seat
+from uno_fsm.oracle.flip import flip_points
+from uno_fsm.oracle.wild_draw import drew_until
+
+
+def points(f: Face, facts: Facts) -> int:
+    """CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS, CL18.SCORE (40; 50 in 2022)."""
+    if f.number is not None:
+        return f.number
+    if f.kind in ("skip", "reverse", "draw2"):
+        return 20
+    if f.kind in ("wild", "wd4", "wild_swap_hands"):  # V.SWAP.POINTS: 50 in both bases
+        return 50
+    if f.kind in ("wild_shuffle_hands", "custom_wild"):
+        return 50 if facts.base == "classic-2022" else 40
+    raise NotImplementedError(f"points of {f.kind}")
+
+
+def check_scores_kept(before: Snap, action: Action, game: Game) -> None:
+    """CL.SCORE.WINNER, CL.SCORE.ACCUMULATE: scores change only at the end of a round."""
+    after, pend = game.state, game.pending
+    round_ended = pend is None or pend.decision == "round-over"
+    if not (action.kind == "play" and round_ended and before.decision != "round-over"):
+        check(list(after.scores) == before.scores, "CL.SCORE.ACCUMULATE",
+              f"scores changed from {before.scores} to {after.scores} outside a round end")
+
+
+def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int) -> None:
+    """CL.END.OUT: the player's last card; a last draw card still draws (CL.END.LAST-D2,
+    CL.END.LAST-WD4, FL.END.GO-OUT-DRAW, V.STACK.GO-OUT); the round is scored; the round or
+    the game is over."""
+    after, pend = game.state, game.pending
+    n = before.players
+    p = before.current
+    card = action.card
+    assert p is not None and card is not None
+    kind = face_on(card, before.side).kind
+    victim = step_seat(p, before.direction, 1, n)
+    check(not after.hands[p], "CL.END.OUT", f"P{p} went out but holds {after.hands[p]}")
+    if kind in DRAW_CARDS or kind == "wd4" or kind == "wd2":
+        k, _, rid = DRAW_CARDS.get(kind, (4 if kind == "wd4" else 2, "", ""))
+        rid = rid or ("CL.END.LAST-WD4" if kind == "wd4" else "FL.END.GO-OUT-DRAW")
+        if before.stack:  # V.STACK.GO-OUT: the whole accumulated penalty
+            k, rid = k + before.stack, "V.STACK.GO-OUT"
+        check(gain(before, after, victim) == min(k, avail), rid,
+              f"P{victim} grew by {gain(before, after, victim)} on a last {card}")
+    elif kind == "wdc":
+        drew_until(before, after, victim, action.color, 0, avail, "FL.END.GO-OUT-DRAW")
+    # FL.SCORE.SIDE, FL.END.GO-OUT-FLIP; FL.SCORE.LIGHT-SIDE: always the light faces
+    side = "light" if facts.light_scoring else after.side
+
+    def hand_points(h: list[Card]) -> int:
+        return sum(flip_points(face_on(c, side)) if facts.flip
+                   else points(face_on(c, side), facts) for c in h)
+
+    target = facts.target
+    if facts.alt_scoring:
+        flip_alt_scoring.check_own_hands(before, after, p, hand_points)
+        over = target is not None and max(after.scores) >= target
+        rid = "FLALT.END-500"
+    else:
+        # PARTNERS.SCORE: the team scores the opponents' cards only (both partners carry the
+        # team total, PARTNERS.TARGET); without partners the team is the player alone
+        team = partners.team(facts, p, n)
+        gained = sum(hand_points(h) for s_, h in enumerate(after.hands) if s_ not in team)
+        rid = "PARTNERS.SCORE" if facts.partners else (
+            "FL.SCORE.WINNER" if facts.flip else "CL.SCORE.WINNER")
+        check(all(after.scores[s_] == before.scores[s_] + gained for s_ in team), rid,
+              f"P{p} scored {after.scores[p] - before.scores[p]}, the opponents hold "
+              f"{gained}")
+        check(all(after.scores[s_] == before.scores[s_] for s_ in range(n)
+                  if s_ not in team), rid, "a loser's score changed")
+        # CL22.SCORE.ONE-HAND, GUIDE.END.FIRST-OUT: no target, the first player out wins
+        over = target is None or after.scores[p] >= target
+        one_hand = "GUIDE.END.FIRST-OUT" if facts.base == "classic-guide" else "CL22.SCORE.ONE-HAND"
+        rid = one_hand if target is None else (
+            "PARTNERS.TARGET" if facts.partners else
+            "FL.GAME.TARGET-500" if facts.flip else "CL.SCORE.TARGET")
+    if over:
+        check(pend is None and game.is_over, rid, f"the game should be over: pending {pend}")
+    else:
+        check(pend is not None and pend.decision == "round-over" and pend.player is None,
+              "CL.END.OUT", f"the round should be over: pending {pend}")

@@ -1,0 +1,55 @@
+"""Matching and turn order when no card is played (CL.DRAW.*, CL.FIRST.WILD's colour
+choice): drawing, keeping the drawn card, naming the first card's colour."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from uno_fsm.actions import Action
+from uno_fsm.game import Game
+from uno_fsm.oracle.base import Snap, available, check, face_on, gain, playable, step_seat
+
+
+def post_draw(before: Snap, game: Game) -> None:
+    """CL.DRAW.UNABLE / CL.DRAW.UNWILLING: exactly one card (CL.RESHUFFLE.BOTH-EMPTY: none);
+    a playable drawn card may be played (CL.DRAW.PLAY-DRAWN), else the turn passes."""
+    after, pend = game.state, game.pending
+    p = before.current
+    assert p is not None
+    want = min(1, available(before, False))
+    check(gain(before, after, p) == want, "CL.DRAW.UNABLE",
+          f"P{p} drew {gain(before, after, p)} cards, expected {want}")
+    if not want:
+        return
+    got = Counter(after.hands[p]) - Counter(before.hands[p])
+    drawn = next(iter(got))
+    if playable(face_on(drawn, before.side), before.active_color, before.top()):
+        # CL.DRAW.PLAY-DRAWN: the player may now play the drawn card or keep it
+        check(pend is not None and pend.player == p and pend.decision == "play-drawn",
+              "CL.DRAW.PLAY-DRAWN", f"after drawing playable {drawn}: pending {pend}")
+    else:
+        # CL.DRAW.UNPLAYABLE-PASSES
+        nxt = step_seat(p, before.direction, 1, before.players)
+        check(pend is not None and pend.player == nxt and pend.decision == "play",
+              "CL.DRAW.UNPLAYABLE-PASSES",
+              f"after drawing unplayable {drawn}: pending {pend}, expected P{nxt}")
+
+
+def post_pass(before: Snap, game: Game) -> None:
+    """CL.DRAW.KEEP: the drawn card is kept, the turn passes."""
+    after, pend = game.state, game.pending
+    p = before.current
+    assert p is not None
+    nxt = step_seat(p, before.direction, 1, before.players)
+    check(pend is not None and pend.player == nxt, "CL.DRAW.KEEP",
+          f"after keeping the drawn card: pending {pend}, expected P{nxt}")
+    check(after.hands[p] == before.hands[p], "CL.DRAW.KEEP", "the hand changed on a pass")
+
+
+def post_color(before: Snap, action: Action, game: Game) -> None:
+    """CL.FIRST.WILD: the first player names the colour of a Wild turned first, then plays."""
+    after, pend = game.state, game.pending
+    check(after.active_color == action.color, "CL.FIRST.WILD",
+          f"active colour {after.active_color}, named {action.color}")
+    check(pend is not None and pend.player == before.current and pend.decision == "play",
+          "CL.FIRST.WILD", f"after naming the colour: pending {pend}")

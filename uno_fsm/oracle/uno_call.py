@@ -1,0 +1,51 @@
+"""The UNO call and the table penalties (CL.UNO.*, CL.PEN.*): calling, catching, a hint, a
+wrong card, and whether a player left with one card can be caught."""
+
+from __future__ import annotations
+
+from uno_fsm.actions import Action
+from uno_fsm.game import Game
+from uno_fsm.oracle.base import Snap, available, check, gain, has_catch, step_seat
+
+
+def post_penalty(before: Snap, action: Action, game: Game) -> None:
+    """CL.UNO.CATCH-PENALTY, CL.PEN.HINT: the target draws two; the turn order stays."""
+    after, pend = game.state, game.pending
+    t = action.target
+    assert t is not None
+    rid = "CL.UNO.CATCH-PENALTY" if action.kind == "catch" else "CL.PEN.HINT"
+    want = min(2, available(before, False))
+    check(gain(before, after, t) == want, rid,
+          f"P{t} grew by {gain(before, after, t)}, expected {want}")
+    check(pend is not None and (pend.player, pend.decision) == (before.current, before.decision),
+          rid, f"turn order changed: pending {pend}")
+
+
+def post_uno(before: Snap, action: Action, game: Game, legal: list[Action]) -> None:
+    """CL.UNO.CALL-LATE: a late call changes no hand and closes the catch."""
+    check(game.state.hands == before.hands, "CL.UNO.CALL-LATE", "hands changed on an UNO call")
+    check(not has_catch(legal, action.player), "CL.UNO.CALL-LATE",
+          f"P{action.player} can still be caught after calling UNO")
+
+
+def post_wrong_card(before: Snap, action: Action, game: Game) -> None:
+    """CL.PEN.WRONG-CARD: the card goes back, two cards drawn, the turn passes."""
+    after, pend = game.state, game.pending
+    t = action.target
+    assert t is not None
+    # V.STACK.TAKE-ALL: a pending penalty is taken too
+    want = min(2 + before.stack, available(before, False))
+    check(gain(before, after, t) == want, "CL.PEN.WRONG-CARD",
+          f"P{t} grew by {gain(before, after, t)}, expected {want}")
+    nxt = step_seat(t, before.direction, 1, before.players)
+    check(pend is not None and pend.player == nxt and pend.decision == "play",
+          "CL.PEN.WRONG-CARD", f"pending {pend}, expected P{nxt} to play")
+
+
+def check_left_one(p: int, action: Action, game: Game, legal: list[Action]) -> None:
+    """CL.UNO.MUST-CALL / CL.UNO.CALL-WITH-PLAY: after a play leaving one card, the player can
+    be caught exactly when UNO was not called with the play."""
+    can_catch = has_catch(legal, p)
+    check(can_catch != action.uno, "CL.UNO.MUST-CALL" if not action.uno
+          else "CL.UNO.CALL-WITH-PLAY",
+          f"P{p} holds one card, called UNO: {action.uno}, catchable: {can_catch}")

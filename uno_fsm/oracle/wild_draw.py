@@ -1,0 +1,112 @@
+"""Wild Draw cards and their challenge (CL.WD4.*; Flip: FL.LIGHT.W2.*, FL.DARK.WDC.*): the
+victim's decision after the card, what accepting or challenging draws and who plays next, and
+whether the card was played legally (judged here from the hand before the play)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from uno_fsm.actions import Action, Pending
+from uno_fsm.cards import Card
+from uno_fsm.game import Game
+from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain, step_seat
+from uno_fsm.state import State
+
+# challengeable cards: kind -> (accept, guilty, innocent) draws; -1: until the named colour
+CHALLENGEABLE: dict[str, tuple[int, int, int, str]] = {
+    "wd4": (4, 4, 6, "CL.WD4."),
+    "wd2": (2, 2, 4, "FL.LIGHT.W2."),
+    "wdc": (-1, -1, -1, "FL.DARK.WDC."),
+}
+
+# the challengeable card pending: (its player, played legally?, kind, colour named)
+Record = tuple[int, bool, str, str | None]
+
+
+def drew_until(before: Snap, after: State, seat: int, color: str | None, extra: int,
+               avail: int, rid: str) -> None:
+    """FL.DARK.WDC.DRAW-UNTIL: at least one card, up to the first of the named colour (then
+    `extra` more); FL.DARK.WDC.EXHAUSTED: fewer when the piles run out."""
+    got = list((Counter(after.hands[seat]) - Counter(before.hands[seat])).elements())
+    gained = gain(before, after, seat)
+    hits = sum(1 for c in got if face_on(c, "dark").color == color)
+    if gained < avail:  # the colour was found (then `extra` more)
+        check(gained >= 1 + extra and hits >= 1, rid,
+              f"P{seat} drew {gained} cards ({hits} {color}) for a Wild Draw Colour")
+    if extra == 0:
+        check(hits <= 1 and (hits == 1 or gained == avail), rid,
+              f"P{seat} drew {gained} cards with {hits} of {color}: drawing stops at the first")
+
+
+def post_wild_draw(facts: Facts, kind: str, card: Card, p: int, pend: Pending, before: Snap,
+                   game: Game) -> None:
+    """CL.WD4.CHALLENGE.DECISION, FL.*.CHALLENGER: the victim decides before drawing."""
+    victim = step_seat(p, before.direction, 1, before.players)
+    rid = CHALLENGEABLE[kind][3]
+    rid = "CL.WD4.CHALLENGE.DECISION" if kind == "wd4" else rid + "CHALLENGER"
+    check(pend.player == victim and pend.decision == "challenge", rid,
+          f"after a {card}: pending {pend}")
+    check(gain(before, game.state, victim) == 0, rid, "the victim drew before deciding")
+    if facts.stacking and kind == "wd4":  # V.STACK.ACCUMULATE
+        after = game.state
+        check(after.stack == before.stack + 4, "V.STACK.ACCUMULATE",
+              f"stack {after.stack} after a Wild Draw Four on {before.stack}")
+
+
+def post_challenge(before: Snap, action: Action, game: Game, record: Record | None) -> None:
+    """CL.WD4.ACCEPT / CHALLENGE.*, FL.LIGHT.W2.*, FL.DARK.WDC.*: who draws, who plays."""
+    after = game.state
+    pend = game.pending
+    n, d = before.players, before.direction
+    victim = before.current
+    check(record is not None, "CL.WD4.CHALLENGE.WHO", f"{action} with no card to challenge")
+    assert victim is not None and record is not None
+    by, legal, kind, color = record
+    accept_n, guilty_n, innocent_n, prefix = CHALLENGEABLE[kind]
+    wd4 = kind == "wd4"
+    check(after.active_color == before.active_color,
+          "CL.WD4.CHALLENGE.COLOUR" if wd4 else prefix + "COLOUR-STANDS",
+          "the colour named with the card changed")
+    nxt = step_seat(victim, d, 1, n)
+    avail = available(before, False)
+    if action.kind == "accept":
+        seat, k, extra, rid, want = victim, accept_n, 0, \
+            "CL.WD4.ACCEPT" if wd4 else prefix + "ACCEPT", nxt
+    elif not legal:
+        seat, k, extra, rid, want = by, guilty_n, 0, \
+            "CL.WD4.CHALLENGE.GUILTY" if wd4 else prefix + "GUILTY", victim
+    else:
+        seat, k, extra, rid, want = victim, innocent_n, 2, \
+            "CL.WD4.CHALLENGE.INNOCENT" if wd4 else prefix + "INNOCENT", nxt
+    if before.stack:
+        # V.STACK.W4-CHALLENGE (RUL.STACK.WD4-CHALLENGE), V.STACK.TAKE-ALL: the accumulated
+        # penalty, plus 2 for a wrong challenger
+        k = before.stack + (2 if action.kind == "challenge" and legal else 0)
+        rid = "V.STACK.TAKE-ALL" if action.kind == "accept" else "V.STACK.W4-CHALLENGE"
+    if k >= 0:
+        check(gain(before, after, seat) == min(k, avail), rid,
+              f"P{seat} grew by {gain(before, after, seat)}, expected {min(k, avail)}")
+    else:
+        drew_until(before, after, seat, color, extra, avail, rid)
+    check(pend is not None and pend.player == want, rid, f"pending {pend}, expected P{want}")
+
+
+def next_record(record: Record | None, before: Snap, action: Action,
+                game: Game) -> Record | None:
+    """The challengeable card pending after `action` (accepted): (its player, played legally?,
+    kind, colour named), computed from the position before it, for `post_challenge`."""
+    if action.kind == "play" and game.pending is not None \
+            and game.pending.decision == "challenge":
+        # CL.WD4.LEGAL: legal only without a card of the active colour (Wilds aside)
+        assert action.card is not None
+        hand = list(before.hands[action.player or 0])
+        hand.remove(action.card)
+        # (Wild faces have no colour; with no colour active nothing disqualifies it)
+        legal = not any(not face_on(c, before.side).is_wild
+                        and face_on(c, before.side).color == before.active_color
+                        for c in hand)
+        return (action.player or 0, legal, face_on(action.card, before.side).kind,
+                action.color)
+    if action.kind in ("challenge", "accept", "next-round"):
+        return None
+    return record
