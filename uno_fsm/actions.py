@@ -19,7 +19,10 @@ Action kinds and the machine events they send (uno_fsm.phases.TurnPhases):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from typing import NamedTuple
 
 from uno_fsm import errors as E
 from uno_fsm.cards import Card, of_game
@@ -247,16 +250,17 @@ class Action:
         return check_form(action)
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, with the rule ID that made it happen."""
+class Event(NamedTuple):
+    """Something that happened, with the rule ID that made it happen. Immutable; a named tuple
+    rather than a frozen dataclass because the engine makes one or two per action and a frozen
+    dataclass costs about ten times as much to build (docs/performance.md)."""
 
     kind: str  # played, drew, color, skipped, reversed, challenged, ... (see docs/engine.md)
     player: int | None = None
     card: Card | None = None
     cards: tuple[Card, ...] = ()
     color: str | None = None
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # (the field shadows tuple.count)
     rule: str = ""
 
     def __str__(self) -> str:
@@ -274,6 +278,13 @@ class Event:
         if self.rule:
             bits.append(f"({self.rule})")
         return " ".join(bits)
+
+
+# `new_event((kind, player, card, cards, color, count, rule))`: an Event from all seven fields in
+# order, built by `tuple.__new__` itself (C), without the named tuple's Python-level `__new__`:
+# the hot paths (a card played, cards drawn) make one per action
+new_event: Callable[[tuple[str, int | None, Card | None, tuple[Card, ...], str | None, int, str]],
+                    Event] = partial(tuple.__new__, Event)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from uno_fsm import errors as E
-from uno_fsm.actions import Action, Event, Pending, wrong_game
+from uno_fsm.actions import EVENT_OF, Action, Event, Pending, wrong_game
 from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
 from uno_fsm.params import Params
 from uno_fsm.phases import EVENTLESS, TABLE, TurnPhases
@@ -233,7 +233,13 @@ class Game:
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every action the rules allow now (turn owner, the variants' plays, open windows);
         table penalties (referee actions) are not listed. With `player`, only that player's."""
-        return self._rules.legal_actions(player)
+        r = self._rules
+        out = r.listed  # found once per decision, until the state changes
+        if out is None:
+            out = r.list_legal()
+        if player is None:
+            return list(out)
+        return [a for a in out if a.player == player]
 
     def is_legal(self, action: Action) -> bool:
         try:
@@ -247,20 +253,37 @@ class Game:
         """Apply `action`; return what happened. Raises IllegalAction, state unchanged."""
         r = self._rules
         st = self.state
-        event = r.validate(action)
+        event = None
+        listed = r.listed
+        if listed is not None:
+            # an action taken from the current legal list (the same object, listed for this
+            # very state: `listed` is forgotten whenever the state changes) was validated
+            # when it was listed; an out-of-turn play (jump-in) still goes through `validate`
+            # for its event
+            for a in listed:
+                if a is action:
+                    if action.kind != "play" or action.player == st.current:
+                        event = EVENT_OF[action.kind]
+                    break
+        if event is None:
+            event = r.validate(action)
         events: list[Event] = []
         r.events = events
-        r.begin(event)
-        for guards, target, effects in _TABLE[st.phase][event]:
-            for g in guards:
-                if not g(r, action):
+        try:
+            r.begin(event)
+            for guards, target, effects in _TABLE[st.phase][event]:
+                for g in guards:
+                    if not g(r, action):
+                        break
+                else:
+                    for f in effects:
+                        f(r, action)
+                    st.phase = target
                     break
-            else:
-                for f in effects:
-                    f(r, action)
-                st.phase = target
-                break
-        self._settle()
+            if st.phase in _EVENTLESS:
+                self._settle()
+        finally:
+            r.listed = r.turn_playable = None  # the state changed (Rules.changed)
         self.log.append(action)
         return events
 
@@ -294,7 +317,10 @@ class Game:
         r.begin(event)
         if self._sm is None:
             self._sm = TurnPhases(r, state_field="phase")
-        self._sm.send(event, action=action)
+        try:
+            self._sm.send(event, action=action)
+        finally:
+            r.changed()
         self.log.append(action)
         return events
 

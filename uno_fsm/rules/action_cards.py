@@ -11,7 +11,7 @@ play); `EFFECTS` maps card kinds to them (a variant replaces one through its `ca
 
 from __future__ import annotations
 
-from uno_fsm.actions import Action, Event
+from uno_fsm.actions import Action, Event, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.rules.core import Core
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE
@@ -44,7 +44,8 @@ class ActionCardRules(Core):
 
     def skip_effect(self, actor: int, f: Face, a: Action) -> bool:
         """CL.SKIP.EFFECT, FL.LIGHT.SKIP.EFFECT; CL.TWO.SKIP-AGAIN (2 players: seat + 2 = self)."""
-        self.events.append(Event("skipped", self.seat(actor), rule="CL.SKIP.EFFECT"))
+        self.events.append(new_event(("skipped", self.seat(actor), None, (), None, 0,
+                                      "CL.SKIP.EFFECT")))
         self.st.current = self.seat(actor, 2)
         return True
 
@@ -53,7 +54,7 @@ class ActionCardRules(Core):
         CL.TWO.REVERSE-DIRECTION: the direction turns with 2 players too; FL.TWO.REVERSE."""
         st = self.st
         st.direction = COUNTERCLOCKWISE if st.direction == CLOCKWISE else CLOCKWISE
-        self.events.append(Event("reversed", actor, rule="CL.REVERSE.EFFECT"))
+        self.events.append(new_event(("reversed", actor, None, (), None, 0, "CL.REVERSE.EFFECT")))
         if st.players == 2 and self.p.reverse_as_skip_two:  # CL.TWO.SCOPE: exactly two players
             st.current = actor  # CL.TWO.REVERSE-SKIP
         else:

@@ -11,20 +11,26 @@ FL.PLAY.ACTIVE-SIDE (every face is read through `face`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
-from uno_fsm.actions import FORMED, Action, Event
+from uno_fsm.actions import FORMED, Action, Event, interned, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import CardEffect, Hooks, Variant
 from uno_fsm.state import State
+
+Plays = dict[tuple[int, int, str, bool], dict[Card, tuple[Action, ...]]]
+PLAYS: dict[tuple[tuple[str, ...], tuple[str, ...], bool], Plays] = {}
+SEAT_ACTIONS: dict[int, dict[str, tuple[Action, ...]]] = {}
 
 
 class Core:
     """State, parameters, events and hooks, with the helpers every rule area uses."""
 
     __slots__ = ("st", "p", "events", "_allowed", "_flip", "_formed", "variants", "hooks",
-                 "effects")
+                 "effects", "listed", "turn_playable", "_plays", "seat_actions",
+                 "challenge_kinds")
 
     # filled by uno_fsm.rules: the house rules (VARIANTS) and the card effects (kind -> the
     # name of a method of Rules: `effect(actor, face, action) -> bool`)
@@ -45,6 +51,23 @@ class Core:
         for v in self.variants:
             effects.update(v.card_effects())
         self.effects = effects
+        # the decision being answered, as `legal_actions` found it (turn.py): its legal
+        # actions and the turn owner's playable cards; None once the state has changed
+        self.listed: list[Action] | None = None
+        self.turn_playable: list[Card] | None = None
+        # (seat, cards held: 1, 2 or 3 for more, side, last_wild) -> card -> its play actions,
+        # shared by the games whose rulesets list plays alike (interned actions, like `FORMED`)
+        self._plays = PLAYS.setdefault((params.colors, params.dark_colors,
+                                        params.uno_call_with_play), {})
+        # kind -> seat -> the interned action of that kind by that seat (no card, no target)
+        seats = SEAT_ACTIONS.get(state.players)
+        if seats is None:
+            seats = SEAT_ACTIONS[state.players] = {
+                kind: tuple(interned(kind, s) for s in range(state.players))
+                for kind in ("draw", "pass", "challenge", "accept", "uno")}
+        self.seat_actions = seats
+        # the Wild Draw card kinds whose challenge the ruleset allows (CL.WD4.CHALLENGE.DECISION)
+        self.challenge_kinds = frozenset(k for k, ch in params.challenges.items() if ch.allowed)
 
     # the machine stores its configuration here (state_field="phase")
     @property
@@ -54,6 +77,12 @@ class Core:
     @phase.setter
     def phase(self, value: str) -> None:
         self.st.phase = value
+
+    def changed(self) -> None:
+        """The state changed: forget what `legal_actions` found (every `Game` entry point that
+        changes the state calls it; code that changes `Game.state` directly must too)."""
+        self.listed = None
+        self.turn_playable = None
 
     def variant(self, name: str) -> Variant | None:
         """The game's instance of the variant `name`, if it plays it."""
@@ -109,13 +138,13 @@ class Core:
             hand.append(card)
             got.append(card)
         out = tuple(got)
-        self.events.append(Event("drew", seat, cards=out, count=len(out), rule=rule))
+        self.events.append(new_event(("drew", seat, None, out, None, len(out), rule)))
         return out
 
     if TYPE_CHECKING:  # methods of other areas that the shared flow calls (see uno_fsm.rules)
-        def playable(self, cards: list[Card] | tuple[Card, ...]) -> list[Card]: ...
+        def playable(self, cards: Iterable[Card]) -> list[Card]: ...
         def matches(self, card: Card) -> bool: ...
-        def play_actions(self, seat: int, cards: list[Card], hand: list[Card],
+        def play_actions(self, seat: int, cards: Iterable[Card], hand: list[Card],
                          out: list[Action], last_wild: bool = True) -> None: ...
         def place(self, a: Action) -> Face: ...
         def validate_challenge(self, a: Action) -> None: ...

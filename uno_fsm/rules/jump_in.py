@@ -47,12 +47,10 @@ class JumpIn(Variant):
 
     def jump_card(self, card: Card) -> bool:
         """V.JUMPIN.IDENTICAL, V.JUMPIN.NOT-WILD (RUL.JUMPIN.WHICH-CARDS): `card` is a coloured
-        card identical (colour and number or symbol) to the top discard."""
-        r = self.r
-        top = r.top()
-        f = r.face(card)
-        return (top is not None and not f.is_wild and f.color == top.color
-                and f.kind == top.kind and f.rank == top.rank)
+        card identical (colour and number or symbol) to the top discard: the same face (faces
+        are interned: one object per colour and number or symbol)."""
+        top = self.r.top()
+        return top is not None and not top.is_wild and self.r.face(card) is top
 
     def jump_open(self) -> bool:
         """V.JUMPIN.TIMING (RUL.JUMPIN.TIMING): only while the turn owner's play-or-draw
@@ -91,10 +89,18 @@ class JumpIn(Variant):
         st = r.st
         if not self.jump_open():
             return
+        top = r.top()
+        if top is None or top.is_wild:  # V.JUMPIN.NOT-WILD: nothing is identical to a Wild
+            return
         cur = st.current
+        dark = st.side == "dark"
         for seat in range(st.players):
             if seat == cur:
                 continue
             hand = st.hands[seat]
-            r.play_actions(seat, [c for c in dict.fromkeys(hand) if self.jump_card(c)], hand,
-                           out)
+            # jump_card for each held card, its face (Core.face) written out: this runs for
+            # every seat at every play decision
+            cards = [c for c in hand
+                     if (c.dark if dark and c.dark is not None else c.light) is top]
+            if cards:
+                r.play_actions(seat, dict.fromkeys(cards), hand, out)

@@ -8,8 +8,10 @@ on the side in play) are part of the one matching rule, `playable`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from uno_fsm import errors as E
-from uno_fsm.actions import EVENT_OF, Action, Event, check_form, interned
+from uno_fsm.actions import EVENT_OF, Action, check_form, interned, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.rules.core import Core
 
@@ -43,18 +45,23 @@ class TurnRules(Core):
     __slots__ = ()
 
     # ---- matching --------------------------------------------------------------------
-    def playable(self, cards: list[Card] | tuple[Card, ...]) -> list[Card]:
+    def playable(self, cards: Iterable[Card]) -> list[Card]:
         """The cards among `cards` that may be played on the discard pile now (the one copy of
         the matching rule; `matches` and `legal_actions` use it; a variant may restrict it:
         the `playable` hook, e.g. V.STACK.*)."""
         st = self.st
-        for hook in self.hooks.playable:
-            got = hook(cards)
-            if got is not None:
-                return got
+        hooks = self.hooks.playable
+        if hooks:
+            for hook in hooks:
+                got = hook(cards)
+                if got is not None:
+                    return got
         color = st.active_color
         discard = st.discard
-        top = self.face(discard[-1]) if discard else None
+        dark = st.side == "dark"
+        # FL.PLAY.ACTIVE-SIDE (Core.face, written out here: this is the hottest loop)
+        top = (None if not discard else discard[-1].dark
+               if dark and discard[-1].dark is not None else discard[-1].light)
         # CL.PLAY.MATCH-ON-WILD: on a Wild only the declared colour matches
         rank = None if top is None or top.is_wild else top.rank
         if color is None and rank is None and top is not None:
@@ -64,18 +71,23 @@ class TurnRules(Core):
         # FL.PLAY.ACTIVE-SIDE, FL.PLAY.ACTIVE-FACES-ONLY: only the faces of the side in play
         # count (FL.LIGHT.D1.MATCH, FL.LIGHT.REVERSE.MATCH, FL.LIGHT.SKIP.MATCH,
         # FL.DARK.D5.MATCH, FL.DARK.REVERSE.MATCH, FL.DARK.SE.MATCH and FL.FLIP.MATCH are this
-        # same colour-or-symbol match)
-        dark = st.side == "dark"
+        # same colour-or-symbol match):
+        # CL.PLAY.WILD-ANYTIME (a WD4 too: CL.WD4.BLUFF-ACCEPTED); CL18.ANYTIME: a Wild;
+        # CL.PLAY.MATCH-COLOUR: the colour; CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL
+        # (CL.D2.MATCH: Draw Two on Draw Two): the number or symbol
+        # (plain loops: faster than comprehensions here)
         out: list[Card] = []
-        for card in cards:
-            f = card.dark if dark and card.dark is not None else card.light
-            if (
-                f.is_wild  # CL.PLAY.WILD-ANYTIME (a WD4 too: CL.WD4.BLUFF-ACCEPTED); CL18.ANYTIME
-                or f.color == color  # CL.PLAY.MATCH-COLOUR
-                # CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL (CL.D2.MATCH: Draw Two on Draw Two)
-                or f.rank == rank
-            ):
-                out.append(card)
+        append = out.append
+        if dark:
+            for c in cards:
+                f = c.dark if c.dark is not None else c.light
+                if f.is_wild or f.color == color or f.rank == rank:
+                    append(c)
+        else:
+            for c in cards:
+                f = c.light
+                if f.is_wild or f.color == color or f.rank == rank:
+                    append(c)
         return out
 
     def matches(self, card: Card) -> bool:
@@ -83,49 +95,75 @@ class TurnRules(Core):
         return bool(self.playable((card,)))
 
     # ---- the legal actions -----------------------------------------------------------
-    def play_actions(self, seat: int, cards: list[Card], hand: list[Card],
+    def play_actions(self, seat: int, cards: Iterable[Card], hand: list[Card],
                      out: list[Action], last_wild: bool = True) -> None:
-        """Append the plays of `cards` by `seat` holding `hand`: a Wild with each colour in
-        play (CL.WILD.COLOUR; CL.END.LAST-OTHER: a last one also without, unless
-        `last_wild` is False), each with and without the UNO call when it is the
-        second-to-last card (CL.UNO.CALL-WITH-PLAY)."""
-        calls = (False, True) if len(hand) == 2 and self.p.uno_call_with_play else (False,)
-        colors = self.p.colors_of(self.st.side)
+        """Append the plays of `cards` by `seat` holding `hand` (each card once)."""
+        held = len(hand)
+        key = (seat, held if held < 3 else 3, self.st.side, last_wild)
+        plays = self._plays.get(key)
+        if plays is None:
+            plays = self._plays[key] = {}
         for card in cards:
-            f = self.face(card)
-            if f.is_wild:
-                if last_wild and len(hand) == 1 and f.kind != "wdc":
-                    out.append(interned("play", seat, card))  # CL.END.LAST-OTHER: no colour
-                for uno in calls:
-                    for c in colors:
-                        out.append(interned("play", seat, card, c, uno))
-            else:
-                for uno in calls:
-                    out.append(interned("play", seat, card, None, uno))
+            got = plays.get(card)
+            if got is None:
+                got = plays[card] = self._card_plays(seat, card, held, last_wild)
+            out += got
+
+    def _card_plays(self, seat: int, card: Card, held: int,
+                    last_wild: bool) -> tuple[Action, ...]:
+        """The plays of `card` by `seat` holding `held` cards: a Wild with each colour in play
+        (CL.WILD.COLOUR; CL.END.LAST-OTHER: a last one also without, unless `last_wild` is
+        False), each with and without the UNO call when it is the second-to-last card
+        (CL.UNO.CALL-WITH-PLAY)."""
+        calls = (False, True) if held == 2 and self.p.uno_call_with_play else (False,)
+        out: list[Action] = []
+        f = self.face(card)
+        if f.is_wild:
+            if last_wild and held == 1 and f.kind != "wdc":
+                out.append(interned("play", seat, card))  # CL.END.LAST-OTHER: no colour
+            for uno in calls:
+                for c in self.p.colors_of(self.st.side):
+                    out.append(interned("play", seat, card, c, uno))
+        else:
+            for uno in calls:
+                out.append(interned("play", seat, card, None, uno))
+        return tuple(out)
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every action the rules allow now (turn owner, the variants' `extra_actions`, open
         windows); table penalties (referee actions) are not listed. With `player`, only that
-        player's."""
+        player's. Found once per decision (`listed`, until the state changes)."""
+        out = self.listed
+        if out is None:
+            out = self.list_legal()
+        if player is None:
+            return list(out)
+        return [a for a in out if a.player == player]
+
+    def list_legal(self) -> list[Action]:
+        """Find the legal actions of the decision (kept in `listed`)."""
         st = self.st
         phase = st.phase
         out: list[Action] = []
         cur = st.current
         if phase == "play":
             hand = st.hands[cur]
-            self.play_actions(cur, self.playable(list(dict.fromkeys(hand))), hand, out)
-            out.append(interned("draw", cur))
+            playable = self.turn_playable = self.playable(hand)
+            # each card once (a hand may hold two alike)
+            self.play_actions(cur, dict.fromkeys(playable) if len(playable) > 1 else playable,
+                              hand, out)
+            out.append(self.seat_actions["draw"][cur])
         elif phase == "play_drawn":
             hand = st.hands[cur]
             cands = [st.drawn] if st.drawn is not None else []
             # CL.DRAW.PLAY-DRAWN: only the drawn card; a last Wild cannot be drawn
             self.play_actions(cur, self.playable(cands), hand, out, last_wild=False)
-            out.append(interned("pass", cur))
+            out.append(self.seat_actions["pass"][cur])
         elif phase == "choose_color":
             out.extend(interned("color", cur, color=c) for c in self.p.colors_of(st.side))
         elif phase == "challenge":
-            out.append(interned("challenge", cur))
-            out.append(interned("accept", cur))
+            out.append(self.seat_actions["challenge"][cur])
+            out.append(self.seat_actions["accept"][cur])
         elif phase == "swap":
             out.extend(interned("swap", cur, target=t) for t in range(st.players) if t != cur)
         elif phase == "round_over":
@@ -134,10 +172,9 @@ class TurnRules(Core):
             hook(out)
         w = st.uno_window
         if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
-            out.append(interned("uno", w))
+            out.append(self.seat_actions["uno"][w])
             out.extend(interned("catch", s, target=w) for s in range(st.players) if s != w)
-        if player is not None:
-            out = [a for a in out if a.player == player]
+        self.listed = out
         return out
 
     # ---- validation ------------------------------------------------------------------
@@ -250,8 +287,8 @@ class TurnRules(Core):
         f = self.face(card)
         # CL.WILD.COLOUR, CL.WILD.SAME-COLOUR, CL18.COLOUR; a coloured card sets its own colour
         st.active_color = a.color if f.is_wild else f.color
-        self.events.append(Event("played", actor, card, color=st.active_color,
-                                 rule="CL.PLAY.MATCH"))
+        self.events.append(new_event(("played", actor, card, (), st.active_color, 0,
+                                      "CL.PLAY.MATCH")))
         return f
 
     def play_effect(self, action: Action | None = None) -> None:
@@ -278,7 +315,12 @@ class TurnRules(Core):
         """CL.DRAW.UNABLE, CL.DRAW.UNWILLING: draw instead of playing (the event names the one
         that applies: UNWILLING while the hand holds a card that could be played)."""
         st = self.st
-        rule = "CL.DRAW.UNWILLING" if self.playable(st.hands[st.current]) else "CL.DRAW.UNABLE"
+        # the turn owner's playable cards, as `legal_actions` found them for this decision
+        # (draw_card is the first effect of `draw`: the state is still the decision's)
+        playable = self.turn_playable
+        if playable is None:
+            playable = self.playable(st.hands[st.current])
+        rule = "CL.DRAW.UNWILLING" if playable else "CL.DRAW.UNABLE"
         got = self.give(st.current, self.p.draw_count, rule)
         st.drawn = got[-1] if got else None
 
@@ -286,5 +328,5 @@ class TurnRules(Core):
         """CL.DRAW.KEEP, CL.DRAW.UNPLAYABLE-PASSES: the turn passes."""
         st = self.st
         st.drawn = None
-        self.events.append(Event("passed", st.current, rule="CL.DRAW.KEEP"))
+        self.events.append(new_event(("passed", st.current, None, (), None, 0, "CL.DRAW.KEEP")))
         st.current = self.seat(st.current)

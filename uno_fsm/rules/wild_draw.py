@@ -90,8 +90,7 @@ class WildDrawRules(Core):
         Colour (FL.END.GO-OUT-NO-CHALLENGE: not a last card, `goes_out` is tried first)."""
         if action is None or action.card is None:
             return False
-        ch = self.p.challenges.get(self.face(action.card).kind)
-        return ch is not None and ch.allowed
+        return self.face(action.card).kind in self.challenge_kinds
 
     def guilty(self, action: Action | None = None) -> bool:
         """CL.WD4.CHALLENGE.GUILTY: the challenged Wild Draw Four was illegal."""
