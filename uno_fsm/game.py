@@ -241,6 +241,12 @@ class Game:
             return list(out)
         return [a for a in out if a.player == player]
 
+    def state_changed(self) -> None:
+        """Say that `state` was changed directly (not by `apply`), e.g. by a test setting up
+        a position: the legal actions found for the previous state are forgotten, so `apply`
+        validates again every action it is given."""
+        self._rules.changed()
+
     def is_legal(self, action: Action) -> bool:
         try:
             self._rules.validate(action)
