@@ -115,7 +115,8 @@ def test_own_corpus_lints_without_the_bundled_coverage(
     assert main(["conformance", "lint", str(tmp_path), "--strict"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert not [line for line in lines if line.startswith("error: rule CL.PLAY.MATCH ")]
-    assert "error: rule CL.WD4.CHALLENGE.GUILTY (classic-2022, classic-official) has no " \
+    assert "error: rule CL.WD4.CHALLENGE.GUILTY (classic-2022, classic-guide, classic-official) " \
+        "has no " \
         "scenario" in lines
     assert lint([tmp_path], coverage=False).uncovered == []
 

@@ -70,7 +70,7 @@ def test_rulesets_lists_bases_and_variants(capsys: pytest.CaptureFixture[str]) -
     rows = {r["id"]: r for r in json.loads(out)}
     assert set(rows) == specdata.rulesets()
     assert rows["classic-official"]["kind"] == "base" and rows["stacking"]["kind"] == "variant"
-    assert rows["stacking"]["applies_to"] == ["classic-official", "classic-2022"]
+    assert rows["stacking"]["applies_to"] == ["classic-official", "classic-2022", "classic-guide"]
     assert rows["desafio"]["rules"] == 7 and rows["desafio"]["scenarios"] == sum(
         "desafio" in sc.ruleset.split("+") for sc in load_corpus().scenarios)
     corpus = load_corpus().scenarios

@@ -40,6 +40,9 @@ def test_the_corpus_has_the_refused_set_ups() -> None:
         "classic.setup.refused.dealer-draw-cannot-break-a-tie": "unresolvable-setup",
         "variants.partners.setup.refused.odd-count": "wrong-player-count",
         "flip.setup.refused.first-card-only-wild-draw-twos": "unresolvable-setup",
+        "flip.setup.refused.eleven-players": "wrong-player-count",
+        "flip.setup.refused.one-player": "wrong-player-count",
+        "classicguide.setup.refused.only-wilds": "unresolvable-setup",
     }
     assert all(sc.steps == () and sc.cites and sc.rules for sc in REFUSED)
 

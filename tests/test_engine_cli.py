@@ -58,3 +58,14 @@ def test_play_quits_on_q_and_eof_is_an_error(capsys: pytest.CaptureFixture[str])
 def test_play_refusal_cites_the_rule() -> None:
     text = _play("B0\nq\n", seed=3)
     assert "  Refused: You hold no B0  [CL.PLAY.TURN-OPTIONS]\n" in text
+
+
+def test_simulate_and_play_the_guide_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    """classic-guide (GUIDE.END.FIRST-OUT): every simulated game is one hand; `play` deals it."""
+    assert main(["simulate", "--games", "5", "--ruleset", "classic-guide", "--players", "3",
+                 "--seed", "1", "--no-progress"]) == 0
+    assert ", 1.00 rounds\n" in capsys.readouterr().out
+    args = argparse.Namespace(ruleset="classic-guide", players=3, seed=3, seat=0)
+    out = io.StringIO()
+    assert cmd_play(args, io.StringIO("q\n"), out) == 0
+    assert "UNO (classic-guide), 3 players" in out.getvalue() and "First card: " in out.getvalue()

@@ -218,11 +218,13 @@ def test_play_stops_when_the_bots_never_hand_over() -> None:
         "The bots made 2 moves without you; the game is stopped.")
 
 
-# ---- player counts (CL.DECK.PLAYERS, PARTNERS.EVEN: wrong-player-count) -------------------
+# ---- player counts (CL.DECK.PLAYERS, FL.SETUP.PLAYERS, PARTNERS.EVEN: wrong-player-count) --
 @pytest.mark.parametrize("ruleset,players,rule", [
     ("classic-official", 1, "CL.DECK.PLAYERS"),
     ("classic-official", 11, "CL.DECK.PLAYERS"),
-    ("flip", 0, "CL.DECK.PLAYERS"),
+    ("classic-guide", 11, "CL.DECK.PLAYERS"),
+    ("flip", 0, "FL.SETUP.PLAYERS"),
+    ("flip", 11, "FL.SETUP.PLAYERS"),
     ("classic-official+partners", 5, "PARTNERS.EVEN"),
     ("classic-official+partners", 2, "CL.DECK.PLAYERS"),
 ])

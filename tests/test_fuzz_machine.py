@@ -26,6 +26,7 @@ def _param(ruleset: str, players: int | tuple[int, int]) -> object:
     _param("classic-2022", (2, 10)),
     _param("classic-official+cards-2018", (2, 10)),
     _param("classic-2022+cards-2018", (3, 10)),
+    _param("classic-guide", (2, 10)),
     _param("classic-official", 2),
     _param("classic-2022", 2),
     _param("classic-official+seven-o", (2, 10)),

@@ -286,8 +286,8 @@ FID = "scenario hostile.flip.ok"
      f"{SID}: steps[1].expect.hand_sizes.0: 1.0 is not a whole number (write seats, counts "
      "and seeds without a decimal point)"),
     ("ruleset: classic-official", "ruleset: classic-offical", 3,
-     f"{SID}: ruleset: unknown ruleset 'classic-offical'; did you mean classic-official? "
-     "(known: classic-2022, classic-official, flip)"),
+     f"{SID}: ruleset: unknown ruleset 'classic-offical'; did you mean classic-official, "
+     "classic-guide? (known: classic-2022, classic-guide, classic-official, flip)"),
     ("ruleset: classic-official", "ruleset: classic-official+stacking+stacking", 3,
      f"{SID}: ruleset: variant 'stacking' is named twice in "
      "'classic-official+stacking+stacking'"),
@@ -351,7 +351,7 @@ def test_strict_classic_checks(old: str, new: str, line: int, message: str, tmp_
      "(deck flip-112)"),
     ("ruleset: flip", "ruleset: flip+stacking", 3,
      f"{FID}: ruleset: variant 'stacking' does not apply to 'flip' (applies to: "
-     "classic-official, classic-2022)"),
+     "classic-official, classic-2022, classic-guide)"),
 ])
 def test_strict_flip_checks(old: str, new: str, line: int, message: str, tmp_path: Path,
                             capsys: pytest.CaptureFixture[str]) -> None:

@@ -129,7 +129,7 @@ def test_every_ruleset_help_lists_the_rulesets_of_spec(
 
     variants = list_rulesets("variant")
     assert variants[-1] == "zz-house" and "jump-in" in variants
-    assert (f"bases classic-2022, classic-official, flip; variants, composed as "
+    assert (f"bases classic-2022, classic-guide, classic-official, flip; variants, composed as "
             f"BASE+VARIANT+...: {', '.join(variants)} (`uno-fsm rulesets` describes each)"
             in help_of(capsys, *words))
 
@@ -154,6 +154,7 @@ def test_rulesets_lists_what_each_applies_to_and_conflicts_with(
     assert "    conflicts with: desafio, play-for-points" in blocks["partners"].splitlines()
     assert "    conflicts with: desafio, partners" in blocks["play-for-points"].splitlines()
     assert "    applies to: -" in blocks["flip"].splitlines()
+    assert "    applies to: classic-2022, classic-guide" in blocks["play-for-points"].splitlines()
 
 
 def _blocks(out: str) -> list[list[str]]:

@@ -111,3 +111,33 @@ def test_broken_spec_gives_one_line_not_a_traceback(tmp_path: Path,
         "deal.yaml:2: YAML error: tag 'tag:yaml.org,2002:python/name:os.system' is not allowed:"
         " spec files hold plain data only (no Python objects, no custom tags)"
         " (run `uno-fsm spec lint` for every problem)")
+
+
+def test_show_gives_the_context_a_split_clause_lost(capsys: pytest.CaptureFixture[str]) -> None:
+    """RUL.FIRST-CARD.LOST-HEADING: the first-card sentence of the Skip entry carries, in its
+    `context`, the heading the seed lost; `rules show` prints it between the place and the
+    verbatim text."""
+    code, out, _ = run(capsys, "rules", "show", "CL.FIRST.SKIP")
+    assert code == 0
+    lines = out.splitlines()
+    at = lines.index("    > O jogador à esquerda do dealer perde a vez.")
+    assert lines[at - 1].startswith("    context: Skip turned as the first card of the discard "
+                                    "pile")
+    assert lines[at - 2].startswith("    spec/sources/wiki-br.yaml:")
+
+
+def test_first_card_sentences_name_what_they_belong_to() -> None:
+    """Every clause cited by a classic first-card rule that does not name its card in its own
+    text says in `context` which card and moment it describes (text unchanged)."""
+    clauses = {c.id: c for s in load_sources() for c in s.clauses}
+    rules = [r for r in load_rules() if r.id.startswith("CL.FIRST.") and r.id not in
+             ("CL.FIRST.NUMBER", "CL.FIRST.UNRESOLVABLE", "CL.FIRST.REPEAT")]
+    cited = {cid for r in rules for cid in r.cites if cid.startswith(("wiki-br:", "classic-br:"))}
+    lost = {"wiki-br:official:18": "Skip", "wiki-br:official:20": "Reverse",
+            "wiki-br:official:22": "Draw Two", "wiki-br:official:24": "Wild",
+            "wiki-br:official:27": "Wild Draw Four", "classic-br:actions:5": "Wild Draw Four"}
+    assert set(lost) <= cited
+    for cid, card in lost.items():
+        context = clauses[cid].context or ""
+        assert context.startswith(f"{card} turned as the first card"), cid
+    assert clauses["classic-br:actions:5"].text.startswith("Se esta carta for virada")

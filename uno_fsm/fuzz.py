@@ -84,6 +84,7 @@ LONG_PROFILE = "long"  # the profile `uno-fsm fuzz` runs batches with
 # ---- rulesets ----------------------------------------------------------------------------
 CLASSIC_RULESETS = (
     "classic-official", "classic-2022", "classic-official+cards-2018", "classic-2022+cards-2018",
+    "classic-guide",
 )
 FLIP_RULESET = "flip"
 VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+flip-alt-scoring",

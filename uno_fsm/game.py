@@ -77,8 +77,9 @@ def _whole(value: Any, what: str) -> int:
 
 
 def _check_players(params: Params, n: int, prefix: str = "") -> None:
-    """CL.DECK.PLAYERS (RUL.PLAYERS.COUNT), PARTNERS.EVEN (RUL.PARTNERS.TEAMS): the table the
-    ruleset is played at, or WrongPlayerCount."""
+    """CL.DECK.PLAYERS (RUL.PLAYERS.COUNT), FL.SETUP.PLAYERS (RUL.FLIP.PLAYER-COUNT),
+    PARTNERS.EVEN (RUL.PARTNERS.TEAMS): the table the ruleset is played at, or
+    WrongPlayerCount."""
     if params.players_ok(n):
         return
     if params.even_players and params.min_players <= n <= params.max_players:
@@ -86,7 +87,8 @@ def _check_players(params: Params, n: int, prefix: str = "") -> None:
                                  f"number of players, not {n}", "PARTNERS.EVEN")
     even = " (an even number)" if params.even_players else ""
     raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: {params.min_players}.."
-                             f"{params.max_players} players{even}, not {n}", "CL.DECK.PLAYERS")
+                             f"{params.max_players} players{even}, not {n}",
+                             "FL.SETUP.PLAYERS" if params.game == "flip" else "CL.DECK.PLAYERS")
 
 
 class Game:

@@ -99,6 +99,8 @@ BUNDLED: dict[str, Config] = {c.ruleset: c for c in (
            "colors=red;numbers=1;actions=skip;wilds=wild,wd4,wild_shuffle_hands,custom_wild",
            hand=2, target=100, depth=4),
     Config("classic-2022+play-for-points", 2, _2022, hand=1, target=30, depth=5),
+    # GUIDE.FIRST.*: every first card but the Wilds stands with no effect (one hand: no target)
+    Config("classic-guide", 2, _ONE, hand=1, depth=5),
     Config("classic-official+stacking", 2,
            "colors=red;numbers=1;actions=skip,draw2:2;wilds=wd4:2", hand=2, target=100,
            depth=5),

@@ -34,6 +34,8 @@ def _clause_md(index: Index, clause_id: str) -> list[str]:
     src = index.sources.get(clause.source)
     named = f"{src.title} ({src.language}, `{src.seed}`)" if src else clause.source
     lines = [f"- `{clause.id}` ({clause.kind}), from *{_one_line(named)}*:", ""]
+    if clause.context:
+        lines += [f"  *context:* {_one_line(clause.context)}", ""]
     lines += ["  " + q for q in _quote(clause.text)]
     lines += ["  >", f"  > *en:* {_one_line(clause.en)}", ""]
     return lines

@@ -305,6 +305,7 @@ class Clause:
     uncited: str | None
     file: str
     line: int
+    context: str | None = None  # what the sentence belongs to, when the seed lost its heading
 
 
 @dataclass(frozen=True)
@@ -398,7 +399,8 @@ def _load_sources(root: Path) -> tuple[Source, ...]:
         clauses = tuple(
             Clause(id=_str(c.get("id")), source=sid, section=_str(c.get("section")),
                    text=_str(c.get("text")), en=_str(c.get("en")), kind=_str(c.get("kind")),
-                   uncited=c.get("uncited"), file=shown, line=c.line)
+                   uncited=c.get("uncited"), file=shown, line=c.line,
+                   context=c.get("context"))
             for c in _items(doc, "clauses")
         )
         out.append(Source(id=sid, seed=_str(doc.get("seed")), language=_str(doc.get("language")),

@@ -78,8 +78,10 @@ def format_clause(index: Index, clause_id: str) -> str:
         return f"  {clause_id}: (unknown clause)"
     src = index.sources.get(clause.source)
     named = f"{src.title} [{src.language}, seed {src.seed}]" if src else clause.source
+    context = f"{_indent(clause.context, '    context: ')}\n" if clause.context else ""
     return (f"  {clause.id} ({clause.kind}) from {named}\n"
             f"    {clause.file}:{clause.line}\n"
+            f"{context}"
             f"{_indent(clause.text, '    > ')}\n"
             f"{_indent(clause.en, '    en: ')}")
 

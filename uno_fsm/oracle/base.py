@@ -43,7 +43,7 @@ class Facts:
     variants composed in change the params, so a variant is seen whatever the name says)."""
 
     name: str
-    base: str  # the composed ruleset's base: classic-official | classic-2022 | flip
+    base: str  # the composed ruleset's base: classic-official | classic-2022 | classic-guide | flip
     flip: bool  # game: flip (FL.*)
     hand: int  # hand_size (CL.DEAL.SEVEN)
     target: int | None  # scoring.target; None: one hand (CL22.SCORE.ONE-HAND)
@@ -58,6 +58,7 @@ class Facts:
     alt_scoring: bool  # scoring.method: own-hand-lowest-wins (FLALT.*)
     cards_2018: bool  # deck.wilds holds Wild Shuffle Hands / custom Wilds (CL18.DECK)
     swap_card: bool  # deck.wilds holds a Wild Swap Hands (V.SWAP.CARD)
+    light_scoring: bool = False  # scoring.side: light (FL.SCORE.LIGHT-SIDE)
 
     @staticmethod
     def of(ruleset: str, params: Mapping[str, Any] | None = None) -> Facts:
@@ -107,6 +108,7 @@ def _from_params(name: str, base: str, p: Mapping[str, Any]) -> Facts:
         partners=method == "partners", alt_scoring=method == "own-hand-lowest-wins",
         cards_2018=bool(wilds.get("wild_shuffle_hands") or wilds.get("custom_wild")),
         swap_card=bool(wilds.get("wild_swap_hands")),
+        light_scoring=_get(p, "scoring.side", "active") == "light",
     )
 
 

@@ -43,8 +43,9 @@ def check_deal(game: Game, facts: Facts) -> None:
         check(len(s.discard) == 1, "CL.FIRST.WD4", f"discard after the deal: {s.discard}")
     want_sizes = [hand] * n
     policy = facts.first_card.get(policy_key(top.kind), "none")
-    if policy == "none":
-        want = (left, "play", 1, "CL.FIRST.NUMBER")
+    if policy == "none":  # GUIDE.FIRST.COLOUR-ONLY: classic-guide's action cards too
+        want = (left, "play", 1,
+                "CL.FIRST.NUMBER" if top.kind == "number" else "GUIDE.FIRST.COLOUR-ONLY")
     elif policy == "skip-first-player":
         want = ((left + 1) % n, "play", 1, "CL.FIRST.SKIP")
     elif policy == "dealer-starts-reversed":
@@ -56,8 +57,9 @@ def check_deal(game: Game, facts: Facts) -> None:
         want_sizes[left] = hand + 2 if s.draw else max(hand, min(sizes[left], hand + 2))
     elif policy == "first-player-chooses-color":
         want = (left, "color", 1, "CL.FIRST.WILD")
-    else:  # return-shuffle-and-turn-again: such a card never stays turned (CL.FIRST.WD4)
-        want = (-1, "", 0, "CL.FIRST.WD4")
+    else:  # return-shuffle-and-turn-again: such a card never stays turned (CL.FIRST.WD4,
+        # GUIDE.FIRST.WILD-BACK: classic-guide's Wilds too)
+        want = (-1, "", 0, "CL.FIRST.WD4" if top.kind == "wd4" else "GUIDE.FIRST.WILD-BACK")
     who, decision, direction, rid = want
     check((pend.player, pend.decision, s.direction) == (who, decision, direction), rid,
           f"first card {top}, dealer P{s.dealer}: pending {pend}, direction {s.direction}")

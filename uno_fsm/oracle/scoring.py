@@ -56,7 +56,8 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
               f"P{victim} grew by {gain(before, after, victim)} on a last {card}")
     elif kind == "wdc":
         drew_until(before, after, victim, action.color, 0, avail, "FL.END.GO-OUT-DRAW")
-    side = after.side  # FL.SCORE.SIDE, FL.END.GO-OUT-FLIP
+    # FL.SCORE.SIDE, FL.END.GO-OUT-FLIP; FL.SCORE.LIGHT-SIDE: always the light faces
+    side = "light" if facts.light_scoring else after.side
 
     def hand_points(h: list[Card]) -> int:
         return sum(flip_points(face_on(c, side)) if facts.flip
@@ -79,9 +80,10 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
               f"{gained}")
         check(all(after.scores[s_] == before.scores[s_] for s_ in range(n)
                   if s_ not in team), rid, "a loser's score changed")
-        # CL22.SCORE.ONE-HAND: no target, the first player out wins
+        # CL22.SCORE.ONE-HAND, GUIDE.END.FIRST-OUT: no target, the first player out wins
         over = target is None or after.scores[p] >= target
-        rid = "CL22.SCORE.ONE-HAND" if target is None else (
+        one_hand = "GUIDE.END.FIRST-OUT" if facts.base == "classic-guide" else "CL22.SCORE.ONE-HAND"
+        rid = one_hand if target is None else (
             "PARTNERS.TARGET" if facts.partners else
             "FL.GAME.TARGET-500" if facts.flip else "CL.SCORE.TARGET")
     if over:

@@ -195,7 +195,9 @@ class DealingRules(Core):
             # FL.SETUP.FIRST-DISCARD: turned light face up (the side is light); FL.FIRST.*
             # per the ruleset's first_card (FL.FIRST.ACTION-SEE-CARD)
             # CL.FIRST.NUMBER, CL22.FIRST.LEFT-PLAYS; FL.FIRST.NUMBER, FL.FIRST.FLIP
-            # (RUL.FLIP.FIRST-CARD.FLIP: a Flip card turned first has no effect)
+            # (RUL.FLIP.FIRST-CARD.FLIP: a Flip card turned first has no effect);
+            # GUIDE.FIRST.COLOUR-ONLY (RUL.FIRST-CARD.GUIDE-ACTION: classic-guide's Skip,
+            # Reverse and Draw Two turned first only set the colour)
             if policy == "none":
                 return
             if policy == "skip-first-player":  # CL.FIRST.SKIP, FL.FIRST.SKIP
@@ -214,7 +216,8 @@ class DealingRules(Core):
             if policy == "first-player-chooses-color":
                 st.first_color = True
                 return
-            # CL.FIRST.WD4, CL.FIRST.REPEAT; FL.FIRST.WILD-DRAW-TWO (RUL.FLIP.FIRST-CARD.W2)
+            # CL.FIRST.WD4, CL.FIRST.REPEAT; FL.FIRST.WILD-DRAW-TWO (RUL.FLIP.FIRST-CARD.W2);
+            # GUIDE.FIRST.WILD-BACK (RUL.FIRST-CARD.WILD: classic-guide returns every Wild)
             if policy == RETURN:
                 st.discard.pop()
                 st.draw.append(card)

@@ -1,10 +1,10 @@
 """Going out, scoring a hand, and the end of the game.
 
-Rules: CL.END.* (going out, a last draw card), CL.SCORE.* / CL18.SCORE / CL22.SCORE.* (the
-winner scores the others' cards; the target), FL.END.* / FL.SCORE.* / FL.GAME.* (the same on
-the side in play; FL.SCORE.LIGHT-SIDE: always the light faces, `scoring.side: light`). Other
-scoring methods are variants: `score_hand`, `target_reached` and `end_game` hooks (partners.py,
-flip_alt.py).
+Rules: CL.END.* (going out, a last draw card), CL.SCORE.* / CL18.SCORE / CL22.SCORE.* /
+GUIDE.END.* (the winner scores the others' cards; the target, or one hand), FL.END.* /
+FL.SCORE.* / FL.GAME.* (the same on the side in play; FL.SCORE.LIGHT-SIDE: always the light
+faces, `scoring.side: light`). Other scoring methods are variants: `score_hand`,
+`target_reached` and `end_game` hooks (partners.py, flip_alt.py).
 """
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ from uno_fsm.cards import Card, Face
 from uno_fsm.rules.action_cards import DRAW_KINDS, DRAW_RULES
 from uno_fsm.rules.core import Core
 from uno_fsm.rules.wild_draw import CHALLENGE_RULES
+
+# The rule of a game decided by one hand (a ruleset without a target), by base ruleset:
+# GUIDE.END.FIRST-OUT (RUL.GUIDE.GAME-END); any other base: CL22.SCORE.ONE-HAND
+ONE_HAND_RULES = {"classic-guide": "GUIDE.END.FIRST-OUT"}
 
 
 def _light(card: Card) -> Face:
@@ -31,8 +35,9 @@ class ScoringRules(Core):
 
     def target_reached(self, action: Action | None = None) -> bool:
         """CL.SCORE.TARGET, FL.GAME.TARGET-500, FLALT.END-500 (RUL.FLALT.REACH: 500 or more,
-        checked when the round is scored); CL22.SCORE.ONE-HAND (no target: one hand decides
-        the game); PARTNERS.TARGET: a team's total is each partner's score."""
+        checked when the round is scored), GUIDE.END.POINTS-VERSION; CL22.SCORE.ONE-HAND,
+        GUIDE.END.FIRST-OUT (no target: one hand decides the game); PARTNERS.TARGET: a team's
+        total is each partner's score."""
         for hook in self.hooks.target_reached:
             got = hook()
             if got is not None:
@@ -94,8 +99,11 @@ class ScoringRules(Core):
             self.winner_takes_game()
 
     def winner_takes_game(self) -> None:
-        """CL.SCORE.TARGET: the winner of the last hand is the game's winner."""
+        """CL.SCORE.TARGET: the winner of the last hand is the game's winner; without a target
+        the one hand decided it (CL22.SCORE.ONE-HAND, GUIDE.END.FIRST-OUT)."""
         st = self.st
         st.winner = st.round_winner
         st.winners = [] if st.winner is None else [st.winner]
-        self.events.append(Event("game-over", st.winner, rule="CL.SCORE.TARGET"))
+        rule = ("CL.SCORE.TARGET" if self.p.target is not None
+                else ONE_HAND_RULES.get(self.p.ruleset.split("+")[0], "CL22.SCORE.ONE-HAND"))
+        self.events.append(Event("game-over", st.winner, rule=rule))

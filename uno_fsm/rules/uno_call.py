@@ -68,13 +68,14 @@ class UnoCallRules(Core):
         (FL.UNO.ANY-SIDE: on either side, after a Flip card too)."""
         st = self.st
         if len(st.hands[actor]) == 1:
-            if a.uno:  # CL.UNO.CALL-WITH-PLAY
+            if a.uno:  # CL.UNO.CALL-WITH-PLAY; GUIDE.UNO.BEFORE-OR-AFTER: the call "before"
                 self.events.append(Event("uno", actor, rule="CL.UNO.CALL-WITH-PLAY"))
             else:
                 st.uno_window = actor
 
     def uno_called(self, action: Action | None = None) -> None:
-        """CL.UNO.CALL-LATE: called before being caught, the player is safe."""
+        """CL.UNO.CALL-LATE: called before being caught, the player is safe
+        (GUIDE.UNO.BEFORE-OR-AFTER: the call "after" the second-to-last card)."""
         a = action
         assert a is not None
         self.st.uno_window = None
