@@ -15,7 +15,9 @@ random legal actions, random illegal actions and table penalties, and checks aft
 - the JSON round trip (and continuing play identically) and replay determinism.
 
 What a ruleset plays (its variants, hand size, target, player counts) is read from the
-composed ruleset's params (`oracle.Facts`). A failed check raises `FuzzFailure`, whose message
+composed ruleset's params (`oracle.Facts`); `make_machine(..., target=N)` plays it to a smaller
+target score (`with_target`: Desafio's elimination amount, so that fuzzed games reach their
+eliminations and their end). A failed check raises `FuzzFailure`, whose message
 carries a ready-to-paste conformance scenario (`uno_fsm.export.draft_yaml`) for the position
 before the failing action. The `uno-fsm fuzz` command is `uno_cli.fuzz`.
 """
@@ -61,9 +63,10 @@ from uno_fsm.oracle import (
     playable,
     postconditions,
 )
+from uno_fsm.params import Params, from_mapping
 
 __all__ = ["ALL_RULESETS", "LONG_PROFILE", "STATS", "FuzzFailure", "compare_paths",
-           "make_machine", "run", "scenario_yaml", "unsupported_reason"]
+           "make_machine", "run", "scenario_yaml", "unsupported_reason", "with_target"]
 
 # ---- profiles ----------------------------------------------------------------------------
 _QUIET = list(HealthCheck)
@@ -92,7 +95,8 @@ VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+fl
                     "classic-official+jump-in", "classic-2022+jump-in",
                     "classic-official+swap-hands", "classic-2022+swap-hands",
                     "classic-official+partners", "classic-2022+partners",
-                    "classic-2022+play-for-points")
+                    "classic-2022+play-for-points",
+                    "classic-official+desafio", "classic-2022+desafio")
 ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET, *VARIANT_RULESETS)
 
 
@@ -118,11 +122,17 @@ def unsupported_reason(ruleset: str) -> str | None:
 
 # ---- scenarios of failures -----------------------------------------------------------------
 def scenario_yaml(ruleset: str, players: int, seed: int, mark: Snap | None,
-                  log: Sequence[Action], failing: Action, message: str) -> str:
+                  log: Sequence[Action], failing: Action, message: str,
+                  target: int | None = None) -> str:
     """The failure as a conformance scenario to finish by hand: the last position of the
-    round that `start: turn` can express (`mark`), the actions since, the failing action."""
+    round that `start: turn` can express (`mark`), the actions since, the failing action;
+    `target`: the smaller target score the game was played to (`with_target`)."""
+    played = repr(ruleset) if target is None else f"with_target({ruleset!r}, {target})"
     head = ["# Found by `uno-fsm fuzz`. Reproduce with:",
-            f"#   Game.replay({ruleset!r}, players={players}, seed={seed}, log=[...])"]
+            f"#   Game.replay({played}, players={players}, seed={seed}, log=[...])"]
+    if target is not None:
+        head.append(f"#   (played to {target} points, not the ruleset's: scale the totals and "
+                    "eliminations of the setup)")
     setup = None if mark is None else turn_setup(mark.state, Facts.of(ruleset).flip)
     since = log if mark is None or setup is None else log[mark.log_len:]
     return draft_yaml(ruleset, seed, setup, players, since, failing, message, head, log, "fuzz")
@@ -159,6 +169,15 @@ def choose(legal: Sequence[Action], i: int) -> Action:
     return legal[i % len(legal)]
 
 
+@functools.lru_cache(maxsize=16)
+def with_target(ruleset: str, target: int) -> Params:
+    """`ruleset` played to a smaller target score (DESAFIO.ELIMINATE: a smaller amount), so
+    that a fuzzed game reaches its end (and its eliminations) within a few hundred actions."""
+    raw = dict(Params.of(ruleset).raw)
+    raw["scoring"] = {**(raw.get("scoring") or {}), "target": target}
+    return from_mapping(ruleset, raw)
+
+
 def _copy(game: Game) -> Game:
     """An independent copy of the game (a structural state copy; the log left out)."""
     return Game(game.state.copy(), game.params, dict(game.origin))
@@ -174,6 +193,12 @@ class UnoMachine(RuleBasedStateMachine):
     ruleset: str = "classic-official"
     facts: Facts
     illegal_kinds: tuple[str, ...] = ILLEGAL_KINDS
+    target: int | None = None  # a smaller target score than the ruleset's (`with_target`)
+
+    def played(self) -> str | Params:
+        """What `Game.new`, `from_json` and `replay` play: the ruleset, or its parameters with
+        the smaller target."""
+        return self.ruleset if self.target is None else with_target(self.ruleset, self.target)
 
     def __init__(self) -> None:
         super().__init__()
@@ -192,7 +217,7 @@ class UnoMachine(RuleBasedStateMachine):
     # -- set-up -------------------------------------------------------------------------
     def _start(self, seed: int, players: int) -> None:
         self.seed, self.players = seed, players
-        g = Game.new(self.ruleset, players=players, seed=seed)
+        g = Game.new(self.played(), players=players, seed=seed)
         self._moved(g)
         self.wd4_record = None
         self.mark = None
@@ -217,7 +242,7 @@ class UnoMachine(RuleBasedStateMachine):
 
     def _fail(self, exc: AssertionError, action: Action, log_len: int) -> FuzzFailure:
         text = scenario_yaml(self.ruleset, self.players, self.seed, self.mark,
-                             self.g.log[:log_len], action, str(exc))
+                             self.g.log[:log_len], action, str(exc), self.target)
         return FuzzFailure(f"{exc}\n\nConformance scenario (paste and finish):\n{text}")
 
     # -- acting -------------------------------------------------------------------------
@@ -281,11 +306,14 @@ class UnoMachine(RuleBasedStateMachine):
 
 
 def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
-                 kinds: Sequence[str] = ILLEGAL_KINDS) -> type[UnoMachine]:
+                 kinds: Sequence[str] = ILLEGAL_KINDS,
+                 target: int | None = None) -> type[UnoMachine]:
     """A state machine class for `ruleset`; `players` is a count or an inclusive range (only
-    the counts the ruleset is played with are drawn: an even count for partners)."""
+    the counts the ruleset is played with are drawn: an even count for partners); `target` a
+    smaller target score (elimination amount) than the ruleset's (`with_target`)."""
     lo, hi = (players, players) if isinstance(players, int) else (players[0], players[1])
-    facts = Facts.of(ruleset)
+    facts = Facts.of(ruleset) if target is None else \
+        Facts.of(ruleset, with_target(ruleset, target).raw)
     counts = facts.seat_counts(lo, hi)
     if not counts:
         seats = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -321,11 +349,14 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
         @precondition(lambda self: self.game is not None and not self.game.round_over)
         @rule(seat=st.integers(0, 9), wrong=st.integers(0, 2**32 - 1))
         def referee(self, seat: int, wrong: int) -> None:
-            """Table penalties (never listed): a hint anytime, a wrong card by the owner of a
-            play decision (`wrong` odd: one of their cards that cannot be played)."""
+            """Table penalties (never listed): a hint anytime, to a player in the game
+            (DESAFIO.ELIMINATED-OUT), a wrong card by the owner of a play decision (`wrong`
+            odd: one of their cards that cannot be played)."""
             g = self.g
             if wrong % 2 == 0:
-                self.apply_legal(Action.hint(seat % g.state.players))
+                out = g.state.eliminated
+                seats = [t for t in range(g.state.players) if t not in out]
+                self.apply_legal(Action.hint(seats[seat % len(seats)]))
                 return
             pend = g.pending
             if pend is None or pend.decision not in ("play", "play-drawn"):
@@ -347,7 +378,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
             """to_json/from_json lose nothing and play on identically."""
             g = self.g
             text = g.to_json()
-            h = Game.from_json(text)
+            h = Game.from_json(text, self.played())
             check(h.state == g.state and h.to_json() == text, "ENGINE.JSON",
                   "the JSON round trip changed the game")
             for i in unpack(picks, count):
@@ -377,7 +408,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
 
         def _check_replay(self) -> None:
             g = self.g
-            again = Game.replay(self.ruleset, self.players, self.seed, g.log)
+            again = Game.replay(self.played(), self.players, self.seed, g.log)
             check(again.state.same(g.state), "ENGINE.REPLAY",
                   "seed + action log did not reproduce the game")
 
@@ -388,6 +419,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
     Machine.ruleset = ruleset
     Machine.facts = facts
     Machine.illegal_kinds = tuple(kinds)
+    Machine.target = target
     Machine.__name__ = Machine.__qualname__ = "Uno_" + "".join(
         ch if ch.isalnum() else "_" for ch in f"{ruleset}_{lo}_{hi}")
     return Machine

@@ -7,7 +7,9 @@
   nothing legal; `legal_actions()` non-empty until then, turn actions owed by the pending
   player (out-of-turn plays only as a jump-in, penalties only the same card);
 - the side and the active colour consistent; Flip cards double-faced and shown by the side in
-  play; partners holding one total;
+  play; partners holding one total; Desafio's eliminated seats (`oracle.desafio`: their
+  totals at the amount, two or more left until the game is over, no cards, turn or listed
+  action of theirs during a hand);
 - an action outside `legal_actions()` refused with an `IllegalAction` whose code is in
   spec/errors.yaml and whose rule is in spec/rules, the state (RNG included) and the log
   unchanged.
@@ -22,7 +24,7 @@ from operator import attrgetter
 from uno_fsm.actions import Action
 from uno_fsm.errors import IllegalAction
 from uno_fsm.game import Game
-from uno_fsm.oracle import jump_in, partners
+from uno_fsm.oracle import desafio, jump_in, partners
 from uno_fsm.oracle.base import CLASSIC_COLORS, DARK_COLORS, Facts, check, face_on
 from uno_fsm.state import State
 
@@ -69,6 +71,8 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
     pend = game.pending
     if legal is None:
         legal = game.legal_actions()
+    if facts.elimination:
+        desafio.check_position(game, facts, legal)
     if game.is_over:
         check(pend is None and not legal, "CL.END.NO-PENDING",
               f"game over with pending {pend} and {len(legal)} legal actions")

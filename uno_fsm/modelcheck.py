@@ -650,13 +650,14 @@ class Explorer:
         self._illegal(i, g, set(legal))
 
     def _referee(self, g: Game) -> list[Action]:
-        """CL.PEN.HINT-ANYTIME: a hint to each player; CL.PEN.WRONG-CARD: the turn owner plays
+        """CL.PEN.HINT-ANYTIME: a hint to each player in the game (DESAFIO.ELIMINATED-OUT: not
+        the eliminated); CL.PEN.WRONG-CARD: the turn owner plays
         the first card of their hand that does not match (one per state: they all draw the same
         penalty)."""
         st = g.state
         if g.round_over:
             return []
-        out = [Action.hint(t) for t in range(st.players)]
+        out = [Action.hint(t) for t in range(st.players) if t not in st.eliminated]
         if st.phase in ("play", "play_drawn"):
             ok = set(g._rules.playable(st.hands[st.current]))
             bad = [cd for cd in st.hands[st.current]

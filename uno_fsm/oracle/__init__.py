@@ -7,8 +7,9 @@ layout: `turns` (drawing, keeping, the first colour), `play` (playing a card, di
 the card's area), `action_cards`, `wild_draw` (challenges), `uno_call` (UNO and the table
 penalties), `dealing` (the deal and the first card), `scoring` (going out and the end),
 `deck`, `flip`, and one module per variant: `stacking`, `jump_in`, `seven_o`, `swap_hands`,
-`cards_2018`, `partners`, `flip_alt_scoring`. `base` holds what they share (`Facts`, read from
-the composed ruleset's params; `Snap`; `check`).
+`cards_2018`, `partners`, `flip_alt_scoring`, `desafio`. `base` holds what they share
+(`Facts`, read from the composed ruleset's params; `Snap`; `check`; `step_seat`, which skips
+Desafio's eliminated seats).
 """
 
 from __future__ import annotations

@@ -56,6 +56,7 @@ class Facts:
     seven_o: bool  # seven_o.enabled (V.SEVENO.*)
     partners: bool  # scoring.method: partners (PARTNERS.*)
     alt_scoring: bool  # scoring.method: own-hand-lowest-wins (FLALT.*)
+    elimination: bool  # scoring.method: elimination (DESAFIO.*, variant desafio)
     cards_2018: bool  # deck.wilds holds Wild Shuffle Hands / custom Wilds (CL18.DECK)
     swap_card: bool  # deck.wilds holds a Wild Swap Hands (V.SWAP.CARD)
     light_scoring: bool = False  # scoring.side: light (FL.SCORE.LIGHT-SIDE)
@@ -106,6 +107,7 @@ def _from_params(name: str, base: str, p: Mapping[str, Any]) -> Facts:
         jump_in=bool(_get(p, "jump_in.enabled", False)),
         seven_o=bool(_get(p, "seven_o.enabled", False)),
         partners=method == "partners", alt_scoring=method == "own-hand-lowest-wins",
+        elimination=method == "elimination",
         cards_2018=bool(wilds.get("wild_shuffle_hands") or wilds.get("custom_wild")),
         swap_card=bool(wilds.get("wild_swap_hands")),
         light_scoring=_get(p, "scoring.side", "active") == "light",
@@ -206,14 +208,39 @@ class Snap:
     def stack(self) -> int:  # V.STACK.ACCUMULATE: the penalty the turn owner faces
         return self.state.stack
 
+    @property
+    def out(self) -> frozenset[int]:  # DESAFIO.ELIMINATE: the eliminated seats
+        return frozenset(self.state.eliminated)
+
+    @property
+    def seated(self) -> int:
+        """The players still in the game (DESAFIO.ELIMINATED-OUT): two of them play under the
+        two-player rules (CL.TWO.SCOPE, DESAFIO.HEAD-TO-HEAD)."""
+        return self.state.players - len(self.state.eliminated)
+
+    def step(self, seat: int, k: int = 1) -> int:
+        """The seat k places from `seat` in the direction of play, the eliminated seats not
+        counted (`step_seat`; DESAFIO.ELIMINATED-OUT)."""
+        return step_seat(seat, self.direction, k, self.players, self.out)
+
     def top(self) -> Face | None:
         return face_on(self.discard[-1], self.side) if self.discard else None
 
 
 # ---- small readings of the rule texts --------------------------------------------------------
-def step_seat(seat: int, direction: int, k: int, n: int) -> int:
-    """The seat k places from `seat` in the direction of play (CL.SEAT.LEFT, CL.PLAY.DIRECTION)."""
-    return (seat + direction * k) % n
+def step_seat(seat: int, direction: int, k: int, n: int,
+              out: frozenset[int] | set[int] = frozenset()) -> int:
+    """The seat k places from `seat` in the direction of play (CL.SEAT.LEFT, CL.PLAY.DIRECTION);
+    DESAFIO.ELIMINATED-OUT: the seats in `out` (eliminated) are not counted (k < 0: backwards).
+    `out` never holds every seat but one while a hand is played (DESAFIO.WINNER)."""
+    if not out:
+        return (seat + direction * k) % n
+    step = direction if k >= 0 else -direction
+    for _ in range(abs(k)):
+        seat = (seat + step) % n
+        while seat in out:
+            seat = (seat + step) % n
+    return seat
 
 
 def face_on(card: Card, side: str) -> Face:

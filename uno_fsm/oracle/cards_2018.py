@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from uno_fsm.actions import Pending
 from uno_fsm.game import Game
-from uno_fsm.oracle.base import Snap, check, step_seat
+from uno_fsm.oracle.base import Snap, check
 
 
 def post_shuffle_hands(p: int, pend: Pending, before: Snap, game: Game) -> None:
-    """CL18.WSH.COLLECT, CL18.WSH.DEAL, CL18.WSH.NEXT."""
+    """CL18.WSH.COLLECT, CL18.WSH.DEAL, CL18.WSH.NEXT (among the players in the game:
+    DESAFIO.ELIMINATED-OUT)."""
     after = game.state
     total_before = sum(len(h) for h in before.hands) - 1
-    sizes = [len(h) for h in after.hands]
+    out = before.out
+    sizes = [len(h) for s, h in enumerate(after.hands) if s not in out]
     check(sum(sizes) == total_before and max(sizes) - min(sizes) <= 1, "CL18.WSH.DEAL",
           f"hands after Wild Shuffle Hands: {sizes}")
-    victim = step_seat(p, before.direction, 1, before.players)
+    victim = before.step(p)
     check(pend.player == victim, "CL18.WSH.NEXT", f"pending {pend}, expected P{victim}")

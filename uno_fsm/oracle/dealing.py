@@ -5,7 +5,7 @@ hands and the effect of the first card turned, by the policy the ruleset names f
 from __future__ import annotations
 
 from uno_fsm.game import Game
-from uno_fsm.oracle.base import Facts, check
+from uno_fsm.oracle.base import Facts, check, step_seat
 
 # the `first_card` key of a card kind (the 2018 and swap-hands Wilds share one policy)
 _SPECIAL_WILDS = frozenset({"wild_shuffle_hands", "custom_wild", "wild_swap_hands"})
@@ -18,14 +18,20 @@ def policy_key(kind: str) -> str:
 
 def check_deal(game: Game, facts: Facts) -> None:
     """Right after a deal: `facts.hand` (seven) cards each and the first-card rule of the
-    ruleset. (Flip's first card is checked by the corpus, not here.)"""
+    ruleset; the eliminated seats (DESAFIO.ELIMINATED-OUT) are dealt nothing, never deal and
+    are not counted. (Flip's first card is checked by the corpus, not here.)"""
     s = game.state
     pend = game.pending
     if facts.flip or pend is None:
         return
     hand = facts.hand
     n = s.players
-    left = (s.dealer + 1) % n  # CL.DEAL.FIRST-PLAYER (left = next seat clockwise)
+    out = frozenset(s.eliminated)
+    if out:  # DESAFIO.ELIMINATED-OUT: no part in the deal
+        check(s.dealer not in out, "DESAFIO.ELIMINATED-OUT", f"eliminated P{s.dealer} deals")
+    # CL.DEAL.FIRST-PLAYER (left = the next seat in the game clockwise)
+    left = step_seat(s.dealer, 1, 1, n, out)
+    dealt = [0 if seat in out else hand for seat in range(n)]  # CL.DEAL.SEVEN
     top = s.discard[-1].light
     sizes = [len(h) for h in s.hands]
     ignored = {k for k, v in facts.first_card.items() if v == IGNORE}
@@ -37,21 +43,21 @@ def check_deal(game: Game, facts: Facts) -> None:
         if facts.first_card.get(policy_key(top.kind), "none") == "none":
             check(pend.player == left and s.direction == 1, "CL22.FIRST.LEFT-PLAYS",
                   f"first card {top}: pending {pend}, dealer P{s.dealer}")
-            check(sizes == [hand] * n, "CL.DEAL.SEVEN", f"hands dealt: {sizes}")
+            check(sizes == dealt, "CL.DEAL.SEVEN", f"hands dealt: {sizes}")
             return
     else:
         check(len(s.discard) == 1, "CL.FIRST.WD4", f"discard after the deal: {s.discard}")
-    want_sizes = [hand] * n
+    want_sizes = dealt
     policy = facts.first_card.get(policy_key(top.kind), "none")
     if policy == "none":  # GUIDE.FIRST.COLOUR-ONLY: classic-guide's action cards too
         want = (left, "play", 1,
                 "CL.FIRST.NUMBER" if top.kind == "number" else "GUIDE.FIRST.COLOUR-ONLY")
     elif policy == "skip-first-player":
-        want = ((left + 1) % n, "play", 1, "CL.FIRST.SKIP")
+        want = (step_seat(left, 1, 1, n, out), "play", 1, "CL.FIRST.SKIP")
     elif policy == "dealer-starts-reversed":
         want = (s.dealer, "play", -1, "CL.FIRST.REVERSE")
     elif policy == "first-player-draws-and-is-skipped":
-        want = ((left + 1) % n, "play", 1, "CL.FIRST.D2")
+        want = (step_seat(left, 1, 1, n, out), "play", 1, "CL.FIRST.D2")
         # CL.RESHUFFLE.BOTH-EMPTY: a reduced deck may hold fewer than two cards to draw
         # (then the draw pile is empty and the player drew what there was)
         want_sizes[left] = hand + 2 if s.draw else max(hand, min(sizes[left], hand + 2))

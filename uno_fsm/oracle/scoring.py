@@ -1,14 +1,15 @@
 """Going out, scoring and the end of the game (CL.END.*, CL.SCORE.*, CL18.SCORE, CL22.SCORE.*,
-FL.END.*, FL.SCORE.*, FL.GAME.*; with the partners and Flip alternative scoring variants)."""
+FL.END.*, FL.SCORE.*, FL.GAME.*; with the partners, Flip alternative scoring and Desafio
+variants)."""
 
 from __future__ import annotations
 
 from uno_fsm.actions import Action
 from uno_fsm.cards import Card, Face
 from uno_fsm.game import Game
-from uno_fsm.oracle import flip_alt_scoring, partners
+from uno_fsm.oracle import desafio, flip_alt_scoring, partners
 from uno_fsm.oracle.action_cards import DRAW_CARDS
-from uno_fsm.oracle.base import Facts, Snap, check, face_on, gain, step_seat
+from uno_fsm.oracle.base import Facts, Snap, check, face_on, gain
 from uno_fsm.oracle.flip import flip_points
 from uno_fsm.oracle.wild_draw import drew_until
 
@@ -45,7 +46,7 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
     card = action.card
     assert p is not None and card is not None
     kind = face_on(card, before.side).kind
-    victim = step_seat(p, before.direction, 1, n)
+    victim = before.step(p)
     check(not after.hands[p], "CL.END.OUT", f"P{p} went out but holds {after.hands[p]}")
     if kind in DRAW_CARDS or kind == "wd4" or kind == "wd2":
         k, _, rid = DRAW_CARDS.get(kind, (4 if kind == "wd4" else 2, "", ""))
@@ -68,6 +69,10 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
         flip_alt_scoring.check_own_hands(before, after, p, hand_points)
         over = target is not None and max(after.scores) >= target
         rid = "FLALT.END-500"
+    elif facts.elimination:
+        assert target is not None  # the elimination method needs its amount
+        over = desafio.check_hand_end(before, game, p, hand_points, target)
+        rid = "DESAFIO.WINNER"
     else:
         # PARTNERS.SCORE: the team scores the opponents' cards only (both partners carry the
         # team total, PARTNERS.TARGET); without partners the team is the player alone

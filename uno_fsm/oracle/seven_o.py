@@ -8,7 +8,7 @@ from collections import Counter
 from uno_fsm.actions import Action, Pending
 from uno_fsm.cards import Card, Face
 from uno_fsm.game import Game
-from uno_fsm.oracle.base import Facts, Snap, check, has_catch, step_seat
+from uno_fsm.oracle.base import Facts, Snap, check, has_catch
 
 
 def rotates(facts: Facts, f: Face, before: Snap, p: int) -> bool:
@@ -18,16 +18,19 @@ def rotates(facts: Facts, f: Face, before: Snap, p: int) -> bool:
 
 def check_rotation(before: Snap, card: Card, p: int, game: Game) -> None:
     """V.SEVENO.ZERO-ROTATE, V.SEVENO.TWO-PLAYERS: each hand passes on in the direction of
-    play."""
+    play (among the players in the game: DESAFIO.ELIMINATED-OUT)."""
     after = game.state
-    n, d = before.players, before.direction
-    for seat in range(n):
+    out = before.out
+    for seat in range(before.players):
+        if seat in out:
+            continue
         held = Counter(before.hands[seat])
         if seat == p:
             held[card] -= 1
-        check(Counter(after.hands[step_seat(seat, d, 1, n)]) == +held,
-              "V.SEVENO.ZERO-ROTATE" if n > 2 else "V.SEVENO.TWO-PLAYERS",
-              f"P{seat}'s hand did not pass to P{step_seat(seat, d, 1, n)} after a 0")
+        to = before.step(seat)
+        check(Counter(after.hands[to]) == +held,
+              "V.SEVENO.ZERO-ROTATE" if before.seated > 2 else "V.SEVENO.TWO-PLAYERS",
+              f"P{seat}'s hand did not pass to P{to} after a 0")
 
 
 def no_catch_after(legal: list[Action], what: str) -> None:
@@ -50,7 +53,7 @@ def post_swap(before: Snap, action: Action, game: Game, legal: list[Action]) -> 
     check(Counter(after.hands[p]) == Counter(before.hands[t])
           and Counter(after.hands[t]) == Counter(before.hands[p]), "V.SEVENO.SEVEN-SWAP",
           f"P{p} and P{t} did not exchange hands")
-    nxt = step_seat(p, before.direction, 1, before.players)
+    nxt = before.step(p)
     check(pend is not None and pend.player == nxt and pend.decision == "play",
           "V.SEVENO.CONTINUE", f"after the swap: pending {pend}, expected P{nxt}")
     no_catch_after(legal, "swap")

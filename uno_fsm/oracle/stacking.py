@@ -6,7 +6,7 @@ from __future__ import annotations
 from uno_fsm.actions import Pending
 from uno_fsm.cards import Card
 from uno_fsm.game import Game
-from uno_fsm.oracle.base import Snap, available, check, gain, step_seat
+from uno_fsm.oracle.base import Snap, available, check, gain
 
 
 def check_no_cross(before: Snap, kind: str, card: Card) -> None:
@@ -25,7 +25,7 @@ def post_take_all(before: Snap, game: Game) -> None:
     want = min(before.stack, available(before, False))
     check(gain(before, after, p) == want, "V.STACK.TAKE-ALL",
           f"P{p} drew {gain(before, after, p)} cards facing {before.stack}, expected {want}")
-    nxt = step_seat(p, before.direction, 1, before.players)
+    nxt = before.step(p)
     check(pend is not None and pend.player == nxt and pend.decision == "play"
           and after.stack == 0, "V.STACK.TAKE-ALL",
           f"after taking the stack: pending {pend}, stack {after.stack}, expected P{nxt}")
@@ -34,7 +34,7 @@ def post_take_all(before: Snap, game: Game) -> None:
 def post_stacked_draw_two(card: Card, p: int, pend: Pending, before: Snap, game: Game) -> None:
     """V.STACK.ACCUMULATE, V.STACK.OPTIONAL: nobody draws yet; the victim stacks or draws."""
     after = game.state
-    victim = step_seat(p, before.direction, 1, before.players)
+    victim = before.step(p)
     check(gain(before, after, victim) == 0 and after.stack == before.stack + 2
           and pend.player == victim and pend.decision == "play", "V.STACK.ACCUMULATE",
           f"after P{p}'s {card} on a stack of {before.stack}: stack {after.stack}, "

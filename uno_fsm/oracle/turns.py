@@ -7,7 +7,7 @@ from collections import Counter
 
 from uno_fsm.actions import Action
 from uno_fsm.game import Game
-from uno_fsm.oracle.base import Snap, available, check, face_on, gain, playable, step_seat
+from uno_fsm.oracle.base import Snap, available, check, face_on, gain, playable
 
 
 def post_draw(before: Snap, game: Game) -> None:
@@ -29,7 +29,7 @@ def post_draw(before: Snap, game: Game) -> None:
               "CL.DRAW.PLAY-DRAWN", f"after drawing playable {drawn}: pending {pend}")
     else:
         # CL.DRAW.UNPLAYABLE-PASSES
-        nxt = step_seat(p, before.direction, 1, before.players)
+        nxt = before.step(p)
         check(pend is not None and pend.player == nxt and pend.decision == "play",
               "CL.DRAW.UNPLAYABLE-PASSES",
               f"after drawing unplayable {drawn}: pending {pend}, expected P{nxt}")
@@ -40,7 +40,7 @@ def post_pass(before: Snap, game: Game) -> None:
     after, pend = game.state, game.pending
     p = before.current
     assert p is not None
-    nxt = step_seat(p, before.direction, 1, before.players)
+    nxt = before.step(p)
     check(pend is not None and pend.player == nxt, "CL.DRAW.KEEP",
           f"after keeping the drawn card: pending {pend}, expected P{nxt}")
     check(after.hands[p] == before.hands[p], "CL.DRAW.KEEP", "the hand changed on a pass")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from uno_fsm.actions import Action
 from uno_fsm.game import Game
-from uno_fsm.oracle.base import Snap, available, check, gain, has_catch, step_seat
+from uno_fsm.oracle.base import Snap, available, check, gain, has_catch
 
 
 def post_penalty(before: Snap, action: Action, game: Game) -> None:
@@ -37,7 +37,7 @@ def post_wrong_card(before: Snap, action: Action, game: Game) -> None:
     want = min(2 + before.stack, available(before, False))
     check(gain(before, after, t) == want, "CL.PEN.WRONG-CARD",
           f"P{t} grew by {gain(before, after, t)}, expected {want}")
-    nxt = step_seat(t, before.direction, 1, before.players)
+    nxt = before.step(t)
     check(pend is not None and pend.player == nxt and pend.decision == "play",
           "CL.PEN.WRONG-CARD", f"pending {pend}, expected P{nxt} to play")
 

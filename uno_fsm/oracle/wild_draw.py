@@ -9,7 +9,7 @@ from collections import Counter
 from uno_fsm.actions import Action, Pending
 from uno_fsm.cards import Card
 from uno_fsm.game import Game
-from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain, step_seat
+from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain
 from uno_fsm.state import State
 
 # challengeable cards: kind -> (accept, guilty, innocent) draws; -1: until the named colour
@@ -41,7 +41,7 @@ def drew_until(before: Snap, after: State, seat: int, color: str | None, extra: 
 def post_wild_draw(facts: Facts, kind: str, card: Card, p: int, pend: Pending, before: Snap,
                    game: Game) -> None:
     """CL.WD4.CHALLENGE.DECISION, FL.*.CHALLENGER: the victim decides before drawing."""
-    victim = step_seat(p, before.direction, 1, before.players)
+    victim = before.step(p)
     rid = CHALLENGEABLE[kind][3]
     rid = "CL.WD4.CHALLENGE.DECISION" if kind == "wd4" else rid + "CHALLENGER"
     check(pend.player == victim and pend.decision == "challenge", rid,
@@ -57,7 +57,6 @@ def post_challenge(before: Snap, action: Action, game: Game, record: Record | No
     """CL.WD4.ACCEPT / CHALLENGE.*, FL.LIGHT.W2.*, FL.DARK.WDC.*: who draws, who plays."""
     after = game.state
     pend = game.pending
-    n, d = before.players, before.direction
     victim = before.current
     check(record is not None, "CL.WD4.CHALLENGE.WHO", f"{action} with no card to challenge")
     assert victim is not None and record is not None
@@ -67,7 +66,7 @@ def post_challenge(before: Snap, action: Action, game: Game, record: Record | No
     check(after.active_color == before.active_color,
           "CL.WD4.CHALLENGE.COLOUR" if wd4 else prefix + "COLOUR-STANDS",
           "the colour named with the card changed")
-    nxt = step_seat(victim, d, 1, n)
+    nxt = before.step(victim)
     avail = available(before, False)
     if action.kind == "accept":
         seat, k, extra, rid, want = victim, accept_n, 0, \
