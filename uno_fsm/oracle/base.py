@@ -21,6 +21,7 @@ from typing import Any
 
 from uno_fsm.cards import Card, Face
 from uno_fsm.game import Game
+from uno_fsm.params import _get  # the one reader of a dotted ruleset parameter
 from uno_fsm.state import State
 
 CLASSIC_COLORS = ("R", "Y", "G", "B")  # CL.DECK.COLOURS, FL light side
@@ -28,15 +29,6 @@ DARK_COLORS = ("P", "T", "O", "V")  # FL.DECK.* dark side
 
 
 # ---- the ruleset -----------------------------------------------------------------------------
-def _get(params: Mapping[str, Any], path: str, default: Any = None) -> Any:
-    node: Any = params
-    for key in path.split("."):
-        if not isinstance(node, Mapping) or key not in node:
-            return default
-        node = node[key]
-    return node
-
-
 @dataclass(frozen=True)
 class Facts:
     """What the oracle needs to know of a composed ruleset, read from its `params` (the
