@@ -82,6 +82,18 @@ class Tally:
     step_s: float = 0.0  # the whole loop after the set-up (deals and decisions included)
     decide_s: float = 0.0  # of which: the policy choosing among the legal actions in hands
 
+    def add_game(self, hands: int, actions: int, legal: int, setup_s: float, step_s: float,
+                 decide_s: float, deal_s: float = 0.0) -> None:
+        """Count one game played (outside the timed loop)."""
+        self.games += 1
+        self.hands += hands
+        self.actions += actions
+        self.legal += legal
+        self.setup_s += setup_s
+        self.step_s += step_s
+        self.decide_s += decide_s
+        self.deal_s += deal_s
+
     @property
     def stepping_s(self) -> float:
         """The implementation's own time in hands: listing the legal actions, applying one."""
@@ -159,14 +171,7 @@ def engine_games(ruleset: str, players: int, games: int, seed: int,
             apply(action)
             actions += 1
         t2 = clock()
-        t.games += 1
-        t.hands += hands + 1
-        t.actions += actions
-        t.legal += legal
-        t.setup_s += t1 - t0
-        t.deal_s += deal
-        t.step_s += t2 - t1
-        t.decide_s += decide
+        t.add_game(hands + 1, actions, legal, t1 - t0, t2 - t1, decide, deal)
     return t
 
 
@@ -201,13 +206,7 @@ def rlcard_step_games(players: int, games: int, seed: int) -> Tally:
             state, _ = step(action)
             actions += 1
         t2 = clock()
-        t.games += 1
-        t.hands += 1
-        t.actions += actions
-        t.legal += legal
-        t.setup_s += t1 - t0
-        t.step_s += t2 - t1
-        t.decide_s += decide
+        t.add_game(1, actions, legal, t1 - t0, t2 - t1, decide)
     return t
 
 
@@ -232,13 +231,7 @@ def rlcard_round_games(players: int, games: int, seed: int) -> Tally:
             proceed(hands, action)
             actions += 1
         t2 = clock()
-        t.games += 1
-        t.hands += 1
-        t.actions += actions
-        t.legal += legal
-        t.setup_s += t1 - t0
-        t.step_s += t2 - t1
-        t.decide_s += decide
+        t.add_game(1, actions, legal, t1 - t0, t2 - t1, decide)
     return t
 
 
