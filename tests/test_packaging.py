@@ -95,3 +95,21 @@ def test_installed_messages_show_package_paths_not_site_packages(
     files = {r["file"].rsplit("/", 1)[0] for r in json.loads(run.stdout)["results"]}
     assert files == {"conformance/corpus/classic"}
     assert str(unpacked_wheel) not in run.stdout + run.stderr + show.stdout
+
+
+def test_wheel_carries_every_package_of_the_checkout(unpacked_wheel: Path) -> None:
+    """Every directory with an `__init__.py` is in the wheel (pyproject lists packages by
+    hand; `uno_fsm.oracle` was once missing, so `uno-fsm fuzz` failed when installed)."""
+    checkout = {p.parent.relative_to(ROOT).as_posix()
+                for top in ("uno_spec", "uno_fsm", "conformance", "uno_cli")
+                for p in (ROOT / top).rglob("__init__.py")}
+    shipped = {p.parent.relative_to(unpacked_wheel).as_posix()
+               for p in unpacked_wheel.rglob("__init__.py")}
+    assert checkout - shipped == set()
+
+
+def test_installed_fuzz_runs(unpacked_wheel: Path, tmp_path: Path) -> None:
+    fuzz = _run(unpacked_wheel, tmp_path, "fuzz", "--minutes", "0.005", "--ruleset",
+                "classic-official", "--players", "2", "--seed", "1")
+    assert fuzz.returncode == 0, fuzz.stdout + fuzz.stderr
+    assert "rule IDs checked" in fuzz.stderr
