@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import uno_fsm
 from uno_cli.bench_games import (
     HEADLINE,
     POLICIES,
@@ -75,6 +76,9 @@ DEFAULT = Sizes(repeat=7, games=4, rlcard_games=600, fuzz_examples=6)
 QUICK = Sizes(repeat=3, games=1, rlcard_games=150, fuzz_examples=2)
 
 
+ENGINE_BUILDS = {"python": "pure Python", "mypyc": "compiled by mypyc (the optional build)"}
+
+
 # ---- machine -----------------------------------------------------------------------------
 def machine_info() -> dict[str, Any]:
     versions: dict[str, str | None] = {}
@@ -90,6 +94,7 @@ def machine_info() -> dict[str, Any]:
         "cpu_count": os.cpu_count(),
         "python": platform.python_version(),
         "python_implementation": platform.python_implementation(),
+        "engine_build": "mypyc" if uno_fsm.compiled() else "python",
         "packages": versions,
     }
 
@@ -332,6 +337,7 @@ def render_text(r: dict[str, Any]) -> str:
     lines = [
         f"machine: {m['platform']}, {m['processor']}, {m['cpu_count']} CPUs, "
         f"Python {m['python']}",
+        f"engine: {ENGINE_BUILDS[m['engine_build']]}",
         "packages: " + ", ".join(f"{k} {v}" for k, v in m["packages"].items() if v),
         f"medians of {r['sizes']['repeat']} repetitions after a warm-up",
         *[f"note: {n}" for n in r["notes"]],

@@ -11,7 +11,16 @@ from uno_fsm.errors import CardNotationError, IllegalAction
 from uno_fsm.game import Game
 from uno_fsm.state import State
 
+
+def compiled() -> bool:
+    """Whether the engine runs compiled by mypyc (the optional build: setup.py,
+    docs/performance.md) rather than as plain Python."""
+    from uno_fsm import game
+
+    return not (game.__file__ or "").endswith(".py")
+
+
 __all__ = [
     "Action", "Card", "CardNotationError", "Event", "Face", "Game", "IllegalAction", "Pending",
-    "State", "parse",
+    "State", "compiled", "parse",
 ]

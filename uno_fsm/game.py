@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, Action, Event, Pending, wrong_game
@@ -256,7 +256,7 @@ class Game:
         validates again every action it is given."""
         self._rules.changed()
 
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: object) -> bool:
         try:
             self._rules.validate(action)
         except E.IllegalAction:
@@ -264,11 +264,12 @@ class Game:
         return True
 
     # ---- acting ----------------------------------------------------------------------
-    def apply(self, action: Action) -> list[Event]:
-        """Apply `action`; return what happened. Raises IllegalAction, state unchanged."""
+    def apply(self, action: object) -> list[Event]:
+        """Apply `action`; return what happened. Raises IllegalAction, state unchanged
+        (MalformedAction for anything that is not a well-formed `Action`)."""
         r = self._rules
         st = self.state
-        event = None
+        act: Action | None = None
         listed = r.listed
         if listed is not None:
             # an action taken from the current legal list (the same object, listed for this
@@ -277,29 +278,31 @@ class Game:
             # for its event
             for a in listed:
                 if a is action:
-                    if action.kind != "play" or action.player == st.current:
-                        event = EVENT_OF[action.kind]
+                    if a.kind != "play" or a.player == st.current:
+                        event = EVENT_OF[a.kind]
+                        act = a
                     break
-        if event is None:
+        if act is None:
             event = r.validate(action)
+            act = cast(Action, action)  # validate refused anything else
         events: list[Event] = []
         r.events = events
         try:
             r.begin(event)
             for guards, target, effects in _TABLE[st.phase][event]:
                 for g in guards:
-                    if not g(r, action):
+                    if not g(r, act):
                         break
                 else:
                     for f in effects:
-                        f(r, action)
+                        f(r, act)
                     st.phase = target
                     break
             if st.phase in _EVENTLESS:
                 self._settle()
         finally:
             r.listed = r.turn_playable = None  # the state changed (Rules.changed)
-        self.log.append(action)
+        self.log.append(act)
         return events
 
     def _settle(self) -> None:
@@ -322,11 +325,12 @@ class Game:
             else:
                 return
 
-    def apply_via_machine(self, action: Action) -> list[Event]:
+    def apply_via_machine(self, action: object) -> list[Event]:
         """Like `apply`, but let python-statemachine select and run the transitions (slow;
         used to prove that the dispatch table and the machine agree)."""
         r = self._rules
         event = r.validate(action)
+        action = cast(Action, action)  # validate refused anything else
         events: list[Event] = []
         r.events = events
         r.begin(event)

@@ -15,7 +15,7 @@ import base64
 import binascii
 import random
 import struct
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from uno_fsm.cards import Card, parse
@@ -121,8 +121,6 @@ class State:
             "rng": rng_to_json(self.rng),
         }
 
-    snapshot = to_dict
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> State:
         fmt = d.get("format")
@@ -173,15 +171,17 @@ class State:
             own.setstate(self.rng.getstate())
         else:
             own = self.rng
-        out = State.__new__(State)
-        fields_ = self.__dict__.copy()  # the immutable fields as they are, then the others:
-        fields_.update(hands=[list(h) for h in self.hands], draw=list(self.draw),
+        # the immutable fields as they are (cards are immutable values, shared), the rest new
+        return replace(self, hands=[list(h) for h in self.hands], draw=list(self.draw),
                        discard=list(self.discard), scores=list(self.scores),
                        winners=list(self.winners), eliminated=list(self.eliminated),
                        shown={k: (seat, list(cards)) for k, (seat, cards) in self.shown.items()},
                        rng=own)
-        out.__dict__ = fields_
-        return out
+
+    def assign(self, other: State) -> None:
+        """Become `other`, field by field, in place (objects holding this state see it)."""
+        for f in _FIELDS:
+            setattr(self, f, getattr(other, f))
 
     def same(self, other: State) -> bool:
         """Equality field by field (RNG state included) without building the JSON form: the
@@ -200,3 +200,4 @@ class State:
 
 
 _PLAIN = tuple(f for f in fields(State) if f.name != "rng")
+_FIELDS = tuple(f.name for f in fields(State))

@@ -326,17 +326,11 @@ class ReferenceAdapter:
         from uno_fsm.export import round_setup
         from uno_fsm.rules import Rules
 
-        class DealOnly(Rules):
-            __slots__ = ()
-
-            def turn_first_card(self) -> None:  # stop after dealing: the setup turns it
-                pass
-
         g = self.game
         if g.is_over:
             return None
         st = g.state.copy()
-        DealOnly(st, g.params, {}).start_round(None)
+        Rules(st, g.params, {}).deal(None)  # not the first card: the setup turns it
         return round_setup(st.players, st.dealer, st.hands, st.draw[::-1], st.scores,
                            st.eliminated)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from uno_fsm.actions import Action
+from uno_fsm.params import Params
 from uno_fsm.rules import action_cards, flip, wild_draw
 from uno_fsm.rules.action_cards import ActionCardRules
 from uno_fsm.rules.dealing import DealingRules, dealer_value
@@ -36,6 +37,7 @@ from uno_fsm.rules.swap_hands import SwapHands
 from uno_fsm.rules.turn import DECISIONS, TurnRules
 from uno_fsm.rules.uno_call import UnoCallRules
 from uno_fsm.rules.wild_draw import WildDrawRules
+from uno_fsm.state import State
 
 # The house rules, in the order their hooks are called (a new variant: one line here).
 VARIANTS: tuple[type[Variant], ...] = (Stacking, JumpIn, SevenO, SwapHands, Partners,
@@ -46,7 +48,9 @@ class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRule
             ScoringRules, FlipRules, SwapDecisionRules, StackingRules, JumpInRules):
     """Validators, guards and effects; the model object of TurnPhases."""
 
-    __slots__ = ()
+    def __init__(self, state: State, params: Params,
+                 allowed: dict[str, dict[str, object]]) -> None:
+        self.init_core(state, params, allowed)
 
     VARIANTS = VARIANTS
     # card kind -> the method of its effect (`play_effect`); variants replace entries

@@ -11,6 +11,8 @@ play); `EFFECTS` maps card kinds to them (a variant replaces one through its `ca
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from uno_fsm.actions import Action, Event, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.rules.core import Core
@@ -34,8 +36,8 @@ EFFECTS = {
 }
 
 
+@trait
 class ActionCardRules(Core):
-    __slots__ = ()
 
     def number_effect(self, actor: int, f: Face, a: Action) -> bool:
         """CL.PLAY.ONE-CARD: the next player's turn."""

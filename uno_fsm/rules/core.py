@@ -12,7 +12,9 @@ FL.PLAY.ACTIVE-SIDE (every face is read through `face`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
+
+from mypy_extensions import trait
 
 from uno_fsm.actions import FORMED, Action, Event, interned, new_event
 from uno_fsm.cards import Card, Face
@@ -27,19 +29,37 @@ PLAYS: dict[tuple[tuple[str, ...], tuple[str, ...], bool], Plays] = {}
 SEAT_ACTIONS: dict[int, dict[str, tuple[Action, ...]]] = {}
 
 
+@trait
 class Core:
-    """State, parameters, events and hooks, with the helpers every rule area uses."""
+    """State, parameters, events and hooks, with the helpers every rule area uses.
 
-    __slots__ = ("st", "p", "events", "_allowed", "_flip", "_formed", "variants", "hooks",
-                 "effects", "listed", "turn_playable", "_plays", "seat_actions",
-                 "challenge_kinds")
+    Core and the area mixins are mypyc traits (a no-op when the engine runs as plain
+    Python): the optional compiled build (docs/performance.md) allows multiple inheritance
+    only of traits. `Rules` is the one concrete class."""
+
+    st: State
+    p: Params
+    events: list[Event]
+    _allowed: dict[str, dict[str, object]]
+    _flip: bool
+    _formed: dict[int, Action]
+    variants: tuple[Variant, ...]
+    hooks: Hooks
+    effects: dict[str, CardEffect]
+    listed: list[Action] | None
+    turn_playable: list[Card] | None
+    _plays: Plays
+    seat_actions: dict[str, tuple[Action, ...]]
+    challenge_kinds: frozenset[str]
 
     # filled by uno_fsm.rules: the house rules (VARIANTS) and the card effects (kind -> the
     # name of a method of Rules: `effect(actor, face, action) -> bool`)
     VARIANTS: ClassVar[tuple[type[Variant], ...]] = ()
     CARD_EFFECTS: ClassVar[dict[str, str]] = {}
 
-    def __init__(self, state: State, params: Params, allowed: dict[str, dict[str, object]]):
+    def init_core(self, state: State, params: Params,
+                  allowed: dict[str, dict[str, object]]) -> None:
+        """The constructor's work (`Rules.__init__` calls it: a trait has no constructor)."""
         self.st = state
         self.p = params
         self._flip = params.game == "flip"
@@ -162,24 +182,59 @@ class Core:
         self.events.append(new_event(("drew", seat, None, out, None, len(out), rule)))
         return out
 
-    if TYPE_CHECKING:  # methods of other areas that the shared flow calls (see uno_fsm.rules)
-        def playable(self, cards: Iterable[Card]) -> list[Card]: ...
-        def matches(self, card: Card) -> bool: ...
-        def play_actions(self, seat: int, cards: Iterable[Card], hand: list[Card],
-                         out: list[Action], last_wild: bool = True) -> None: ...
-        def place(self, a: Action) -> Face: ...
-        def validate_challenge(self, a: Action) -> None: ...
-        def validate_swap(self, a: Action) -> None: ...
-        def validate_window(self, a: Action, event: str,
-                            allowed: dict[str, object]) -> None: ...
-        def validate_uno_call(self, a: Action, hand: list[Card]) -> None: ...
-        def after_play(self, a: Action, actor: int) -> None: ...
-        def penalty(self, seat: int, n: int, color: str | None, rule: str) -> None: ...
-        def give_until(self, seat: int, color: str | None, rule: str,
-                       extra: int = 0) -> None: ...
-        def challenged(self) -> str: ...
-        def flip(self) -> None: ...
-        def number_effect(self, actor: int, f: Face, a: Action) -> bool: ...
-        def winner_takes_game(self) -> None: ...
-        def start_round(self, dealer: int | None, ordered: bool = False) -> None: ...
-        def turn_first_card(self) -> None: ...
+    # ---- the methods of other areas that the shared flow calls ----------------------
+    # Defined by the area mixins (uno_fsm.rules), which come before Core in Rules' MRO, so
+    # these bodies never run; they let this module call them with their types checked.
+    def playable(self, cards: Iterable[Card]) -> list[Card]:
+        raise NotImplementedError
+
+    def matches(self, card: Card) -> bool:
+        raise NotImplementedError
+
+    def play_actions(self, seat: int, cards: Iterable[Card], hand: list[Card],
+                     out: list[Action], last_wild: bool = True) -> None:
+        raise NotImplementedError
+
+    def place(self, a: Action) -> Face:
+        raise NotImplementedError
+
+    def validate_challenge(self, a: Action) -> None:
+        raise NotImplementedError
+
+    def validate_swap(self, a: Action) -> None:
+        raise NotImplementedError
+
+    def validate_window(self, a: Action, event: str,
+                        allowed: dict[str, object]) -> None:
+        raise NotImplementedError
+
+    def validate_uno_call(self, a: Action, hand: list[Card]) -> None:
+        raise NotImplementedError
+
+    def after_play(self, a: Action, actor: int) -> None:
+        raise NotImplementedError
+
+    def penalty(self, seat: int, n: int, color: str | None, rule: str) -> None:
+        raise NotImplementedError
+
+    def give_until(self, seat: int, color: str | None, rule: str,
+                   extra: int = 0) -> None:
+        raise NotImplementedError
+
+    def challenged(self) -> str:
+        raise NotImplementedError
+
+    def flip(self) -> None:
+        raise NotImplementedError
+
+    def number_effect(self, actor: int, f: Face, a: Action) -> bool:
+        raise NotImplementedError
+
+    def winner_takes_game(self) -> None:
+        raise NotImplementedError
+
+    def start_round(self, dealer: int | None, ordered: bool = False) -> None:
+        raise NotImplementedError
+
+    def turn_first_card(self) -> None:
+        raise NotImplementedError

@@ -8,6 +8,8 @@ first is a special Wild).
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
@@ -26,8 +28,8 @@ FIRST_CARD_TURNS = 64  # turns per card in the draw pile before the first-card l
 DEALER_DRAWS = 10_000  # rounds of the dealer draw before it gives up (CL.DEALER.UNRESOLVABLE)
 
 
+@trait
 class DealingRules(Core):
-    __slots__ = ()
 
     def deal_round(self, action: Action | None = None) -> None:
         """CL.END.NEW-HAND: gather every card, choose a dealer, shuffle, deal, turn a card."""
@@ -40,7 +42,7 @@ class DealingRules(Core):
             self.start_round(None)
         except E.UnresolvableSetup:
             if saved is not None:
-                vars(st).update(vars(State.from_dict(saved)))
+                st.assign(State.from_dict(saved))
             raise
 
     def surely_starts(self, cards: list[Card]) -> bool:
@@ -64,6 +66,12 @@ class DealingRules(Core):
 
         `ordered`: the draw pile is the deck in a given order (a scenario's `start: game`), and
         the dealer draw takes its cards from the top of it, in seat order."""
+        self.deal(dealer, ordered)
+        self.turn_first_card()  # CL22.FIRST.EVERY-HAND: every hand, not only the first
+
+    def deal(self, dealer: int | None, ordered: bool = False) -> None:
+        """The first part of `start_round`: the dealer chosen, the cards shuffled and dealt,
+        the first card not turned yet."""
         st, p = self.st, self.p
         n = st.players
         cards = (list(st.draw) if ordered else st.all_cards()) or build_deck(p)
@@ -100,7 +108,6 @@ class DealingRules(Core):
                     st.hands[seat].append(st.draw.pop())
         # CL.DEAL.DRAW-PILE: the rest is the draw pile
         self.events.append(Event("dealt", dealer, count=p.hand_size, rule="CL.DEAL.SEVEN"))
-        self.turn_first_card()  # CL22.FIRST.EVERY-HAND: every hand, not only the first
 
     def choose_dealer(self, cards: list[Card], ordered: bool = False) -> int:
         """The dealer by the ruleset's method. `ordered`: `cards` is the deck top last, and the

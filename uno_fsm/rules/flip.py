@@ -6,6 +6,8 @@ Rules: FL.FLIP.* (turning everything over), FL.DARK.SE.* (Skip Everyone).
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Face
 from uno_fsm.rules.core import Core
@@ -13,8 +15,8 @@ from uno_fsm.rules.core import Core
 EFFECTS = {"flip": "flip_effect", "skip_everyone": "skip_everyone_effect"}
 
 
+@trait
 class FlipRules(Core):
-    __slots__ = ()
 
     def flip(self) -> None:
         """FL.FLIP.SIDE-CHANGE: the other side is in play. FL.FLIP.HANDS-TURNED: every card is

@@ -7,6 +7,8 @@ out-of-turn play, the jumpers' legal actions).
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
@@ -15,10 +17,9 @@ from uno_fsm.rules.core import Core
 from uno_fsm.rules.hooks import Variant
 
 
+@trait
 class JumpInRules(Core):
     """The machine's guard and effect of the `jump_in` event."""
-
-    __slots__ = ()
 
     def jumper_goes_out(self, action: Action | None = None) -> bool:
         """V.JUMPIN.GO-OUT: the jumped-in card is the jumper's last."""

@@ -9,6 +9,8 @@ faces, `scoring.side: light`). Other scoring methods are variants: `score_hand`,
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
 from uno_fsm.rules.action_cards import DRAW_KINDS, DRAW_RULES
@@ -24,8 +26,8 @@ def _light(card: Card) -> Face:
     return card.light
 
 
+@trait
 class ScoringRules(Core):
-    __slots__ = ()
 
     # ---- guards ----------------------------------------------------------------------
     def goes_out(self, action: Action | None = None) -> bool:

@@ -7,6 +7,8 @@ through the `swap_rules` hook.
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
@@ -18,10 +20,9 @@ from uno_fsm.rules.hooks import CardEffect, SwapRules, Variant
 SEVEN_SWAP = SwapRules("V.SEVENO.SEVEN-SWAP", "V.SEVENO.SEVEN-PENDING", "V.SEVENO.SEVEN-TARGET")
 
 
+@trait
 class SwapDecisionRules(Core):
     """The `swap` decision: guard `needs_swap`, effects `play_swap` and `swap_hands`."""
-
-    __slots__ = ()
 
     def swap_rules_now(self) -> SwapRules:
         """The rules of the pending swap: those of the variant whose card tops the discard."""

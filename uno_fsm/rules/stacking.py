@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mypy_extensions import trait
+
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
@@ -20,10 +22,9 @@ from uno_fsm.rules.hooks import CardEffect, Variant
 STACKED = ("draw2", "wd4")  # the cards that stack (V.STACK.D2-ON-D2, V.STACK.W4-ON-W4)
 
 
+@trait
 class StackingRules(Core):
     """The machine's guard and effect of stacking."""
-
-    __slots__ = ()
 
     def stack_pending(self, action: Action | None = None) -> bool:
         """V.STACK.TAKE-ALL: the turn owner faces an accumulated penalty."""

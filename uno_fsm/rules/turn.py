@@ -9,6 +9,9 @@ on the side in play) are part of the one matching rule, `playable`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
+
+from mypy_extensions import trait
 
 from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, Action, check_form, interned, new_event
@@ -40,10 +43,9 @@ _WRONG_DECISION_RULE: dict[tuple[str, str], str] = {
 }
 
 
+@trait
 class TurnRules(Core):
     """Matching, validation, the legal actions, drawing and passing."""
-
-    __slots__ = ()
 
     # ---- matching --------------------------------------------------------------------
     def playable(self, cards: Iterable[Card]) -> list[Card]:
@@ -179,14 +181,15 @@ class TurnRules(Core):
         return out
 
     # ---- validation ------------------------------------------------------------------
-    def validate(self, a: Action) -> str:
-        """Check `a` against the rules; return the machine event to send. Changes nothing."""
+    def validate(self, action: object) -> str:
+        """Check `action` against the rules; return the machine event to send. Changes
+        nothing."""
         st = self.st
         phase = st.phase
         n = st.players
         # CL.PLAY.TURN-OPTIONS: anything but an Action of this game's cards is malformed-action
-        if id(a) not in self._formed:
-            check_form(a, self._flip)
+        a = (cast(Action, action) if id(action) in self._formed
+             else check_form(action, self._flip))
         if phase == "game_over":
             raise E.GameOver("the game is over", "CL.END.NO-PENDING")
         kind = a.kind

@@ -6,14 +6,16 @@ CL.PEN.* (hint, wrong card).
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
 from uno_fsm.rules.core import Core
 
 
+@trait
 class UnoCallRules(Core):
-    __slots__ = ()
 
     # ---- validation ------------------------------------------------------------------
     def validate_uno_call(self, a: Action, hand: list[Card]) -> None:

@@ -8,6 +8,8 @@ FL.LIGHT.W2.* and FL.DARK.WDC.* (the same flow with each card's own `challenge` 
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
@@ -27,8 +29,8 @@ _CHALLENGER_RULE = {"wd2": "FL.LIGHT.W2.CHALLENGER", "wdc": "FL.DARK.WDC.CHALLEN
 EFFECTS = {kind: "wild_draw_effect" for kind in CHALLENGE_RULES}
 
 
+@trait
 class WildDrawRules(Core):
-    __slots__ = ()
 
     def challenged(self) -> str:
         """The kind of the Wild Draw card waiting for its challenge (the top discard)."""
