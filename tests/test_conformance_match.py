@@ -488,3 +488,15 @@ def test_the_cache_version_follows_the_match_formats(tmp_path: Path,
     finally:
         monkeypatch.delenv("UNO_FSM_SPEC")
         specdata.clear_caches()
+
+
+def test_the_match_example_in_the_docs_passes() -> None:
+    import re
+
+    from conformance.scenario import parse_text
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "scenario-format.md").read_text()
+    [block] = [b for b in re.findall(r"```yaml\n(.*?)```", text, flags=re.S) if "match:" in b]
+    [sc] = parse_text("scenarios:\n" + block, "scenario-format.md")
+    assert _run(ReferenceAdapter, [sc])[sc.id].status == "passed"
+    assert _run(match_mutants.GoingOutOnly, [sc])[sc.id].status == "failed"
