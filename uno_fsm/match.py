@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from uno_fsm.bots import BOTS
+from uno_fsm.actions import Action
+from uno_fsm.bots import BOTS, bot_actions, decides
 from uno_fsm.game import Game
 from uno_fsm.params import Params
 from uno_spec.matches import TABLE_SIZE, MatchFormat
@@ -145,26 +147,47 @@ def schedule(fmt: MatchFormat) -> list[ScheduledHand]:
     return out
 
 
+# A player's own decisions (the person at the terminal, a test's fixed policy): called with the
+# game and that player's legal actions whenever the player `decides` (uno_fsm.bots), it
+# returns one of them. The other players of the hand are the bots.
+Chooser = Callable[[Game, list[Action]], Action]
+
+
 def play_hand(ruleset: str, table: Table, seed: int, bot: str = "random",
-              max_actions: int = MAX_ACTIONS) -> tuple[int, int, int]:
+              max_actions: int = MAX_ACTIONS,
+              choosers: Mapping[int, Chooser] | None = None) -> tuple[int, int, int]:
     """PARTNERS.ROTATION.HAND (RUL.PARTNERS.MATCH-HAND): one deal of `ruleset` with `table`'s
-    seating, played by `bot` until a partner goes out (PARTNERS.END). Returns (the seat that
-    went out, its team's points by PARTNERS.SCORE, the actions taken); HandUnfinished if the
-    hand is not over after `max_actions`."""
+    seating, played until a partner goes out (PARTNERS.END). `choosers` maps match players
+    to their policy; whenever one of them decides, their chooser answers, otherwise `bot`
+    moves for the others (uno_fsm.bots.bot_actions), exactly as `uno-fsm play` hands the
+    moves out between the person and the bots. Returns (the seat that went out, its team's
+    points by PARTNERS.SCORE, the actions taken); HandUnfinished if the hand is not over
+    after `max_actions`."""
     game = Game.new(ruleset, len(table.seats), seed)
     choose = BOTS[bot]
-    rng = random.Random(f"bots {seed}")
+    rng = bot_rng(seed)
+    own = {seat: c for seat, p in enumerate(table.seats)
+           if (c := (choosers or {}).get(p)) is not None}
     n = 0
     while not game.round_over:
         if n >= max_actions:
             raise HandUnfinished(f"the hand of seed {seed} did not end within {max_actions} "
                                  "actions")
-        game.apply(choose(game, game.legal_actions(), rng))
+        seat = next((s for s in own if decides(game, s)), None)
+        if seat is not None:
+            game.apply(own[seat](game, game.legal_actions(seat)))
+        else:
+            game.apply(choose(game, bot_actions(game, own), rng))
         n += 1
     seat = game.winner
     if seat is None:  # every finished classic hand has a player who went out
         raise HandUnfinished(f"the hand of seed {seed} ended with no player out")
     return seat, game.scores[seat], n
+
+
+def bot_rng(seed: int) -> random.Random:
+    """The bots' random choices in the hand dealt with `seed` (the same at the terminal)."""
+    return random.Random(f"bots {seed}")
 
 
 def check_format(fmt: MatchFormat) -> None:
@@ -180,42 +203,64 @@ def check_format(fmt: MatchFormat) -> None:
                          f"table(s) of {TABLE_SIZE} under {fmt.ruleset}")
 
 
+# How one table's hand is played: (the table, the hand's game seed) -> what play_hand returns.
+HandPlay = Callable[[Table, int], tuple[int, int, int]]
+
+
 def play_match(fmt: MatchFormat, seed: int = 0, bot: str = "random", rounds: int | None = None,
-               max_actions: int = MAX_ACTIONS) -> MatchResult:
+               max_actions: int = MAX_ACTIONS, play: HandPlay | None = None,
+               on_hand: Callable[[MatchResult], None] | None = None) -> MatchResult:
     """Play every hand of `fmt` (with `rounds` rounds instead of the format's, if given) and
     tally. The same seed plays the same match: hand k (0-based over all tables, in order)
-    is dealt with the game seed `seed * 1_000_003 + k`."""
+    is dealt with the game seed `seed * 1_000_003 + k`. Each table's hand is played by
+    `play` (default: `play_hand` with `bot` at every seat; `uno-fsm play --match` plays the
+    person's table at the terminal); `on_hand` is given the match so far (its tally
+    included) after each scheduled hand, every table of it played."""
     if rounds is not None:
         fmt = dataclasses.replace(fmt, rounds=rounds)
     check_format(fmt)
     if bot not in BOTS:
         raise MatchError(f"unknown bot {bot!r} (known: {', '.join(sorted(BOTS))})")
     plan = schedule(fmt)
-    n = fmt.players
-    by_partner = [[0] * n for _ in range(n)]
     hands: list[HandResult] = []
     for scheduled in plan:
         for t, table in enumerate(scheduled.tables, 1):
             hand_seed = seed * 1_000_003 + len(hands)
             try:
-                seat, points, actions = play_hand(fmt.ruleset, table, hand_seed, bot,
-                                                  max_actions)
+                if play is None:
+                    seat, points, actions = play_hand(fmt.ruleset, table, hand_seed, bot,
+                                                      max_actions)
+                else:
+                    seat, points, actions = play(table, hand_seed)
             except HandUnfinished as exc:
                 raise HandUnfinished(f"hand {scheduled.number} at table {t}: {exc}") from None
             player = table.seats[seat]
             partner = table.seats[(seat + TABLE_SIZE // 2) % TABLE_SIZE]
-            # PARTNERS.ROTATION.TALLY (RUL.PARTNERS.MATCH-TALLY): the team's points are
-            # credited to both partners, kept under the partnership
-            by_partner[player][partner] += points
-            by_partner[partner][player] += points
             hands.append(HandResult(scheduled.number, t, table.seats, hand_seed, player,
                                     (player, partner), points, actions))
+        if on_hand is not None:
+            on_hand(tally(fmt, seed, bot, plan, hands))
+    return tally(fmt, seed, bot, plan, hands)
+
+
+def tally(fmt: MatchFormat, seed: int, bot: str, plan: list[ScheduledHand],
+          hands: list[HandResult]) -> MatchResult:
+    """The match of `plan` after `hands` (all of them, or the first ones): the points by
+    partnership, the totals and the winners so far."""
+    n = fmt.players
+    by_partner = [[0] * n for _ in range(n)]
+    for h in hands:
+        player, partner = h.team
+        # PARTNERS.ROTATION.TALLY (RUL.PARTNERS.MATCH-TALLY): the team's points are
+        # credited to both partners, kept under the partnership
+        by_partner[player][partner] += h.points
+        by_partner[partner][player] += h.points
     totals = [sum(row) for row in by_partner]
     # PARTNERS.ROTATION.WINNER, PARTNERS.TOURNAMENT.SCORE: the greatest total wins; the tied
     # greatest share the win (RUL.PARTNERS.MATCH-TALLY)
     best = max(totals)
     winners = [p for p, v in enumerate(totals) if v == best]
-    return MatchResult(fmt, seed, bot, plan, hands, by_partner, totals, winners)
+    return MatchResult(fmt, seed, bot, plan, list(hands), by_partner, totals, winners)
 
 
 def _team(team: tuple[int, int]) -> str:
