@@ -275,24 +275,43 @@ def report_lines(result: MatchResult) -> list[str]:
              f"ruleset {f.ruleset}, {f.players} players at {f.tables} table(s) of "
              f"{TABLE_SIZE}, {f.rounds} round(s), {f.hands} hands per table, seed "
              f"{result.seed}, bots {result.bots}",
-             "", "schedule (partners sit opposite: seats 0+2 against 1+3):"]
-    width = len(str(len(result.schedule)))
-    for h in result.schedule:
+             "", *schedule_lines(result.schedule),
+             "", "results (the going-out team scores the opponents' cards):"]
+    lines += [result_line(r, len(result.schedule)) for r in result.hands]
+    return [*lines, "", *tally_lines(result), "", winner_line(result)]
+
+
+def schedule_lines(plan: list[ScheduledHand]) -> list[str]:
+    """The schedule: each hand's partnerships, table by table."""
+    lines = ["schedule (partners sit opposite: seats 0+2 against 1+3):"]
+    width = len(str(len(plan)))
+    for h in plan:
         cells = "   ".join(f"table {t}: {_team(tb.teams[0])} vs {_team(tb.teams[1])}"
                            for t, tb in enumerate(h.tables, 1))
         lines.append(f"  hand {h.number:>{width}} (round {h.round})  {cells}")
-    lines += ["", "results (the going-out team scores the opponents' cards):"]
-    for r in result.hands:
-        lines.append(f"  hand {r.number:>{width}} table {r.table}: P{r.went_out} out, "
-                     f"{_team(r.team)} +{r.points}  (seed {r.seed}, {r.actions} actions)")
-    n = f.players
-    lines += ["", "tally (points by partner; the total is their sum):"]
-    head = "  player " + "".join(f"{'P' + str(q):>6}" for q in range(n)) + f"{'total':>8}"
-    lines.append(head)
+    return lines
+
+
+def result_line(r: HandResult, hands: int) -> str:
+    """One table's hand: who went out, the team's points, the seed that deals it again."""
+    width = len(str(hands))
+    return (f"  hand {r.number:>{width}} table {r.table}: P{r.went_out} out, "
+            f"{_team(r.team)} +{r.points}  (seed {r.seed}, {r.actions} actions)")
+
+
+def tally_lines(result: MatchResult) -> list[str]:
+    """The points by partnership, one row a player, and each player's total."""
+    n = result.format.players
+    lines = ["tally (points by partner; the total is their sum):",
+             "  player " + "".join(f"{'P' + str(q):>6}" for q in range(n)) + f"{'total':>8}"]
     for p in range(n):
         cells = "".join(f"{'-' if p == q else result.by_partner[p][q]:>6}" for q in range(n))
         lines.append(f"  {'P' + str(p):<7}{cells}{result.totals[p]:>8}")
+    return lines
+
+
+def winner_line(result: MatchResult) -> str:
+    """PARTNERS.ROTATION.WINNER: the greatest total, the tied sharing the win."""
     names = ", ".join(f"P{p}" for p in result.winners)
     shared = " (a shared win)" if len(result.winners) > 1 else ""
-    lines += ["", f"winner: {names} with {result.totals[result.winners[0]]} points{shared}"]
-    return lines
+    return f"winner: {names} with {result.totals[result.winners[0]]} points{shared}"

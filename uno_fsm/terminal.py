@@ -128,7 +128,7 @@ class Table:
             return "nobody"
         if seat == self.me:
             return "You"
-        if self.names is not None:
+        if self.names is not None and seat in self.names:
             return self.names[seat]
         return f"Bot {seat + 1 if seat < self.me else seat}"  # the bots in seat order
 
