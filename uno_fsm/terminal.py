@@ -118,6 +118,7 @@ class Table:
     _index: Any = None
 
     names: dict[int, str] | None = None  # the bots' names by seat (default Bot 1, Bot 2...)
+    heading: str | None = None  # what the table line calls the deal (default Round N)
 
     def __post_init__(self) -> None:
         self.console = make_console(self.out)
@@ -167,7 +168,7 @@ class Table:
         view = g.view(self.me)
         top = parse_face(view["top"]) if view["top"] else None
         self.console.print()
-        head = Text.assemble(f"Round {st.round} ", ("| top: ", "dim"),
+        head = Text.assemble(f"{self.heading or f'Round {st.round}'} ", ("| top: ", "dim"),
                              self.card(top) if top else "-", ("  colour: ", "dim"),
                              self.colour(st.active_color), ("  direction: ", "dim"),
                              view["direction"], ("  draw pile: ", "dim"), str(len(st.draw)))

@@ -94,7 +94,8 @@ def sit_match(fmt: MatchFormat, player: int, bots: str, seed: int, rounds: int |
                 c.print(f"  table {t} (bots): {teams}")
         game = Game.new(fmt.ruleset, TABLE_SIZE, seed)
         names = {s: f"P{p}" for s, p in enumerate(table.seats)}
-        seat = terminal.Table(game, me, BOTS[bots], bot_rng(seed), inp, out, names=names)
+        seat = terminal.Table(game, me, BOTS[bots], bot_rng(seed), inp, out, names=names,
+                              heading=f"Hand {scheduled.number}")
         seat.tell(game.setup_events, game.state.side)
         code = terminal.run(seat, max_bot_moves, "match")
         if code is not None:
