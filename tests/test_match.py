@@ -160,6 +160,44 @@ def test_players_tied_on_the_greatest_total_share_the_win(
     assert M.report_lines(result)[-1] == "winner: P0, P3 with 70 points (a shared win)"
 
 
+def test_tally_of_given_hands_credits_both_partners() -> None:
+    """PARTNERS.ROTATION.TALLY: the tally alone (what the conformance adapter's `match`
+    answers): a hand's points go to the going-out player and the player opposite."""
+    result = M.tally(4, [M.Hand((0, 1, 2, 3), 1, 40), M.Hand((0, 2, 1, 3), 2, 10)])
+    assert result.by_partner == [[0, 0, 0, 0], [0, 0, 0, 40], [0, 0, 0, 10], [0, 40, 10, 0]]
+    assert result.totals == [0, 40, 10, 50]
+    assert result.winners == [3]
+    assert M.tally(4, []).winners == [0, 1, 2, 3]  # no hand yet: everybody on 0
+
+
+@pytest.mark.parametrize(("hand", "message"), [
+    (M.Hand((0, 1, 2), 0, 5), r"^hand 1: 4 distinct players of 0\.\.3 sit at a table, not "
+                               r"\[0, 1, 2\]$"),
+    (M.Hand((0, 1, 2, 2), 0, 5), r"not \[0, 1, 2, 2\]$"),
+    (M.Hand((0, 1, 2, 4), 0, 5), r"not \[0, 1, 2, 4\]$"),
+    (M.Hand((0, 1, 2, 3), 7, 5), r"^hand 1: player 7 is not at the table \[0, 1, 2, 3\]$"),
+    (M.Hand((0, 1, 2, 3), 0, -5), r"^hand 1: a team scores no negative points \(-5\)$"),
+])
+def test_tally_refuses_a_hand_that_cannot_be(hand: M.Hand, message: str) -> None:
+    with pytest.raises(M.MatchError, match=message):
+        M.tally(4, [hand])
+
+
+def test_play_match_tallies_with_the_one_tally(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No second copy of the tally: play_match's totals are `tally`'s."""
+    scripted(monkeypatch, [(0, 50), (1, 20), (2, 20)])
+    seen: list[list[tuple[tuple[int, ...], int, int]]] = []
+
+    def spy(players: int, hands: list[M.HandResult]) -> M.Tally:
+        seen.append([(h.seats, h.went_out, h.points) for h in hands])
+        return M.Tally([[0] * 4 for _ in range(4)], [1, 2, 3, 4], [3])
+
+    monkeypatch.setattr(M, "tally", spy)
+    result = M.play_match(ROTATION)
+    assert seen == [[((0, 1, 3, 2), 0, 50), ((0, 1, 2, 3), 1, 20), ((0, 2, 1, 3), 1, 20)]]
+    assert (result.totals, result.winners) == ([1, 2, 3, 4], [3])
+
+
 def test_a_real_match_tallies_what_its_hands_scored() -> None:
     """PARTNERS.ROTATION.TALLY over the engine: every hand's points twice in the totals (both
     partners), the partnership table symmetric, its rows the totals."""

@@ -91,7 +91,7 @@ def test_a_whole_rotation_is_the_drivers_match(capsys: pytest.CaptureFixture[str
         [M.result_line(r, 3) for r in expected.hands]
     # the tally after hands 1 and 2, then the final tally and the winners, are the driver's
     for k in (1, 2):
-        so_far = M.tally(ROTATION, seed, bots, expected.schedule, expected.hands[:k])
+        so_far = M.so_far(ROTATION, seed, bots, expected.schedule, expected.hands[:k])
         at = lines.index(f"Hand {k} of 3 is over.")
         assert lines[at + 2:at + 9] == [*M.tally_lines(so_far),
                                         f"  you (P{player}): {so_far.totals[player]} points"]

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from uno_fsm.actions import Action
 from uno_fsm.bots import BOTS, bot_actions, decides
@@ -96,11 +96,7 @@ class MatchResult:
             "match": f.id, "title": f.title, "ruleset": f.ruleset, "players": f.players,
             "tables": f.tables, "hands_per_partner": f.hands_per_partner, "rounds": f.rounds,
             "hands_per_table": f.hands, "seed": self.seed, "bots": self.bots,
-            "schedule": [{"hand": h.number, "round": h.round,
-                          "tables": [{"seats": list(t.seats),
-                                      "teams": [list(team) for team in t.teams]}
-                                     for t in h.tables]}
-                         for h in self.schedule],
+            "schedule": schedule_json(self.schedule),
             "hands": [{"hand": r.number, "table": r.table, "seats": list(r.seats),
                        "seed": r.seed, "went_out": r.went_out, "team": list(r.team),
                        "points": r.points, "actions": r.actions} for r in self.hands],
@@ -190,6 +186,81 @@ def bot_rng(seed: int) -> random.Random:
     return random.Random(f"bots {seed}")
 
 
+class Outcome(Protocol):
+    """What the tally needs of one table's hand (a HandResult, or a hand a conformance
+    scenario fixes): the match players by seat, the player who went out, the team's points."""
+
+    @property
+    def seats(self) -> tuple[int, ...]: ...
+
+    @property
+    def went_out(self) -> int: ...
+
+    @property
+    def points(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand's outcome given rather than played (the conformance adapter's `match`)."""
+
+    seats: tuple[int, ...]
+    went_out: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Tally:
+    by_partner: list[list[int]]  # by_partner[p][q]: points p scored partnered with q
+    totals: list[int]
+    winners: list[int]
+
+
+def partner_of(seats: Sequence[int], player: int) -> int:
+    """PARTNERS.SEATING: the player sitting opposite `player` at a table of four."""
+    return seats[(seats.index(player) + TABLE_SIZE // 2) % TABLE_SIZE]
+
+
+def tally(players: int, hands: Iterable[Outcome]) -> Tally:
+    """Each player's points by partnership, totals and winners after `hands` (the one tally
+    of `play_match` and of the conformance adapter). MatchError for a hand that is not four
+    distinct players of 0..players-1 with the going-out player among them, or negative
+    points."""
+    by_partner = [[0] * players for _ in range(players)]
+    for k, hand in enumerate(hands, 1):
+        seats = tuple(hand.seats)
+        if len(seats) != TABLE_SIZE or len(set(seats)) != TABLE_SIZE \
+                or not all(0 <= s < players for s in seats):
+            raise MatchError(f"hand {k}: {TABLE_SIZE} distinct players of 0..{players - 1} "
+                             f"sit at a table, not {list(seats)}")
+        if hand.went_out not in seats:
+            raise MatchError(f"hand {k}: player {hand.went_out} is not at the table {list(seats)}")
+        if hand.points < 0:
+            raise MatchError(f"hand {k}: a team scores no negative points ({hand.points})")
+        player = hand.went_out
+        partner = partner_of(seats, player)
+        # PARTNERS.ROTATION.TALLY (RUL.PARTNERS.MATCH-TALLY): the team's points are credited
+        # to both partners, kept under the partnership; PARTNERS.ROTATION.HAND: every hand of
+        # the schedule counts, the ruleset's 500 target plays no part
+        by_partner[player][partner] += hand.points
+        by_partner[partner][player] += hand.points
+    totals = [sum(row) for row in by_partner]
+    # PARTNERS.ROTATION.WINNER, PARTNERS.TOURNAMENT.SCORE: the greatest total wins; the tied
+    # greatest share the win (RUL.PARTNERS.MATCH-TALLY)
+    best = max(totals, default=0)
+    winners = [p for p, v in enumerate(totals) if v == best]
+    return Tally(by_partner, totals, winners)
+
+
+def schedule_json(plan: Sequence[ScheduledHand]) -> list[dict[str, Any]]:
+    """The schedule as JSON data: each hand's round and tables, each table's seats (in seat
+    order) and its two teams (the partners opposite each other)."""
+    return [{"hand": h.number, "round": h.round,
+             "tables": [{"seats": list(t.seats), "teams": [list(team) for team in t.teams]}
+                        for t in h.tables]}
+            for h in plan]
+
+
 def check_format(fmt: MatchFormat) -> None:
     """PARTNERS.ROTATION.HAND: the hands are dealt under a partners ruleset at tables of
     four (MatchError otherwise; unknown ruleset names raise the loader's SpecError)."""
@@ -235,32 +306,21 @@ def play_match(fmt: MatchFormat, seed: int = 0, bot: str = "random", rounds: int
             except HandUnfinished as exc:
                 raise HandUnfinished(f"hand {scheduled.number} at table {t}: {exc}") from None
             player = table.seats[seat]
-            partner = table.seats[(seat + TABLE_SIZE // 2) % TABLE_SIZE]
             hands.append(HandResult(scheduled.number, t, table.seats, hand_seed, player,
-                                    (player, partner), points, actions))
+                                    (player, partner_of(table.seats, player)), points,
+                                    actions))
         if on_hand is not None:
-            on_hand(tally(fmt, seed, bot, plan, hands))
-    return tally(fmt, seed, bot, plan, hands)
+            on_hand(so_far(fmt, seed, bot, plan, hands))
+    return so_far(fmt, seed, bot, plan, hands)
 
 
-def tally(fmt: MatchFormat, seed: int, bot: str, plan: list[ScheduledHand],
-          hands: list[HandResult]) -> MatchResult:
-    """The match of `plan` after `hands` (all of them, or the first ones): the points by
-    partnership, the totals and the winners so far."""
-    n = fmt.players
-    by_partner = [[0] * n for _ in range(n)]
-    for h in hands:
-        player, partner = h.team
-        # PARTNERS.ROTATION.TALLY (RUL.PARTNERS.MATCH-TALLY): the team's points are
-        # credited to both partners, kept under the partnership
-        by_partner[player][partner] += h.points
-        by_partner[partner][player] += h.points
-    totals = [sum(row) for row in by_partner]
-    # PARTNERS.ROTATION.WINNER, PARTNERS.TOURNAMENT.SCORE: the greatest total wins; the tied
-    # greatest share the win (RUL.PARTNERS.MATCH-TALLY)
-    best = max(totals)
-    winners = [p for p, v in enumerate(totals) if v == best]
-    return MatchResult(fmt, seed, bot, plan, list(hands), by_partner, totals, winners)
+def so_far(fmt: MatchFormat, seed: int, bot: str, plan: list[ScheduledHand],
+           hands: list[HandResult]) -> MatchResult:
+    """The match of `plan` after `hands` (all of them, or the first ones), with their
+    `tally`."""
+    result = tally(fmt.players, hands)
+    return MatchResult(fmt, seed, bot, plan, list(hands), result.by_partner, result.totals,
+                       result.winners)
 
 
 def _team(team: tuple[int, int]) -> str:
