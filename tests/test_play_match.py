@@ -341,3 +341,43 @@ def test_play_help_describes_matches(capsys: pytest.CaptureFixture[str],
     assert "--player PLAYER the player of the match you are, 0 to players-1 (default: 0)" in text
     assert "--rounds ROUNDS rounds of the rotation to play instead of the format's" in text
     assert "so --ruleset, --players and --seat do not apply" in text
+
+
+# ---- what the terminal shows differently in a match --------------------------------------------
+def test_scores_in_a_hand_show_the_match_tally(capsys: pytest.CaptureFixture[str]) -> None:
+    """`scores` during hand 2: the tally after hand 1, not the game's race to 500."""
+    argv = ["--match", "partners-rotation", "--seed", "4"]
+    n = prompts_in_hand_one(capsys, argv)
+    code, out, _ = play(capsys, argv, "1\n" * n + "scores\nq\n")
+    assert code == 0
+    after_one = M.so_far(ROTATION, 4, "basic", M.schedule(ROTATION),
+                         driver(ROTATION, 4, 0, "basic").hands[:1])
+    typed = out.rsplit("> ", 2)[1].splitlines()  # what `scores` printed, up to the next prompt
+    assert typed[:len(M.tally_lines(after_one))] == M.tally_lines(after_one)
+    assert "first to 500" not in out
+
+
+def test_a_hand_that_reaches_the_games_target_is_only_a_hand() -> None:
+    """PARTNERS.ROTATION.HAND: the ruleset's 500 plays no part in a match, so a hand that ends
+    the game (a team past 500) is told as a player going out, never as winning the game."""
+    from engine_helpers import game
+
+    from uno_fsm.terminal import run
+
+    def position() -> Game:
+        return game({0: ["R5"], 1: ["G1", "G2"], 2: ["B1"], 3: ["Y1", "Y2"]}, ["R1"],
+                    ["Y3"] * 4, ruleset="classic-official+partners",
+                    scores={0: 495, 1: 0, 2: 495, 3: 0})
+
+    told = []
+    for match_lines in (None, lambda: ["tally"]):
+        g = position()
+        out = io.StringIO()
+        t = Table(g, 0, basic_bot, random.Random(0), io.StringIO("R5\n"), out,
+                  match_lines=match_lines)
+        assert run(t, 10, "match" if match_lines else "game") is None and g.is_over
+        told.append(out.getvalue())
+    assert "  You go out and score 6 points  [CL.SCORE.WINNER]\n" in told[0]
+    assert "You win the game" in told[0]
+    assert "  You go out and score 6 points  [CL.SCORE.WINNER]\n" in told[1]
+    assert "win the game" not in told[1]

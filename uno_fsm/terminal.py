@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -119,6 +119,10 @@ class Table:
 
     names: dict[int, str] | None = None  # the bots' names by seat (default Bot 1, Bot 2...)
     heading: str | None = None  # what the table line calls the deal (default Round N)
+    # a hand of a match (uno_fsm.terminal_match): `scores` shows these lines (the match's
+    # tally) instead of the game's scores, and the game's end is not told (the schedule ends
+    # the match, PARTNERS.ROTATION.HAND)
+    match_lines: Callable[[], list[str]] | None = None
 
     def __post_init__(self) -> None:
         self.console = make_console(self.out)
@@ -211,6 +215,8 @@ class Table:
         for ev in events:
             if ev.kind == "flipped":
                 side = "dark" if side == "light" else "light"
+            if ev.kind == "game-over" and self.match_lines is not None:
+                continue
             parts = self.words(ev, side)
             if parts is None:
                 continue
@@ -480,7 +486,11 @@ class Table:
                 self.why()
                 continue
             if low == "scores":
-                self.scoreboard("Scores")
+                if self.match_lines is not None:
+                    for line in self.match_lines():
+                        self.console.print(line)
+                else:
+                    self.scoreboard("Scores")
                 continue
             if low == "names":
                 self.long_names = not self.long_names

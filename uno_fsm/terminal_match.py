@@ -35,6 +35,7 @@ from uno_fsm.match import (
     result_line,
     schedule,
     schedule_lines,
+    so_far,
     tally_lines,
     winner_line,
 )
@@ -71,6 +72,7 @@ def sit_match(fmt: MatchFormat, player: int, bots: str, seed: int, rounds: int |
     c = terminal.make_console(out)
     plan = schedule(fmt)
     done = [0]  # scheduled hands over so far
+    last = [so_far(fmt, seed, bots, plan, [])]  # the match after them
 
     def you(p: int) -> str:
         return f"you (P{p})" if p == player else f"P{p}"
@@ -95,7 +97,8 @@ def sit_match(fmt: MatchFormat, player: int, bots: str, seed: int, rounds: int |
         game = Game.new(fmt.ruleset, TABLE_SIZE, seed)
         names = {s: f"P{p}" for s, p in enumerate(table.seats)}
         seat = terminal.Table(game, me, BOTS[bots], bot_rng(seed), inp, out, names=names,
-                              heading=f"Hand {scheduled.number}")
+                              heading=f"Hand {scheduled.number}",
+                              match_lines=lambda: tally_lines(last[0]))
         seat.tell(game.setup_events, game.state.side)
         code = terminal.run(seat, max_bot_moves, "match")
         if code is not None:
@@ -104,19 +107,20 @@ def sit_match(fmt: MatchFormat, player: int, bots: str, seed: int, rounds: int |
             raise HandUnfinished(f"the hand of seed {seed} ended with no player out")
         return game.winner, game.scores[game.winner], len(game.log)
 
-    def between(so_far: MatchResult) -> None:
+    def between(result: MatchResult) -> None:
         number = plan[done[0]].number
         done[0] += 1
+        last[0] = result
         c.print()
         c.print(Text(f"Hand {number} of {len(plan)} is over.", style="bold"))
-        for r in so_far.hands:
+        for r in result.hands:
             if r.number == number:
                 c.print(result_line(r, len(plan)))
         if done[0] == len(plan):  # the last: the whole tally follows, with the winners
             return
-        for line in tally_lines(so_far):
+        for line in tally_lines(result):
             c.print(line)
-        c.print(f"  you (P{player}): {so_far.totals[player]} points")
+        c.print(f"  you (P{player}): {result.totals[player]} points")
 
     c.print(Text(f"UNO match {fmt.id}: {fmt.title}", style="bold"))
     c.print(f"ruleset {fmt.ruleset}, {fmt.players} players at {fmt.tables} table(s) of "
