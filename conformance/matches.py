@@ -188,13 +188,14 @@ def _rounds(schedule: Schedule, want: int, _expect: dict[str, Any]) -> Any:
 def _partner_hands(schedule: Schedule, want: int, expect: dict[str, Any]) -> Any:
     """PARTNERS.ROTATION.SCHEDULE, PARTNERS.TOURNAMENT.SCHEDULE: in each round every pair of
     players partners (is one of a table's teams) in exactly `want` hands."""
-    players = expect.get("players") or 1 + max(
-        (s for hand in schedule for table in hand["tables"] for s in table["seats"]), default=-1)
-    by_round: dict[int, Counter[tuple[int, int]]] = {}
-    for hand in schedule:
+    players = expect["players"]  # the schema requires it beside partner_hands: the pairs
+    by_round: dict[int, Counter[tuple[int, int]]] = {}  # counted are C(players, 2), at most
+    for i, hand in enumerate(schedule, 1):  # 2016 (64 players), whatever the answer holds
         count = by_round.setdefault(hand["round"], Counter())
         for table in hand["tables"]:
             for a, b in table["teams"]:
+                if not (0 <= a < players and 0 <= b < players) or a == b:
+                    return {"hand": i, "team": [a, b]}
                 count[(min(a, b), max(a, b))] += 1
     for rnd, count in sorted(by_round.items()):
         # a pair partnering too often first (the schedule's own error), then too rarely

@@ -7,6 +7,7 @@ line; the cache keeps them exactly."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,9 @@ def test_a_failure_points_at_the_expectation_and_quotes_the_clauses(tmp_path: Pa
     assert lines[1] == f"  at {sc.file}:{line}"
     assert any(text.startswith("  clause classic-br:partners-variation:5: ")
                for text in lines)
+    junit = reports.render(again, "junit")
+    assert 'failures="1"' in junit and "schedule.hands: expected 28, observed 14" in junit
+    assert "schedule.hands: expected 28, observed 14" in reports.render(again, "markdown")
 
 
 def test_without_the_operation_they_are_unsupported_never_failed() -> None:
@@ -147,8 +151,6 @@ def test_without_the_operation_they_are_unsupported_never_failed() -> None:
 def test_served_without_the_operation_is_unsupported_over_stdio() -> None:
     command = [sys.executable, "-m", "uno_cli", "conformance", "serve", "--adapter",
                "module:match_mutants:NoMatch"]
-    import os
-
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(FIX), *sys.path])}
     results = _run(lambda: StdioAdapter(command, timeout=20, env=env), MATCH[:2])
     assert {(r.status, r.message) for r in results.values()} == \
@@ -339,6 +341,8 @@ def test_the_base_match_scenario_is_valid(tmp_path: Path,
     ("schedule: {hands: 3, players: 4}", "schedule: {order: [1, 2, 3]}", 12,
      f"{S}match.expect.schedule: Additional properties are not allowed ('order' was "
      "unexpected)"),
+    ("schedule: {hands: 3, players: 4}", "schedule: {partner_hands: 1}", 12,
+     f"{S}match.expect.schedule: 'players' is a dependency of 'partner_hands'"),
     ("schedule: {hands: 3, players: 4}", "schedule: {partners_opposite: false}", 12,
      f"{S}match.expect.schedule.partners_opposite: True was expected"),
     ("totals: {0: 40, 2: 40}", "totals: {0: 40, 4: 40}", 13,
@@ -500,3 +504,16 @@ def test_the_match_example_in_the_docs_passes() -> None:
     [sc] = parse_text("scenarios:\n" + block, "scenario-format.md")
     assert _run(ReferenceAdapter, [sc])[sc.id].status == "passed"
     assert _run(match_mutants.GoingOutOnly, [sc])[sc.id].status == "failed"
+
+
+def test_partner_hands_counts_only_the_players_expected() -> None:
+    """A hostile schedule naming a player 10**9 costs no more than the 64-player pairs: the
+    team is reported, never C(10**9, 2) pairs counted."""
+    hand = {"round": 1, "tables": [{"seats": [0, 1, 2, 10**9], "teams": [[0, 2], [1, 10**9]]}]}
+    seated, m = matches.judge({"schedule": {"players": 4, "partner_hands": 1}},
+                              {"schedule": [hand]})
+    assert seated.observed == {"hand": 1, "seated": [0, 1, 2, 10**9]}
+    assert (m.key, m.observed) == ("schedule.partner_hands", {"hand": 1, "team": [1, 10**9]})
+    same = {"round": 1, "tables": [{"seats": [0, 1, 2, 3], "teams": [[0, 0], [1, 3]]}]}
+    [m] = matches.judge({"schedule": {"players": 4, "partner_hands": 1}}, {"schedule": [same]})
+    assert m.observed == {"hand": 1, "team": [0, 0]}
