@@ -197,8 +197,9 @@ def _partner_hands(schedule: Schedule, want: int, expect: dict[str, Any]) -> Any
             for a, b in table["teams"]:
                 count[(min(a, b), max(a, b))] += 1
     for rnd, count in sorted(by_round.items()):
-        wrong = [(pair, count[pair]) for pair in combinations(range(players), 2)
-                 if count[pair] != want]
+        # a pair partnering too often first (the schedule's own error), then too rarely
+        wrong = sorted(((pair, count[pair]) for pair in combinations(range(players), 2)
+                        if count[pair] != want), key=lambda item: item[1] < want)
         if wrong:
             (a, b), n = wrong[0]
             out: dict[str, Any] = {"round": rnd, "players": [a, b], "hands": n}
@@ -209,5 +210,5 @@ def _partner_hands(schedule: Schedule, want: int, expect: dict[str, Any]) -> Any
 
 
 SCHEDULE_CHECKS = {"players": _players, "tables": _tables, "hands": _hands,
-                   "rounds": _rounds, "partner_hands": _partner_hands,
-                   "partners_opposite": _opposite}
+                   "rounds": _rounds, "partners_opposite": _opposite,
+                   "partner_hands": _partner_hands}

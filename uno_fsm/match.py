@@ -30,6 +30,7 @@ from uno_fsm.actions import Action
 from uno_fsm.bots import BOTS, bot_actions, decides
 from uno_fsm.game import Game
 from uno_fsm.params import Params
+from uno_fsm.rules.partners import partner_of as seat_partner
 from uno_spec.matches import TABLE_SIZE, MatchFormat
 
 MAX_ACTIONS = 100_000  # a hand not over after this many actions stops the match
@@ -218,8 +219,9 @@ class Tally:
 
 
 def partner_of(seats: Sequence[int], player: int) -> int:
-    """PARTNERS.SEATING: the player sitting opposite `player` at a table of four."""
-    return seats[(seats.index(player) + TABLE_SIZE // 2) % TABLE_SIZE]
+    """PARTNERS.SEATING: the player sitting opposite `player` at a table of four (the partners
+    ruleset's own seat rule)."""
+    return seats[seat_partner(TABLE_SIZE, seats.index(player))]
 
 
 def tally(players: int, hands: Iterable[Outcome]) -> Tally:
