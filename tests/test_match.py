@@ -15,7 +15,8 @@ from typing import TypeVar
 import pytest
 
 from uno_fsm import match as M
-from uno_fsm.bots import BOTS
+from uno_fsm.actions import Action
+from uno_fsm.bots import BOTS, decides
 from uno_fsm.game import Game
 from uno_spec.loader import SpecError
 from uno_spec.matches import MatchFormat, clear_caches, list_matches, load_match
@@ -109,6 +110,42 @@ def test_a_hand_is_one_deal_replayable_from_its_seed() -> None:
     assert not game.state.hands[seat]
     assert game.scores[seat] == game.scores[(seat + 2) % 4] == points > 0
     assert game.scores[(seat + 1) % 4] == game.scores[(seat + 3) % 4] == 0
+
+
+def test_a_players_chooser_answers_their_decisions_and_only_theirs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """play_hand's choosers (what `uno-fsm play --match` relies on): a chooser is asked only
+    when its player decides (their turn, a UNO call or catch of their own), with that
+    player's legal actions; the bots move for the others and never for a chooser's player.
+    With a chooser at every seat no bot moves at all."""
+    table = M.Table((3, 0, 1, 2))
+    asked: list[int] = []
+    rng = random.Random(0)
+
+    def chooser(game: Game, actions: list[Action]) -> Action:
+        seat = actions[0].player
+        assert seat is not None and decides(game, seat)
+        assert actions == game.legal_actions(seat)
+        asked.append(table.seats[seat])
+        return rng.choice(actions)
+
+    def bot(game: Game, actions: list[Action], rng: random.Random) -> Action:
+        assert actions and all(table.seats[a.player or 0] != 1 for a in actions)
+        return BOTS["random"](game, actions, rng)
+
+    monkeypatch.setitem(BOTS, "test", bot)
+    seat, points, actions = M.play_hand("classic-official+partners", table, 4, "test",
+                                        choosers={1: chooser})
+    assert asked and set(asked) == {1} and len(asked) < actions
+
+    def never(game: Game, actions: list[Action], rng: random.Random) -> Action:
+        raise AssertionError("a bot moved")
+
+    monkeypatch.setitem(BOTS, "never", never)
+    asked.clear()
+    seat, points, actions = M.play_hand("classic-official+partners", table, 4, "never",
+                                        choosers=dict.fromkeys(range(4), chooser))
+    assert len(asked) == actions and set(asked) == {0, 1, 2, 3}
 
 
 def test_a_hand_that_does_not_end_stops_the_match() -> None:

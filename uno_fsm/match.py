@@ -3,8 +3,9 @@
 The engine plays one game; a match is a schedule of such games. The driver seats the players
 of each hand so that the hand's partners sit opposite (PARTNERS.SEATING: seat i partners seat
 i + 2 at a table of four), deals each hand as a new `Game` of the format's partners ruleset,
-lets bots choose among `legal_actions` until a partner goes out, and keeps each player's
-points by partnership. Rules: spec/rules/classic-partners-match.yaml; rulings
+lets bots choose among `legal_actions` until a partner goes out (a player's own decisions may
+be a chooser's instead: `uno-fsm play --match` seats a person), and keeps each player's points
+by partnership. Rules: spec/rules/classic-partners-match.yaml; rulings
 RUL.PARTNERS.ROTATION, RUL.PARTNERS.MATCH-HAND, RUL.PARTNERS.ROTATION-HANDS,
 RUL.PARTNERS.TOURNAMENT-HANDS, RUL.PARTNERS.TOURNAMENT-TABLES, RUL.PARTNERS.MATCH-TALLY.
 

@@ -30,6 +30,7 @@ from uno_fsm.match import (
     Table,
     bot_rng,
     check_format,
+    partner_of,
     play_hand,
     play_match,
     result_line,
@@ -82,7 +83,7 @@ def sit_match(fmt: MatchFormat, player: int, bots: str, seed: int, rounds: int |
             return play_hand(fmt.ruleset, table, seed, bots, max_bot_moves)
         scheduled = plan[done[0]]
         me = table.seats.index(player)
-        partner = table.seats[(me + TABLE_SIZE // 2) % TABLE_SIZE]
+        partner = partner_of(table.seats, player)  # PARTNERS.SEATING: opposite
         against = [p for p in table.seats if p not in (player, partner)]
         where = f", table {scheduled.tables.index(table) + 1}" if fmt.tables > 1 else ""
         c.print()
