@@ -4,8 +4,9 @@ Loading the corpus is mostly YAML parsing and validation; a file whose bytes hav
 gives the same scenarios. So `conformance.scenario.load_corpus` keeps, for each file that loaded
 without error, what it built, under the SHA-256 of the file's bytes, in a directory named for
 the *version*: a SHA-256 of the code that parses and validates scenarios (the source of the
-modules in `CODE`), of the data those checks read (the scenario schema and `spec/rulesets/`,
-whose decks and player counts the checks use), and of the loader's limits and parser. A change
+modules in `CODE`), of the data those checks read (the scenario and match schemas,
+`spec/rulesets/`, whose decks and player counts the checks use, and `spec/matches/`, whose
+formats a match scenario names), and of the loader's limits and parser. A change
 to any of them starts a new version directory (the last `KEEP_VERSIONS` are kept); an entry is
 never consulted across versions.
 
@@ -47,7 +48,10 @@ _PACKAGES = Path(__file__).resolve().parent.parent
 # The modules whose code decides what a scenario file loads to (or whether it loads).
 CODE = ("conformance/scenario.py", "conformance/corpus_cache.py", "conformance/specdata.py",
         "uno_spec/loader.py", "uno_spec/files.py", "uno_spec/schema.py",
-        "uno_spec/rulesets.py")
+        "uno_spec/rulesets.py", "uno_spec/matches.py")
+# The spec data those checks read: the decks and player counts of the rulesets, the match
+# formats a match scenario names (their ruleset and players), and the schemas.
+DATA = ("rulesets", "matches")
 
 
 def enabled() -> bool:
@@ -84,11 +88,14 @@ def version() -> str | None:
         for name in CODE:
             h.update(name.encode() + b"\0" + (_PACKAGES / name).read_bytes() + b"\0")
         spec = spec_root()
-        h.update((spec / "schema" / "scenario.schema.json").read_bytes() + b"\0")
-        rulesets = spec / "rulesets"
-        for path in sorted(rulesets.iterdir()) if rulesets.is_dir() else ():
-            if path.suffix in (".yaml", ".yml"):
-                h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        for schema in ("scenario", "match"):
+            h.update((spec / "schema" / f"{schema}.schema.json").read_bytes() + b"\0")
+        for kind in DATA:
+            folder = spec / kind
+            for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+                if path.suffix in (".yaml", ".yml"):
+                    h.update(f"{kind}/{path.name}".encode() + b"\0" + path.read_bytes()
+                             + b"\0")
     except OSError:
         return None
     return h.hexdigest()[:32]

@@ -67,6 +67,7 @@ class Facts:
     reshuffled: bool = False  # the accepted steps take more cards than the draw pile holds
     refused: bool = False  # the set-up itself must be refused (`expect_setup_error`)
     eliminated: bool = False  # Desafio: `eliminated` set up or observed
+    match: bool = False  # a match scenario: the `match` operation, no game set up
 
 
 def _face(card: str, dark: bool) -> str:
@@ -123,7 +124,7 @@ def facts(sc: Scenario) -> Facts:
               start=str(setup.get("start", "turn")), target=target,
               setup_scores=bool(setup.get("scores")),
               refused=sc.expect_setup_error is not None,
-              eliminated="eliminated" in setup)
+              eliminated="eliminated" in setup, match=sc.match is not None)
     pile = _Pile([str(c) for c in setup.get("draw") or []])
     held: dict[Any, int] = {int(s): len(cards) for s, cards in (setup.get("hands") or {}).items()}
     discard = setup.get("discard") or []
@@ -280,6 +281,10 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
     "desafio": ("the ruleset includes the `desafio` variant, a set-up `eliminated` or an "
                 "`eliminated` expectation",
                 lambda f: "desafio" in f.parts or f.eliminated or "eliminated" in f.observed),
+    # PARTNERS.ROTATION.*, PARTNERS.TOURNAMENT.*: a match of several hands, no game set up
+    "partners-match": ("a `match` block: a match format's schedule or the tally of hands it "
+                       "fixes, asked of the adapter's `match` operation",
+                       lambda f: f.match),
 }
 
 

@@ -11,6 +11,9 @@ In process, an adapter is any object with these methods (dict payloads, JSON dat
                                          by a rule (the state must be unchanged); raise
                                          Unsupported for an action the implementation lacks
     observe(keys) -> dict                the requested observation keys (see docs)
+    match(params) -> dict                optional (feature partners-match): params {"format",
+                                         "rounds"?, "results"?}; the schedule and the tally
+                                         (conformance.matches); raise Unsupported
     close() -> None
 
 Anything else going wrong is an `AdapterError` (the runner reports the scenario `errored` and
@@ -26,7 +29,7 @@ from itertools import accumulate
 from typing import Any, Protocol, runtime_checkable
 
 PROTOCOL = "uno-conformance/1"
-METHODS = ("hello", "setup", "act", "observe", "bye")
+METHODS = ("hello", "setup", "act", "observe", "match", "bye")  # match: partners-match only
 # Error codes reserved by the protocol itself (rule error codes live in spec/errors.yaml).
 UNSUPPORTED = "unsupported"
 BAD_REQUEST = "bad-request"

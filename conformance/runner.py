@@ -1,7 +1,8 @@
 """Play scenarios against an adapter and judge them.
 
 For each scenario: check that the adapter supports its ruleset, features and observations
-(otherwise `unsupported`), `setup`, then each step in order. An `act` with `error:` must be
+(otherwise `unsupported`), `setup`, then each step in order; a match scenario is one `match`
+request instead, its answer judged by conformance.matches. An `act` with `error:` must be
 rejected with that code (codes only, never messages); without `error:` it must be accepted.
 `state_unchanged: true` observes every key the adapter supports before and after the rejected
 action and compares. An `expect` step compares observations (conformance.compare). The first
@@ -31,7 +32,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from conformance import compare as cmp
-from conformance import processes
+from conformance import matches, processes
 from conformance.expectations import Expectations
 from conformance.protocol import (
     MAX_OBSERVATION,
@@ -113,12 +114,13 @@ class RunReport:
 
 class _StepFailed(Exception):
     def __init__(self, message: str, expected: Any = None, observed: Any = None,
-                 mismatches: list[cmp.Mismatch] | None = None) -> None:
+                 mismatches: list[cmp.Mismatch] | None = None, line: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.expected = expected
         self.observed = observed
         self.mismatches = mismatches or []
+        self.line = line  # a match scenario: the line of the expectation that failed
 
 
 class _Timeout(Exception):
@@ -320,11 +322,14 @@ class Runner:
                     adapter.set_deadline(deadline)
                 if self.caps.get("pipelining") is True and hasattr(adapter, "pipeline"):
                     last = self._pipeline(adapter, sc, ahead)
-                refusal = _ask(adapter.setup, sc.setup_params())
-                self._check_time(deadline, "setup")
-                _judge_setup(sc, check_rejection(refusal, "setup"))
-                for step in sc.steps:
-                    self._run_step(adapter, step, deadline)
+                if sc.match is not None:
+                    self._run_match(adapter, sc, deadline)
+                else:
+                    refusal = _ask(adapter.setup, sc.setup_params())
+                    self._check_time(deadline, "setup")
+                    _judge_setup(sc, check_rejection(refusal, "setup"))
+                    for step in sc.steps:
+                        self._run_step(adapter, step, deadline)
                 step = None
         except _StepFailed as exc:
             res.status = "failed"
@@ -332,6 +337,7 @@ class Runner:
             res.expected, res.observed = exc.expected, exc.observed
             res.mismatches = [{"key": m.key, "expected": m.expected, "observed": m.observed}
                               for m in exc.mismatches]
+            res.step_line = exc.line
         except Unsupported as exc:
             res.status = "unsupported"
             res.message = f"adapter: {exc}" if str(exc) else "adapter answered unsupported"
@@ -369,6 +375,8 @@ class Runner:
         step: `act`, with an `observe` of every key before and after for `state_unchanged`;
         `observe` for an `expect`). None depends on an earlier answer, so an adapter that
         pipelines can send them all at once (docs/adapter-protocol.md)."""
+        if sc.match is not None:
+            return [("match", sc.match_params())]
         every = {"keys": list(self.caps.get("observations", []))}
         calls: list[tuple[str, dict[str, Any]]] = [("setup", sc.setup_params())]
         for step in sc.steps:
@@ -429,6 +437,25 @@ class Runner:
                                   expected=step.expect,
                                   observed=cmp.restrict(step.expect, obs),
                                   mismatches=mismatches)
+
+    def _run_match(self, adapter: Any, sc: Scenario, deadline: float) -> None:
+        """A match scenario: one `match` request, its answer judged against the scenario's
+        expectations (conformance.matches). An adapter without the operation is
+        `unsupported`."""
+        ask = getattr(adapter, "match", None)
+        if not callable(ask):
+            raise Unsupported("the adapter has no `match` operation")
+        answer = matches.check_answer(_ask(ask, sc.match_params()), limit=self.max_observation)
+        self._check_time(deadline, "match")
+        expect = (sc.match or {})["expect"]
+        mismatches = matches.judge(expect, answer)
+        if mismatches:
+            key = mismatches[0].key  # schedule.hands (its own line), totals.1 (the totals')
+            line = sc.raw_lines.get(f"expect.{key}") or \
+                sc.raw_lines.get(f"expect.{key.split('.')[0]}")
+            raise _StepFailed("; ".join(m.describe() for m in mismatches), expected=expect,
+                              observed=matches.restrict(expect, answer), mismatches=mismatches,
+                              line=line)
 
     def _apply_expectations(self, res: Result) -> None:
         entry = self.expectations.lookup(res.id)

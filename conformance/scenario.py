@@ -92,6 +92,9 @@ class Scenario:
     description: str = ""
     raw_lines: dict[str, int] = field(default_factory=dict, compare=False)
     expect_setup_error: str | None = None  # the set-up must be refused with this code
+    # a match scenario (feature partners-match): the `match` block in JSON form (string player
+    # keys); then `setup` is {} and there are no steps (docs/scenario-format.md "Matches")
+    match: dict[str, Any] | None = None
 
     def observation_keys(self) -> set[str]:
         """Observation keys the scenario's expectations use."""
@@ -104,6 +107,10 @@ class Scenario:
     def setup_params(self) -> dict[str, Any]:
         """The `setup` request's params."""
         return {"ruleset": self.ruleset, "setup": self.setup, "seed": self.seed}
+
+    def match_params(self) -> dict[str, Any]:
+        """The `match` request's params: the `match` block without its `expect`."""
+        return {k: v for k, v in (self.match or {}).items() if k != "expect"}
 
 
 def to_json(value: Any) -> Any:
@@ -304,6 +311,8 @@ def _deck(doc: Any, data: dict[str, Any], file: str) -> specdata.Deck:
         deck = specdata.deck(data["ruleset"])
     except SpecError as exc:
         raise _error(doc, file, data["id"], ["ruleset"], exc.message) from None
+    if "match" in data:  # the match format seats the players (_check_match)
+        return deck
     low, high, even = deck.players
     n = data["setup"]["players"]
     if "expect_setup_error" in data:  # the count may be the very thing the rules refuse
@@ -370,6 +379,67 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
         for viewer, view in (exp.get("views") or {}).items():
             for key in ("hand_sizes", "backs", "shown"):
                 keys([*at, "views", viewer, key], view.get(key))
+
+
+def _check_kind(doc: Any, data: Any, file: str) -> None:
+    """Before the schema: a match scenario has nothing of a game scenario (said as such; the
+    schema would say `False schema does not allow ...`)."""
+    if not isinstance(data, dict) or "match" not in data:
+        return
+    for key in ("setup", "steps", "expect_setup_error", "seed"):
+        if key in data:
+            raise _error(doc, file, data.get("id"), [key],
+                         f"a match scenario has no `{key}`: its `match` block is the whole "
+                         "scenario (docs/scenario-format.md, \"Matches\")")
+
+
+def _check_match(doc: Any, data: dict[str, Any], file: str) -> None:
+    """A match scenario names a match format of spec/matches, under that format's ruleset, and
+    only its players: every player of a result, total, partnership or winner is one of
+    0..players-1; a result seats four distinct players and the one who went out is one of
+    them."""
+    from uno_spec.loader import SpecError
+
+    sid = data["id"]
+    match = data["match"]
+    try:
+        fmt = specdata.match_format(match["format"])
+    except SpecError as exc:
+        raise _error(doc, file, sid, ["match", "format"], exc.message) from None
+    if data["ruleset"] != fmt.ruleset:
+        raise _error(doc, file, sid, ["ruleset"], f"match {fmt.id} deals every hand under "
+                     f"{fmt.ruleset}, not {data['ruleset']}")
+    n = fmt.players
+
+    def player(path: list[Any], value: Any) -> None:
+        if int(value) >= n:
+            raise _error(doc, file, sid, path, f"player {value} does not exist in match "
+                         f"{fmt.id} ({n} players, 0 to {n - 1})")
+
+    for i, result in enumerate(match.get("results") or ()):
+        for j, seat in enumerate(result["seats"]):
+            player(["match", "results", i, "seats", j], seat)
+        player(["match", "results", i, "went_out"], result["went_out"])
+        if result["went_out"] not in result["seats"]:
+            raise _error(doc, file, sid, ["match", "results", i, "went_out"],
+                         f"player {result['went_out']} went out but does not sit at the "
+                         f"table {result['seats']}")
+    expect = match["expect"]
+    if ("totals" in expect or "by_partner" in expect or "winners" in expect) \
+            and "results" not in match:
+        raise _error(doc, file, sid, ["match", "expect"], "a tally (totals, by_partner, "
+                     "winners) needs the `results` of the hands it counts")
+    for key in expect.get("totals") or {}:
+        player(["match", "expect", "totals", key], key)
+    for key, partners in (expect.get("by_partner") or {}).items():
+        player(["match", "expect", "by_partner", key], key)
+        for other in partners:
+            player(["match", "expect", "by_partner", key, other], other)
+            if other == key:
+                raise _error(doc, file, sid, ["match", "expect", "by_partner", key, other],
+                             f"player {key} is not their own partner")
+    for i, value in enumerate(expect.get("winners") or ()):
+        player(["match", "expect", "winners", i], value)
 
 
 _FLIP_ONLY_RANKS = frozenset(("D1", "F", "W2", "D5", "SE", "WDC"))
@@ -476,12 +546,27 @@ def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
     return Scenario(
         id=data["id"], title=data["title"], ruleset=data["ruleset"],
         cites=tuple(data["cites"]), rules=tuple(data["rules"]),
-        features=tuple(data["features"]), setup=data["setup"], steps=tuple(steps),
+        features=tuple(data["features"]), setup=data.get("setup", {}), steps=tuple(steps),
         file=file, line=int(getattr(doc, "line", 1) or 1), seed=int(data.get("seed", 0)),
         description=str(data.get("description", "")),
-        raw_lines=dict(getattr(doc, "key_lines", {}) or {}),
-        expect_setup_error=data.get("expect_setup_error"),
+        raw_lines=_match_lines(doc) if "match" in data
+        else dict(getattr(doc, "key_lines", {}) or {}),
+        expect_setup_error=data.get("expect_setup_error"), match=data.get("match"),
     )
+
+
+def _match_lines(doc: Any) -> dict[str, int]:
+    """The scenario's key lines, and those of its match expectations as `expect.<key>` (a
+    failure report points at the expectation that failed)."""
+    lines = dict(getattr(doc, "key_lines", {}) or {})
+    match = doc.get("match")
+    expect = match.get("expect") if isinstance(match, dict) else None
+    for key in expect if isinstance(expect, dict) else ():
+        lines[f"expect.{key}"] = _line_at(doc, ["match", "expect", key])
+    schedule = expect.get("schedule") if isinstance(expect, dict) else None
+    for key in schedule if isinstance(schedule, dict) else ():
+        lines[f"expect.schedule.{key}"] = _line_at(doc, ["match", "expect", "schedule", key])
+    return lines
 
 
 def parse_text(text: str, file: str) -> list[Scenario]:
@@ -520,12 +605,16 @@ def _parse(text: str, file: str, select: Filters | None) -> tuple[list[Scenario]
         if select is not None and not select.may_match(raw):
             continue
         data = to_json(raw)
+        _check_kind(raw, data, file)
         _check_players(raw, data, file)
         _validate(raw, data, file)
         deck = _deck(raw, data, file)
         _check_numbers(raw, data, file)
-        _check_seats(raw, data, file)
-        _check_cards(raw, data, file, deck)
+        if "match" in data:
+            _check_match(raw, data, file)
+        else:
+            _check_seats(raw, data, file)
+            _check_cards(raw, data, file, deck)
         sc = _build(raw, data, file)
         if sc.id in seen:
             raise ScenarioError(file, sc.line,
@@ -575,7 +664,8 @@ def _to_cache(sc: Scenario) -> dict[str, Any]:
             "steps": [[st.index, st.line, st.act, st.error, st.state_unchanged, st.expect,
                        st.note] for st in sc.steps],
             "line": sc.line, "seed": sc.seed, "description": sc.description,
-            "raw_lines": sc.raw_lines, "expect_setup_error": sc.expect_setup_error}
+            "raw_lines": sc.raw_lines, "expect_setup_error": sc.expect_setup_error,
+            "match": sc.match}
 
 
 def _from_cache(payload: Any, file: str) -> list[Scenario] | None:
@@ -608,13 +698,16 @@ def _scenario_from_cache(d: Any, file: str) -> Scenario:
     setup_error = d["expect_setup_error"]
     if not (setup_error is None or type(setup_error) is str):
         raise ValueError("not a cached error code")
+    match = d["match"]
+    if not (match is None or type(match) is dict):
+        raise ValueError("not a cached match")
     return Scenario(
         id=_typed(d["id"], str), title=_typed(d["title"], str),
         ruleset=_typed(d["ruleset"], str), cites=_strs(d["cites"]), rules=_strs(d["rules"]),
         features=_strs(d["features"]), setup=_typed(d["setup"], dict), steps=tuple(steps),
         file=file, line=_typed(d["line"], int), seed=_typed(d["seed"], int),
         description=_typed(d["description"], str), raw_lines=raw_lines,
-        expect_setup_error=setup_error)
+        expect_setup_error=setup_error, match=match)
 
 
 def _typed(value: Any, kind: type) -> Any:
@@ -631,7 +724,7 @@ def _strs(value: Any) -> tuple[str, ...]:
 
 _CACHED_KEYS = frozenset(("id", "title", "ruleset", "cites", "rules", "features", "setup",
                           "steps", "line", "seed", "description", "raw_lines",
-                          "expect_setup_error"))
+                          "expect_setup_error", "match"))
 
 
 def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:

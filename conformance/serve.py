@@ -55,6 +55,11 @@ def handle(adapter: Any, msg: Any) -> tuple[dict[str, Any], bool]:
         if method == "observe":
             keys = params.get("keys") or []
             return {"id": mid, "result": adapter.observe(list(keys))}, False
+        if method == "match":  # optional (feature partners-match): unsupported without it
+            ask = getattr(adapter, "match", None)
+            if not callable(ask):
+                raise Unsupported("this adapter has no `match` operation")
+            return {"id": mid, "result": ask(params)}, False
         if method == "bye":
             return {"id": mid, "result": {}}, True
         return {"id": mid, "error": {"code": BAD_REQUEST,

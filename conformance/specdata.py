@@ -217,6 +217,24 @@ def deck(ruleset: str) -> Deck:
     return Deck(ruleset, game, str(spec.get("name", "")), _faces(spec), None, bounds)
 
 
+@dataclass(frozen=True)
+class MatchInfo:
+    """What the scenario loader needs of a match format (spec/matches/<id>.yaml)."""
+
+    id: str
+    ruleset: str
+    players: int
+
+
+def match_format(name: str) -> MatchInfo:
+    """The match format `name`, read through uno_spec.matches (cached there); SpecError naming
+    the known ones when there is none."""
+    from uno_spec.matches import load_match
+
+    fmt = load_match(name)
+    return MatchInfo(fmt.id, fmt.ruleset, fmt.players)
+
+
 def quote_clauses(ids: list[str]) -> list[dict[str, str]]:
     """Clause quotes for a report: id, original text, English (missing ones say so)."""
     try:
@@ -251,9 +269,11 @@ def clear_caches() -> None:
         fn.cache_clear()
     try:
         from uno_spec.loader import clear_caches as spec_clear
+        from uno_spec.matches import clear_caches as matches_clear
         from uno_spec.rulesets import clear_caches as rulesets_clear
 
         spec_clear()
         rulesets_clear()
+        matches_clear()
     except ImportError:  # pragma: no cover
         pass

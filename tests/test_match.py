@@ -15,7 +15,8 @@ from typing import TypeVar
 import pytest
 
 from uno_fsm import match as M
-from uno_fsm.bots import BOTS
+from uno_fsm.actions import Action
+from uno_fsm.bots import BOTS, decides
 from uno_fsm.game import Game
 from uno_spec.loader import SpecError
 from uno_spec.matches import MatchFormat, clear_caches, list_matches, load_match
@@ -111,6 +112,42 @@ def test_a_hand_is_one_deal_replayable_from_its_seed() -> None:
     assert game.scores[(seat + 1) % 4] == game.scores[(seat + 3) % 4] == 0
 
 
+def test_a_players_chooser_answers_their_decisions_and_only_theirs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """play_hand's choosers (what `uno-fsm play --match` relies on): a chooser is asked only
+    when its player decides (their turn, a UNO call or catch of their own), with that
+    player's legal actions; the bots move for the others and never for a chooser's player.
+    With a chooser at every seat no bot moves at all."""
+    table = M.Table((3, 0, 1, 2))
+    asked: list[int] = []
+    rng = random.Random(0)
+
+    def chooser(game: Game, actions: list[Action]) -> Action:
+        seat = actions[0].player
+        assert seat is not None and decides(game, seat)
+        assert actions == game.legal_actions(seat)
+        asked.append(table.seats[seat])
+        return rng.choice(actions)
+
+    def bot(game: Game, actions: list[Action], rng: random.Random) -> Action:
+        assert actions and all(table.seats[a.player or 0] != 1 for a in actions)
+        return BOTS["random"](game, actions, rng)
+
+    monkeypatch.setitem(BOTS, "test", bot)
+    seat, points, actions = M.play_hand("classic-official+partners", table, 4, "test",
+                                        choosers={1: chooser})
+    assert asked and set(asked) == {1} and len(asked) < actions
+
+    def never(game: Game, actions: list[Action], rng: random.Random) -> Action:
+        raise AssertionError("a bot moved")
+
+    monkeypatch.setitem(BOTS, "never", never)
+    asked.clear()
+    seat, points, actions = M.play_hand("classic-official+partners", table, 4, "never",
+                                        choosers=dict.fromkeys(range(4), chooser))
+    assert len(asked) == actions and set(asked) == {0, 1, 2, 3}
+
+
 def test_a_hand_that_does_not_end_stops_the_match() -> None:
     with pytest.raises(M.HandUnfinished,
                        match=r"^hand 1 at table 1: the hand of seed 0 did not end within 3 "):
@@ -158,6 +195,44 @@ def test_players_tied_on_the_greatest_total_share_the_win(
     assert result.totals == [70, 40, 0, 70]
     assert result.winners == [0, 3]
     assert M.report_lines(result)[-1] == "winner: P0, P3 with 70 points (a shared win)"
+
+
+def test_tally_of_given_hands_credits_both_partners() -> None:
+    """PARTNERS.ROTATION.TALLY: the tally alone (what the conformance adapter's `match`
+    answers): a hand's points go to the going-out player and the player opposite."""
+    result = M.tally(4, [M.Hand((0, 1, 2, 3), 1, 40), M.Hand((0, 2, 1, 3), 2, 10)])
+    assert result.by_partner == [[0, 0, 0, 0], [0, 0, 0, 40], [0, 0, 0, 10], [0, 40, 10, 0]]
+    assert result.totals == [0, 40, 10, 50]
+    assert result.winners == [3]
+    assert M.tally(4, []).winners == [0, 1, 2, 3]  # no hand yet: everybody on 0
+
+
+@pytest.mark.parametrize(("hand", "message"), [
+    (M.Hand((0, 1, 2), 0, 5), r"^hand 1: 4 distinct players of 0\.\.3 sit at a table, not "
+                               r"\[0, 1, 2\]$"),
+    (M.Hand((0, 1, 2, 2), 0, 5), r"not \[0, 1, 2, 2\]$"),
+    (M.Hand((0, 1, 2, 4), 0, 5), r"not \[0, 1, 2, 4\]$"),
+    (M.Hand((0, 1, 2, 3), 7, 5), r"^hand 1: player 7 is not at the table \[0, 1, 2, 3\]$"),
+    (M.Hand((0, 1, 2, 3), 0, -5), r"^hand 1: a team scores no negative points \(-5\)$"),
+])
+def test_tally_refuses_a_hand_that_cannot_be(hand: M.Hand, message: str) -> None:
+    with pytest.raises(M.MatchError, match=message):
+        M.tally(4, [hand])
+
+
+def test_play_match_tallies_with_the_one_tally(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No second copy of the tally: play_match's totals are `tally`'s."""
+    scripted(monkeypatch, [(0, 50), (1, 20), (2, 20)])
+    seen: list[list[tuple[tuple[int, ...], int, int]]] = []
+
+    def spy(players: int, hands: list[M.HandResult]) -> M.Tally:
+        seen.append([(h.seats, h.went_out, h.points) for h in hands])
+        return M.Tally([[0] * 4 for _ in range(4)], [1, 2, 3, 4], [3])
+
+    monkeypatch.setattr(M, "tally", spy)
+    result = M.play_match(ROTATION)
+    assert seen == [[((0, 1, 3, 2), 0, 50), ((0, 1, 2, 3), 1, 20), ((0, 2, 1, 3), 1, 20)]]
+    assert (result.totals, result.winners) == ([1, 2, 3, 4], [3])
 
 
 def test_a_real_match_tallies_what_its_hands_scored() -> None:

@@ -189,3 +189,29 @@ def test_cards_are_coloured_on_a_terminal_unless_no_color() -> None:
     assert "your hand: R1 RS Y6 G1 B6 B7 W4" in child.before and not sgr.search(child.before)
     child.sendline("q")
     finish(child)
+
+
+def test_a_whole_match_in_a_terminal() -> None:
+    """`play --match`: every hand of the rotation at a real terminal, always the first move,
+    to the winners; the same seed and moves as tests/test_play_match.py checks in process."""
+    child = spawn(command=[sys.executable, "-m", "uno_cli", "play", "--match",
+                           "partners-rotation", "--seed", "5"])
+    out = []
+    prompts = 0
+    while True:
+        i = child.expect([PROMPT, pexpect.EOF])
+        out.append(child.before)
+        if i == 1:
+            break
+        prompts += 1
+        assert prompts < 1000, "the match should end well before this"
+        child.sendline("1")
+    child.close()
+    text = "".join(out).replace("\r\n", "\n")
+    assert child.exitstatus == 0, text[-2000:]
+    assert "Traceback" not in text
+    assert [int(n) for n in re.findall(r"\nHand (\d) of 3 is over\.\n", text)] == [1, 2, 3]
+    assert "\nThe match is over.\n" in text
+    assert re.search(r"\nwinner: P\d(, P\d)* with \d+ points( \(a shared win\))?\n"
+                     r"You \(P0\) (win the match( \(a shared win\))?|finish with \d+ points)"
+                     r"\.\n$", text)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action
@@ -119,3 +119,21 @@ def _colour_held_most(game: Game, seat: int, colours: list[str],
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "basic": basic_bot}
+
+
+# ---- who moves: a person (or a fixed policy) and the bots -----------------------------------
+# The one definition of when a seat played by someone other than a bot is asked, shared by
+# `uno-fsm play` (uno_fsm.terminal) and the match driver (uno_fsm.match.play_hand).
+def decides(game: Game, seat: int) -> bool:
+    """`seat` has a decision now: its turn (CL.PLAY.TURN-OPTIONS), or an open UNO window
+    of its own, a late call or a catch (CL.UNO.CALL-LATE, CL.UNO.CATCH)."""
+    pending = game.pending
+    if pending is not None and pending.player == seat:
+        return True
+    return any(a.kind in WINDOWS for a in game.legal_actions(seat))
+
+
+def bot_actions(game: Game, others: Collection[int]) -> list[Action]:
+    """The legal actions the bots choose among: every seat's but those of `others` (the
+    seats played by a person or a policy), never a referee's."""
+    return [a for a in game.legal_actions() if a.player is not None and a.player not in others]

@@ -4,6 +4,8 @@
   or its edges as the module uno_fsm/phase_table.py
 - `uno-fsm play [--ruleset R] [--players N] [--seed S] [--seat K] [--bots B]`: one person
   against bots (uno_fsm.terminal, uno_fsm.bots)
+- `uno-fsm play --match NAME [--player K] [--rounds N] [--seed S] [--bots B]`: one person in a
+  partner match, the other players bots (uno_fsm.terminal_match over uno_fsm.match)
 - `uno-fsm simulate --games N --ruleset R --players P --seed S`: random games, statistics
 - `uno-fsm simulate --match NAME [--rounds N] [--bots B] [--format text|json] --seed S`: a match
   of several hands with changing partners (uno_fsm.match, spec/matches/)
@@ -38,20 +40,37 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     p.set_defaults(handler=cmd_diagram)
 
     p = sub.add_parser("play", help="play a game in the terminal against bots",
-                       description="Play UNO in the terminal against bots. In the game, "
-                       "`help` explains the card codes and commands, `why` the rule "
-                       "behind the last event. Colours follow NO_COLOR and the terminal.")
-    p.add_argument("--ruleset", default="classic-official",
+                       description="Play UNO in the terminal against bots: one game, or with "
+                       "--match a whole partner match. In the game, `help` explains the card "
+                       "codes and commands, `why` the rule behind the last event. Colours "
+                       "follow NO_COLOR and the terminal.")
+    p.add_argument("--ruleset", default="classic-official", action=Given,
                    help=f"the ruleset, with +variants (default: %(default)s): {RULESETS}")
-    p.add_argument("--players", type=count(2, 10), default=4,
+    p.add_argument("--players", type=count(2, 10), default=4, action=Given,
                    help="players at the table, you included (default: %(default)s)")
     p.add_argument("--seed", type=int, default=None,
-                   help="the deal and the bots' choices (default: a random seed, printed)")
-    p.add_argument("--seat", type=count(0, 9), default=0,
+                   help="the deal and the bots' choices; with --match, the whole match: the "
+                   "same seed plays the same match (default: a random seed, printed)")
+    p.add_argument("--seat", type=count(0, 9), default=0, action=Given,
                    help="your seat, 0 to players-1 (default: %(default)s)")
     p.add_argument("--bots", choices=sorted(BOTS), default="basic",
                    help="how the bots play: random moves, or a basic strategy "
                    "(uno_fsm/bots.py) (default: %(default)s)")
+    m = p.add_argument_group(
+        "matches", "sit in a match of several hands with changing partners (spec/matches/), "
+        "one player of it, the others bots: you play every hand of the schedule you sit in "
+        "(the other table of the tournament is played by bots and reported); between hands "
+        "the partnerships, each hand's result and the tally by partnership; at the end the "
+        "winners, as `uno-fsm simulate --match` tallies them. The format names its ruleset, "
+        "players and seats, so --ruleset, --players and --seat do not apply")
+    m.add_argument("--match", metavar="NAME", default=argparse.SUPPRESS, action=Given,
+                   help=f"play the match format NAME: {MATCHES}")
+    m.add_argument("--player", type=count(0), default=0, action=Given,
+                   help="the player of the match you are, 0 to players-1 (default: "
+                   "%(default)s)")
+    m.add_argument("--rounds", type=count(1, 100), default=argparse.SUPPRESS, action=Given,
+                   help="rounds of the rotation to play instead of the format's "
+                   "(PARTNERS.ROTATION.ROUNDS)")
     p.set_defaults(handler=cmd_play)
 
     p = sub.add_parser("simulate", help="play random games and report statistics",
@@ -114,18 +133,27 @@ def cmd_diagram(args: argparse.Namespace) -> int:
 MAX_BOT_MOVES = 100_000  # `play` stops after this many bot moves without a human decision
 
 
+PLAY_MATCH_ONLY = ("--player", "--rounds")  # options of `play --match`
+NOT_IN_A_MATCH_PLAY = ("--ruleset", "--players", "--seat")  # the match format decides these
+
+
 def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
              stdout: TextIO | None = None, max_bot_moves: int = MAX_BOT_MOVES) -> int:
     from uno_fsm.game import Game
     from uno_fsm.terminal import play
 
+    given = getattr(args, "given", ())
+    if hasattr(args, "match"):
+        return cmd_play_match(args, [o for o in given if o in NOT_IN_A_MATCH_PLAY], stdin,
+                              stdout, max_bot_moves)
+    if lonely := [o for o in given if o in PLAY_MATCH_ONLY]:
+        print(f"uno-fsm play: {lonely[0]} goes with --match NAME", file=sys.stderr)
+        return 2
     if args.seat >= args.players:
         print(f"uno-fsm play: --seat {args.seat} does not exist with {args.players} players "
               f"(seats 0 to {args.players - 1})", file=sys.stderr)
         return 2
-    if stdin is None and (sys.stdin is None or sys.stdin.closed or not sys.stdin.isatty()):
-        print("uno-fsm play: standard input is not a terminal; play is interactive "
-              "(`uno-fsm simulate` plays unattended games)", file=sys.stderr)
+    if not interactive(stdin):
         return 2
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     try:
@@ -140,6 +168,63 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None,
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
         print(file=out)
         print("uno-fsm play: interrupted, game abandoned", file=sys.stderr)
+        return 130
+
+
+def interactive(stdin: TextIO | None) -> bool:
+    """Whether `play` has a person to ask: a terminal on standard input, or the input a
+    caller gives (tests). Else one line on stderr."""
+    if stdin is None and (sys.stdin is None or sys.stdin.closed or not sys.stdin.isatty()):
+        print("uno-fsm play: standard input is not a terminal; play is interactive "
+              "(`uno-fsm simulate` plays unattended games)", file=sys.stderr)
+        return False
+    return True
+
+
+def cmd_play_match(args: argparse.Namespace, conflicting: list[str], stdin: TextIO | None,
+                   stdout: TextIO | None, max_bot_moves: int) -> int:
+    """`play --match NAME`: one line on stderr and exit 2 for a bad name or option, before
+    anything is played; exit 1 when a bots' hand does not end (uno_fsm.terminal_match)."""
+    from uno_fsm.match import HandUnfinished, MatchError
+    from uno_fsm.terminal_match import check_player, sit_match
+    from uno_spec.loader import SpecError
+    from uno_spec.matches import load_match
+
+    if conflicting:
+        why = "the schedule seats you; --player chooses which player you are" \
+            if conflicting[0] == "--seat" else "the match format names its ruleset and players"
+        print(f"uno-fsm play: {conflicting[0]} does not go with --match ({why})",
+              file=sys.stderr)
+        return 2
+    try:
+        fmt = load_match(args.match)
+    except SpecError as exc:  # unknown match, malformed match file
+        print(f"uno-fsm play: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    try:
+        check_player(fmt, args.player)
+    except MatchError as exc:
+        print(f"uno-fsm play: {exc}", file=sys.stderr)
+        return 2
+    if not interactive(stdin):
+        return 2
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    out = stdout or sys.stdout
+    try:
+        return sit_match(fmt, args.player, args.bots, seed, getattr(args, "rounds", None),
+                         stdin or sys.stdin, out, max_bot_moves)
+    except SpecError as exc:  # the format's ruleset is unknown
+        print(f"uno-fsm play: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except HandUnfinished as exc:  # the bots of another table did not finish a hand
+        print(f"uno-fsm play: --match {args.match}: {exc}", file=sys.stderr)
+        return 1
+    except MatchError as exc:  # a format the engine cannot play
+        print(f"uno-fsm play: --match {args.match}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+        print(file=out)
+        print("uno-fsm play: interrupted, match abandoned", file=sys.stderr)
         return 130
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from uno_fsm.actions import Action, Event
-from uno_fsm.bots import BOTS, Bot
+from uno_fsm.bots import BOTS, Bot, bot_actions, decides
 from uno_fsm.cards import (
     COLOR_NAMES,
     KIND_RANKS,
@@ -54,6 +54,8 @@ STYLES: dict[str | None, str] = {
 SEAT_IN_MESSAGE = re.compile(r"(?<![/\w])P(\d+) (may|chooses|owes|cannot|is|holds)\b")
 YOU_VERBS = {"chooses": "choose", "owes": "owe", "is": "are", "holds": "hold"}
 QUIT = ("q", "quit", "exit")
+INTRO = ("Type the number of a move, or a card code (R5 is a red 5, W4 a Wild Draw Four); "
+         "`help` explains the codes and commands, `why` the last rule applied, q quits.")
 HINT = "type a number from the list, a card code (R5, W4 green, R7 uno), `draw`, or `help`"
 
 
@@ -115,11 +117,15 @@ class Table:
     last: tuple[str, str] | None = None  # (what happened, rule ID) for `why`
     _index: Any = None
 
+    names: dict[int, str] | None = None  # the bots' names by seat (default Bot 1, Bot 2...)
+    heading: str | None = None  # what the table line calls the deal (default Round N)
+    # a hand of a match (uno_fsm.terminal_match): `scores` shows these lines (the match's
+    # tally) instead of the game's scores, and the game's end is not told (the schedule ends
+    # the match, PARTNERS.ROTATION.HAND)
+    match_lines: Callable[[], list[str]] | None = None
+
     def __post_init__(self) -> None:
-        # NO_COLOR (no-color.org) set and not empty: plain text, no style at all
-        plain = bool(os.environ.get("NO_COLOR"))
-        self.console = Console(file=self.out, highlight=False, markup=False, emoji=False,
-                               soft_wrap=True, color_system=None if plain else "auto")
+        self.console = make_console(self.out)
 
     # ---- names -----------------------------------------------------------------------
     def name(self, seat: int | None) -> str:
@@ -127,6 +133,8 @@ class Table:
             return "nobody"
         if seat == self.me:
             return "You"
+        if self.names is not None and seat in self.names:
+            return self.names[seat]
         return f"Bot {seat + 1 if seat < self.me else seat}"  # the bots in seat order
 
     def whose(self, seat: int | None) -> str:
@@ -164,7 +172,7 @@ class Table:
         view = g.view(self.me)
         top = parse_face(view["top"]) if view["top"] else None
         self.console.print()
-        head = Text.assemble(f"Round {st.round} ", ("| top: ", "dim"),
+        head = Text.assemble(f"{self.heading or f'Round {st.round}'} ", ("| top: ", "dim"),
                              self.card(top) if top else "-", ("  colour: ", "dim"),
                              self.colour(st.active_color), ("  direction: ", "dim"),
                              view["direction"], ("  draw pile: ", "dim"), str(len(st.draw)))
@@ -207,6 +215,8 @@ class Table:
         for ev in events:
             if ev.kind == "flipped":
                 side = "dark" if side == "light" else "light"
+            if ev.kind == "game-over" and self.match_lines is not None:
+                continue
             parts = self.words(ev, side)
             if parts is None:
                 continue
@@ -476,7 +486,11 @@ class Table:
                 self.why()
                 continue
             if low == "scores":
-                self.scoreboard("Scores")
+                if self.match_lines is not None:
+                    for line in self.match_lines():
+                        self.console.print(line)
+                else:
+                    self.scoreboard("Scores")
                 continue
             if low == "names":
                 self.long_names = not self.long_names
@@ -520,7 +534,7 @@ class Table:
 
     def bot_step(self) -> None:
         """Let one bot move (never on the human's behalf)."""
-        actions = [a for a in self.game.legal_actions() if a.player not in (self.me, None)]
+        actions = bot_actions(self.game, (self.me,))
         if actions:
             self.apply(self.bot(self.game, actions, self.rng))
 
@@ -533,39 +547,40 @@ class Table:
         return self.apply(next(a for a in g.legal_actions() if a.kind == "next-round"))
 
 
-def play(game: Game, me: int, bots: str, seed: int, inp: TextIO, out: TextIO,
-         max_bot_moves: int) -> int:
-    """Run the game; the exit status (0 the game ended or the player quit, 1 the bots never
-    handed over or the next round could not be dealt, 2 end of input)."""
+def make_console(out: TextIO) -> Console:
+    """The console every line of `play` goes through: NO_COLOR (no-color.org) set and not
+    empty, or an output that is not a terminal, is plain text."""
+    plain = bool(os.environ.get("NO_COLOR"))
+    return Console(file=out, highlight=False, markup=False, emoji=False, soft_wrap=True,
+                   color_system=None if plain else "auto")
+
+
+def run(t: Table, max_bot_moves: int, what: str = "game") -> int | None:
+    """The interactive loop: the person decides whenever they may (`decides`), the bots move
+    otherwise, until the game is over, or with `what="match"` until the hand is over (a hand
+    of a match: uno_fsm.match). None when it got there; else the exit status: 0 the person
+    quit, 1 the bots never handed over or the next round could not be dealt, 2 end of input
+    (one line on stderr)."""
     import sys
 
-    t = Table(game, me, BOTS[bots], random.Random(seed + 1), inp, out)
-    c = t.console
-    c.print(Text(f"UNO ({game.params.ruleset}), {game.state.players} players, {bots} bots, "
-                 f"seed {seed}. You are seat {me}.", style="bold"))
-    c.print("Type the number of a move, or a card code (R5 is a red 5, W4 a Wild Draw Four); "
-            "`help` explains the codes and commands, `why` the last rule applied, q quits.")
-    t.tell(game.setup_events, game.state.side)
+    game, me, c = t.game, t.me, t.console
     bot_moves = 0  # the bots' moves since the human's last decision
-    while not game.is_over:
+    while not (game.round_over if what == "match" else game.is_over):
         if bot_moves >= max_bot_moves:
             # bounded (docs/robustness.md, "Engine"): random bots could in principle pass the
             # turn among themselves for ever; a game is not worth more moves than this
-            c.print(f"\nThe bots made {max_bot_moves} moves without you; the game is stopped.")
+            c.print(f"\nThe bots made {max_bot_moves} moves without you; the {what} is stopped.")
             return 1
         if game.round_over:
             if not t.next_round():
                 c.print("The next round cannot be dealt; the game is stopped.")
                 return 1
             continue
-        pending = game.pending
-        mine = game.legal_actions(me)
-        my_turn = pending is not None and pending.player == me
-        if my_turn or any(a.kind in ("uno", "catch") for a in mine):
+        if decides(game, me):
             bot_moves = 0
             got = t.decide()
             if got is None:  # end of input before the game ended
-                print("uno-fsm play: end of input before the game ended (type q to quit)",
+                print(f"uno-fsm play: end of input before the {what} ended (type q to quit)",
                       file=sys.stderr)
                 return 2
             if got == QUIT:
@@ -578,6 +593,22 @@ def play(game: Game, me: int, bots: str, seed: int, inp: TextIO, out: TextIO,
             continue
         t.bot_step()
         bot_moves += 1
+    return None
+
+
+def play(game: Game, me: int, bots: str, seed: int, inp: TextIO, out: TextIO,
+         max_bot_moves: int) -> int:
+    """Run the game; the exit status (0 the game ended or the player quit, 1 the bots never
+    handed over or the next round could not be dealt, 2 end of input)."""
+    t = Table(game, me, BOTS[bots], random.Random(seed + 1), inp, out)
+    c = t.console
+    c.print(Text(f"UNO ({game.params.ruleset}), {game.state.players} players, {bots} bots, "
+                 f"seed {seed}. You are seat {me}.", style="bold"))
+    c.print(INTRO)
+    t.tell(game.setup_events, game.state.side)
+    code = run(t, max_bot_moves)
+    if code is not None:
+        return code
     winners: list[int | None] = list(game.winners) or [game.winner]
     c.print()
     t.scoreboard("Final scores")

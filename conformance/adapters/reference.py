@@ -298,6 +298,46 @@ class ReferenceAdapter:
                 raise Unsupported(f"observation {key!r}")
         return out
 
+    def match(self, params: dict[str, Any]) -> dict[str, Any]:
+        """docs/adapter-protocol.md "Matches": the schedule uno_fsm.match plays for the format
+        (`rounds` instead of the format's, if given) and, with `results`, their tally by
+        uno_fsm.match.tally, the one `play_match` keeps (feature partners-match)."""
+        import dataclasses
+
+        from uno_fsm import match as M
+        from uno_spec.loader import SpecError
+        from uno_spec.matches import load_match
+
+        name, rounds, results = params.get("format"), params.get("rounds"), \
+            params.get("results")
+        if not isinstance(name, str) or set(params) - {"format", "rounds", "results"}:
+            raise AdapterError("bad-request", "match takes a format name, and optionally "
+                               "rounds and results")
+        try:
+            fmt = load_match(name)
+        except SpecError as exc:
+            raise Unsupported(exc.message) from None
+        if rounds is not None:
+            if type(rounds) is not int or not 1 <= rounds <= MAX_MATCH_ROUNDS:
+                raise AdapterError("bad-request", f"rounds: a whole number from 1 to "
+                                   f"{MAX_MATCH_ROUNDS}, not {rounds!r}")
+            fmt = dataclasses.replace(fmt, rounds=rounds)
+        try:
+            M.check_format(fmt)
+            out: dict[str, Any] = {"schedule": M.schedule_json(M.schedule(fmt))}
+            if results is None:
+                return out
+            if not isinstance(results, list):
+                raise AdapterError("bad-request", "results must be a list")
+            tally = M.tally(fmt.players, [_hand(r) for r in results])
+        except (M.MatchError, SpecError) as exc:
+            raise AdapterError("bad-request", f"match: {exc}") from None
+        return out | {
+            "totals": dict(enumerate(tally.totals)),
+            "by_partner": {p: {q: v for q, v in enumerate(row) if q != p}
+                           for p, row in enumerate(tally.by_partner)},
+            "winners": list(tally.winners)}
+
     def _card_counts(self) -> dict[str, Any]:
         """Every card in the game counted; in Flip per side, by face."""
         from collections import Counter
@@ -339,6 +379,20 @@ class ReferenceAdapter:
 
 
 MALFORMED_RULE = "CL.PLAY.TURN-OPTIONS"  # uno_fsm.errors.MalformedAction's rule
+MAX_MATCH_ROUNDS = 100  # the scenario schema's bound on `match.rounds`
+
+
+def _hand(result: Any) -> Any:
+    """One `results` entry as the tally's hand (bad-request when it is not one)."""
+    from uno_fsm.match import Hand
+
+    if not isinstance(result, dict) or set(result) != {"seats", "went_out", "points"} \
+            or not isinstance(result["seats"], list) \
+            or not all(type(v) is int for v in [*result["seats"], result["went_out"],
+                                                 result["points"]]):
+        raise AdapterError("bad-request", f"a result is {{seats, went_out, points}} of whole "
+                           f"numbers, not {result!r}")
+    return Hand(tuple(result["seats"]), result["went_out"], result["points"])
 
 
 def _rules_of(events: Any) -> list[str]:

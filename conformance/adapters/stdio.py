@@ -427,6 +427,11 @@ class StdioAdapter:
             raise self._fail(ProtocolError("observe must return an object"))
         return result
 
+    def match(self, params: dict[str, Any]) -> Any:
+        """The schedule and tally of a match format (feature partners-match); the runner
+        checks the answer's shape (conformance.matches.check_answer)."""
+        return self._result("match", params)
+
     def close(self) -> None:
         self._pending.clear()
         proc = self._proc
