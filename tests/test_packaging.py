@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -113,3 +114,89 @@ def test_installed_fuzz_runs(unpacked_wheel: Path, tmp_path: Path) -> None:
                 "classic-official", "--players", "2", "--seed", "1")
     assert fuzz.returncode == 0, fuzz.stdout + fuzz.stderr
     assert "rule IDs checked" in fuzz.stderr
+
+
+# ---- the optional compiled build (setup.py, UNO_FSM_MYPYC=1) --------------------------------
+# The engine tests that hold for the compiled engine too: all but those that patch the
+# engine's methods at run time (mutants: a compiled class cannot be patched) and the
+# machine-agreement tests (python-statemachine inspects the guards' Python code objects).
+COMPILED_SUITE = [*sorted(str(p.relative_to(ROOT))
+                          for p in (ROOT / "tests").glob("test_engine_*.py")
+                          if p.name != "test_engine_machine.py"),
+                  "tests/test_fuzz_machine.py", "tests/test_match.py", "tests/test_params.py"]
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "uno_spec", "uno_fsm", "conformance",
+           "uno_cli", "spec")
+
+
+@pytest.fixture(scope="module")
+def compiled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel of `UNO_FSM_MYPYC=1 pip wheel --no-build-isolation`, built from a copy of
+    the sources (so no compiled file lands in the checkout's build/), unpacked."""
+    out = tmp_path_factory.mktemp("compiled")
+    src = out / "src"
+    src.mkdir()
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, src / name,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        else:
+            shutil.copy2(ROOT / name, src / name)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(out), str(src)],
+        capture_output=True, text=True, timeout=600, env=dict(os.environ, UNO_FSM_MYPYC="1"),
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"building the compiled wheel failed:\n{proc.stdout}\n{proc.stderr}")
+    wheels = list(out.glob("uno_fsm-*.whl"))
+    assert len(wheels) == 1, wheels
+    target = out / "site"
+    with zipfile.ZipFile(wheels[0]) as zf:
+        zf.extractall(target)
+    return target
+
+
+def test_the_compiled_build_is_compiled_and_the_default_is_not(
+    compiled_site: Path, unpacked_wheel: Path, tmp_path: Path
+) -> None:
+    probe = "import uno_fsm, uno_fsm.game; print(uno_fsm.compiled(), uno_fsm.game.__file__)"
+    got = {}
+    for name, site in (("compiled", compiled_site), ("default", unpacked_wheel)):
+        proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(site)))
+        assert proc.returncode == 0, proc.stderr
+        got[name] = proc.stdout.split()
+    assert got["compiled"][0] == "True" and got["compiled"][1].endswith(".so")
+    assert got["compiled"][1].startswith(str(compiled_site))
+    assert got["default"] == ["False", str(unpacked_wheel / "uno_fsm" / "game.py")]
+
+
+def test_the_compiled_engine_passes_the_whole_corpus(compiled_site: Path, tmp_path: Path) -> None:
+    run = _run(compiled_site, tmp_path, "conformance", "run", "--no-progress", "--format",
+               "json")
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr
+    summary = json.loads(run.stdout)["summary"]
+    assert summary["passed"] == summary["total"] > 700, summary
+
+
+def test_the_compiled_engine_passes_the_engine_tests(compiled_site: Path) -> None:
+    """The engine's own tests, run from the checkout against the compiled package (`-P`: the
+    working directory is not put first on the path, so `uno_fsm` is the compiled copy)."""
+    env = dict(os.environ, PYTHONPATH=str(compiled_site))
+    probe = subprocess.run([sys.executable, "-P", "-c",
+                            "import uno_fsm; print(uno_fsm.compiled())"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60, env=env)
+    assert probe.stdout.strip() == "True", probe.stderr
+    proc = subprocess.run(
+        [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+         *COMPILED_SUITE, "-k", "not machine_agree"],
+        cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+
+
+def test_the_compiled_engine_fuzzes(compiled_site: Path, tmp_path: Path) -> None:
+    for ruleset in ("classic-official", "flip", "classic-official+stacking+jump-in"):
+        fuzz = _run(compiled_site, tmp_path, "fuzz", "--minutes", "0.005", "--ruleset", ruleset,
+                    "--seed", "2")
+        assert fuzz.returncode == 0, fuzz.stdout + fuzz.stderr
+        assert "rule IDs checked" in fuzz.stderr
