@@ -15,7 +15,8 @@ import base64
 import binascii
 import random
 import struct
-from dataclasses import dataclass, field, fields, replace
+from copy import copy as shallow_copy
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from uno_fsm.cards import Card, parse
@@ -171,12 +172,18 @@ class State:
             own.setstate(self.rng.getstate())
         else:
             own = self.rng
-        # the immutable fields as they are (cards are immutable values, shared), the rest new
-        return replace(self, hands=[list(h) for h in self.hands], draw=list(self.draw),
-                       discard=list(self.discard), scores=list(self.scores),
-                       winners=list(self.winners), eliminated=list(self.eliminated),
-                       shown={k: (seat, list(cards)) for k, (seat, cards) in self.shown.items()},
-                       rng=own)
+        # a shallow copy keeps the immutable fields (cards are immutable values, shared); the
+        # mutable ones are copied (the fastest way that holds when compiled, setup.py)
+        out = shallow_copy(self)
+        out.hands = [list(h) for h in self.hands]
+        out.draw = list(self.draw)
+        out.discard = list(self.discard)
+        out.scores = list(self.scores)
+        out.winners = list(self.winners)
+        out.eliminated = list(self.eliminated)
+        out.shown = {k: (seat, list(cards)) for k, (seat, cards) in self.shown.items()}
+        out.rng = own
+        return out
 
     def assign(self, other: State) -> None:
         """Become `other`, field by field, in place (objects holding this state see it)."""
