@@ -17,13 +17,12 @@ players (and pairs) listed only, `winners` as a set. Nothing here imports the en
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from itertools import combinations
 from typing import Any
 
 from conformance.compare import MISSING, Mismatch
-from conformance.protocol import MAX_OBSERVATION, ProtocolError
+from conformance.protocol import MAX_OBSERVATION, ProtocolError, check_json_object
 
 TABLE_SIZE = 4  # seats at a table of a partner match (PARTNERS.SEATING: 0+2 against 1+3)
 MAX_SCHEDULE = 100_000  # hands in a reported schedule, at most (the answer's size caps it too)
@@ -34,17 +33,7 @@ def check_answer(answer: Any, limit: int = MAX_OBSERVATION) -> dict[str, Any]:
     an object of at most `limit` bytes as JSON whose `schedule` is a list of hands, each with
     an integer `round` and a list of `tables`, each with four integer `seats` and two `teams`
     of two integers. `totals`, `by_partner` and `winners` are checked when compared."""
-    if not isinstance(answer, dict):
-        raise ProtocolError(f"match returned {type(answer).__name__}, expected an object")
-    try:
-        size = len(json.dumps(answer, allow_nan=False, separators=(",", ":")))
-    except (TypeError, ValueError) as exc:
-        raise ProtocolError(f"match returned something that is not JSON data ({exc})") \
-            from None
-    except RecursionError:
-        raise ProtocolError("match returned data nested too deeply to encode") from None
-    if size > limit:
-        raise ProtocolError(f"match returned {size} bytes of JSON, over the {limit}-byte cap")
+    check_json_object(answer, "match", limit)
     schedule = answer.get("schedule")
     if not isinstance(schedule, list) or len(schedule) > MAX_SCHEDULE:
         raise ProtocolError(f"match: `schedule` must be a list of at most {MAX_SCHEDULE} "

@@ -191,18 +191,24 @@ def decode_response(line: bytes, expected_id: int, *, max_depth: int = MAX_DEPTH
 
 def check_observation(obs: Any, *, limit: int = MAX_OBSERVATION) -> dict[str, Any]:
     """An observe result: a JSON object (no NaN) of at most `limit` bytes as JSON."""
-    if not isinstance(obs, dict):
-        raise ProtocolError(f"observe returned {type(obs).__name__}, expected an object")
+    return check_json_object(obs, "observe", limit)
+
+
+def check_json_object(value: Any, method: str, limit: int) -> dict[str, Any]:
+    """The result of `method`: a JSON object (no NaN) of at most `limit` bytes as JSON, or a
+    ProtocolError saying what it is instead."""
+    if not isinstance(value, dict):
+        raise ProtocolError(f"{method} returned {type(value).__name__}, expected an object")
     try:
-        size = len(json.dumps(obs, allow_nan=False, separators=(",", ":")))
+        size = len(json.dumps(value, allow_nan=False, separators=(",", ":")))
     except (TypeError, ValueError) as exc:
-        raise ProtocolError(f"observe returned something that is not JSON data ({exc})") \
+        raise ProtocolError(f"{method} returned something that is not JSON data ({exc})") \
             from None
     except RecursionError:
-        raise ProtocolError("observe returned data nested too deeply to encode") from None
+        raise ProtocolError(f"{method} returned data nested too deeply to encode") from None
     if size > limit:
-        raise ProtocolError(f"observe returned {size} bytes of JSON, over the {limit}-byte cap")
-    return obs
+        raise ProtocolError(f"{method} returned {size} bytes of JSON, over the {limit}-byte cap")
+    return value
 
 
 def raise_for_error(method: str, err: dict[str, Any]) -> None:

@@ -19,21 +19,27 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def unpacked_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
+def _build_and_unpack(src: Path, out: Path, *pip_options: str,
+                      env: dict[str, str] | None = None) -> Path:
+    """`pip wheel` of `src` into `out`, unpacked into `out/site`."""
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-        capture_output=True, text=True, timeout=300,
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", *pip_options, "-q", "-w", str(out),
+         str(src)],
+        capture_output=True, text=True, timeout=600, env=env,
     )
     if proc.returncode != 0:
-        pytest.fail(f"building the wheel failed:\n{proc.stdout}\n{proc.stderr}")
+        pytest.fail(f"building the wheel of {src} failed:\n{proc.stdout}\n{proc.stderr}")
     wheels = list(out.glob("uno_fsm-*.whl"))
     assert len(wheels) == 1, wheels
     target = out / "site"
     with zipfile.ZipFile(wheels[0]) as zf:
         zf.extractall(target)
     return target
+
+
+@pytest.fixture(scope="module")
+def unpacked_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build_and_unpack(ROOT, tmp_path_factory.mktemp("wheel"))
 
 
 def _run(site: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -141,19 +147,8 @@ def compiled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
                             ignore=shutil.ignore_patterns("__pycache__", "*.so"))
         else:
             shutil.copy2(ROOT / name, src / name)
-    proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(out), str(src)],
-        capture_output=True, text=True, timeout=600, env=dict(os.environ, UNO_FSM_MYPYC="1"),
-    )
-    if proc.returncode != 0:
-        pytest.fail(f"building the compiled wheel failed:\n{proc.stdout}\n{proc.stderr}")
-    wheels = list(out.glob("uno_fsm-*.whl"))
-    assert len(wheels) == 1, wheels
-    target = out / "site"
-    with zipfile.ZipFile(wheels[0]) as zf:
-        zf.extractall(target)
-    return target
+    return _build_and_unpack(src, out, "--no-build-isolation",
+                             env=dict(os.environ, UNO_FSM_MYPYC="1"))
 
 
 def test_the_compiled_build_is_compiled_and_the_default_is_not(
