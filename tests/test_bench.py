@@ -63,6 +63,9 @@ def test_json_report_has_every_measure(report: dict[str, Any]) -> None:
     machine = report["machine"]
     assert machine["cpu_count"] and machine["python"] and machine["platform"]
     assert "python-statemachine" in machine["packages"]
+    # the build of the engine measured: the checkout is pure Python (tests/test_packaging.py
+    # checks the compiled build's "mypyc")
+    assert machine["engine_build"] == "python"
 
     games = report["games"]
     assert set(games) == CONFIGS
@@ -162,8 +165,8 @@ def test_text_format(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["bench", *TINY, "--corpus", str(_corpus_file())])
     assert code == 0
     out = capsys.readouterr().out
-    for needle in ("machine:", "like-for-like stepping", "classic-official/10", "flip/4",
-                   "RLCard has no UNO Flip", "conformance corpus",
+    for needle in ("machine:", "engine: pure Python", "like-for-like stepping",
+                   "classic-official/10", "flip/4", "RLCard has no UNO Flip", "conformance corpus",
                    "stateful fuzzing", "differential fuzzing", "peak memory", "targets"):
         assert needle in out
 
