@@ -331,8 +331,11 @@ def test_alt_scoring_own_hands() -> None:
     """FLALT.OWN-HAND, FLALT.NO-COLLECT, FLALT.VALUES, FLALT.GO-OUT-DRAWS."""
     g = game("flip+flip-alt-scoring",
              hands={0: ["RD1/P2"], 1: ["W2/T4"], 2: ["G1/T1"]})
-    play(g, 0, "RD1/P2")
+    events = g.apply(Action.play(0, parse("RD1/P2")))
     assert g.round_over and not g.is_over and g.scores == [0, 50 + 6, 1]
+    # the scoring event cites the variant's rule, with the going-out player's points (none)
+    assert [(e.player, e.count, e.rule) for e in events if e.kind == "went-out"] == \
+        [(0, 0, "FLALT.OWN-HAND")]
 
 
 def test_alt_scoring_lowest_wins_and_ties_share() -> None:

@@ -58,8 +58,11 @@ def test_PARTNERS_END() -> None:
 def test_PARTNERS_SCORE() -> None:
     """PARTNERS.SCORE (RUL.PARTNERS.SCORING): opponents' cards only, for both partners."""
     g = game({0: ["R1", "W4"], 1: ["R2"], 2: ["G5", "GS"], 3: ["W", "W"]}, ["R5"], current=1)
-    g.apply(Action.play(1, C("R2")))
+    events = g.apply(Action.play(1, C("R2")))
     assert g.scores == [0, 76, 0, 76] and not g.is_over
+    # the hand's scoring event cites the rule that scored it, not the base CL.SCORE.WINNER
+    assert [(e.player, e.count, e.rule) for e in events if e.kind == "went-out"] == \
+        [(1, 76, "PARTNERS.SCORE")]
 
 
 def test_PARTNERS_TARGET() -> None:

@@ -377,7 +377,7 @@ def test_a_hand_that_reaches_the_games_target_is_only_a_hand() -> None:
                   match_lines=match_lines)
         assert run(t, 10, "match" if match_lines else "game") is None and g.is_over
         told.append(out.getvalue())
-    assert "  You go out and score 6 points  [CL.SCORE.WINNER]\n" in told[0]
+    assert "  You go out and score 6 points  [PARTNERS.SCORE]\n" in told[0]
     assert "You win the game" in told[0]
-    assert "  You go out and score 6 points  [CL.SCORE.WINNER]\n" in told[1]
+    assert "  You go out and score 6 points  [PARTNERS.SCORE]\n" in told[1]
     assert "win the game" not in told[1]

@@ -73,27 +73,23 @@ class Desafio(Variant):
     def enabled(p: Params) -> bool:
         return p.elimination
 
-    def score_hand(self, winner: int, held: list[int]) -> int | None:
+    def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:
         """DESAFIO.SCORE (RUL.DESAFIO.SCORING): every player in the game adds the points of
         their own hand to their running total (the player who went out holds nothing, so adds
         nothing, and collects nothing from the others). Returns the winner's points: 0."""
         st = self.r.st
         for seat in seats_in_play(st):
             st.scores[seat] += held[seat]
-        return held[winner]
+        return held[winner], "DESAFIO.SCORE"
 
     def on_scored(self, winner: int) -> None:
         """DESAFIO.ELIMINATE, DESAFIO.SIMULTANEOUS (RUL.DESAFIO.THRESHOLD, RUL.DESAFIO.NO-FINAL):
         every player whose total reaches or exceeds the designated amount is eliminated, all
         of them together, whatever their totals; the winner of the hand never is (their total
-        did not grow, and was below the amount since they were in play). The `went-out` event
-        names the scoring rule that applied (DESAFIO.SCORE)."""
+        did not grow, and was below the amount since they were in play)."""
         r = self.r
         st, target = r.st, r.p.target
         assert target is not None  # Params: `elimination` requires scoring.target
-        went = r.events[-1]
-        if went.kind == "went-out":
-            r.events[-1] = went._replace(rule="DESAFIO.SCORE")
         reached = [s for s in seats_in_play(st) if st.scores[s] >= target and s != winner]
         for seat in reached:
             r.events.append(Event("eliminated", seat, count=st.scores[seat],

@@ -19,13 +19,13 @@ class FlipAltScoring(Variant):
     def enabled(p: Params) -> bool:
         return p.alt_scoring
 
-    def score_hand(self, winner: int, held: list[int]) -> int | None:
+    def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:
         """FLALT.OWN-HAND, FLALT.NO-COLLECT (the winner holds nothing), FLALT.VALUES,
         FLALT.GO-OUT-DRAWS (RUL.FLALT.WHAT-COUNTS): each adds their own hand."""
         st = self.r.st
         for seat, value in enumerate(held):
             st.scores[seat] += value
-        return held[winner]
+        return held[winner], "FLALT.OWN-HAND"
 
     def end_game(self) -> bool:
         """FLALT.LOWEST-WINS; FLALT.TIE (RUL.FLALT.TIE): the tied lowest share the win."""

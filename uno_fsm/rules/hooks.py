@@ -114,10 +114,10 @@ class Variant:
         play of `face` opens it, else None."""
         return None
 
-    def score_hand(self, winner: int, held: list[int]) -> int | None:
+    def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:
         """`play_out`, the scoring method (`held`: each seat's points in hand): add to
-        `State.scores` and return the points of the `went-out` event, or None (the winner
-        scores the others' cards)."""
+        `State.scores` and return the points of the `went-out` event with the rule ID it
+        cites, or None (the winner scores the others' cards, CL.SCORE.WINNER)."""
         return None
 
     def on_scored(self, winner: int) -> None:
@@ -158,7 +158,7 @@ class Hooks:
     settle_penalty: tuple[Callable[[int, str], bool], ...]
     on_go_out: tuple[Callable[[int, str, Action], bool], ...]
     swap_rules: tuple[Callable[[Face], SwapRules | None], ...]
-    score_hand: tuple[Callable[[int, list[int]], int | None], ...]
+    score_hand: tuple[Callable[[int, list[int]], tuple[int, str] | None], ...]
     on_scored: tuple[Callable[[int], None], ...]
     target_reached: tuple[Callable[[], bool | None], ...]
     end_game: tuple[Callable[[], bool], ...]

@@ -25,7 +25,7 @@ class Partners(Variant):
     def enabled(p: Params) -> bool:
         return p.partners
 
-    def score_hand(self, winner: int, held: list[int]) -> int | None:
+    def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:
         """PARTNERS.END: either partner going out ends the hand (CL.END.OUT, as for anyone);
         PARTNERS.SCORE, PARTNERS.TARGET (RUL.PARTNERS.SCORING): the opposing players' cards
         only, scored for the team: both partners' `scores` carry the team total."""
@@ -34,7 +34,7 @@ class Partners(Variant):
         points = sum(v for s, v in enumerate(held) if s not in (winner, mate))
         st.scores[winner] += points
         st.scores[mate] += points
-        return points
+        return points, "PARTNERS.SCORE"
 
     def end_game(self) -> bool:
         """PARTNERS.TARGET: the team wins the game (a shared win of both partners)."""

@@ -79,18 +79,19 @@ class ScoringRules(Core):
         side, face = ("light", _light) if p.light_scoring else (st.side, self.face)
         held = [sum(p.points_of(g.kind, g.number, side) for g in map(face, hand))
                 for hand in st.hands]
-        points = None
-        for hook in self.hooks.score_hand:  # the scoring method of a variant
-            points = hook(winner, held)
-            if points is not None:
+        scored = None
+        for hook in self.hooks.score_hand:  # the scoring method of a variant, with its rule
+            scored = hook(winner, held)
+            if scored is not None:
                 break
-        if points is None:
+        if scored is None:
             # CL.SCORE.WINNER, FL.SCORE.WINNER; CL.SCORE.ACCUMULATE, FL.GAME.ACCUMULATE
-            points = sum(held) - held[winner]
-            st.scores[winner] += points
+            scored = sum(held) - held[winner], "CL.SCORE.WINNER"
+            st.scores[winner] += scored[0]
         st.round_winner = winner
         st.uno_window = None
-        self.events.append(Event("went-out", winner, count=points, rule="CL.SCORE.WINNER"))
+        points, rule = scored
+        self.events.append(Event("went-out", winner, count=points, rule=rule))
         for after in self.hooks.on_scored:  # e.g. DESAFIO.ELIMINATE (desafio.py)
             after(winner)
 
