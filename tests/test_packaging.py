@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -134,10 +135,37 @@ SOURCES = ("pyproject.toml", "setup.py", "README.md", "uno_spec", "uno_fsm", "co
            "uno_cli", "spec")
 
 
+def _c_toolchain() -> None:
+    """A C compiler and Python's headers, which mypyc needs: skipped without them, except in
+    CI (where .ci/run installs Debian's gcc and python3-dev)."""
+    missing = [what for what, there in (
+        ("a C compiler (cc)", shutil.which("cc") or shutil.which("gcc")),
+        ("Python's headers (Python.h)",
+         (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file()))
+        if not there]
+    if not missing:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"the compiled build needs {' and '.join(missing)} (.ci/run installs them)")
+    pytest.skip(f"the compiled build needs {' and '.join(missing)} (apt-get install gcc "
+                "python3-dev)")
+
+
+def test_no_c_toolchain_fails_in_ci_and_skips_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="needs a C compiler"):
+        _c_toolchain()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="needs a C compiler"):
+        _c_toolchain()
+
+
 @pytest.fixture(scope="module")
 def compiled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel of `UNO_FSM_MYPYC=1 pip wheel --no-build-isolation`, built from a copy of
     the sources (so no compiled file lands in the checkout's build/), unpacked."""
+    _c_toolchain()
     out = tmp_path_factory.mktemp("compiled")
     src = out / "src"
     src.mkdir()
