@@ -4,6 +4,8 @@ code unchanged. Everything else (pyproject.toml) is shared by both builds.
 
     python -m pip install 'mypy>=1.10' 'setuptools>=68' wheel
     UNO_FSM_MYPYC=1 python -m pip install --no-build-isolation .
+
+Not editable (`-e`): the compiled modules would land in the checkout and shadow its sources.
 """
 
 import os
