@@ -14,13 +14,11 @@ import os
 import signal
 import sys
 import time
-from types import ModuleType
 
-resource: ModuleType | None
 try:
     import resource
 except ImportError:  # not a POSIX system: no cap (limit_memory says so)
-    resource = None
+    resource = None  # type: ignore[assignment]
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
