@@ -28,11 +28,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from conformance.supervisor import MEMORY_LIMIT, MIB
 from uno_cli.main import Command, add_subcommands, process_started
-from uno_cli.options import RULESETS, seconds
+from uno_cli.options import RULESETS, mebibytes, seconds
 
 # The longest --timeout (seconds): a day per scenario.
 MAX_TIMEOUT = 86_400.0
+# The largest --memory-limit (MiB): 1 TiB per process; more is no cap at all (0).
+MAX_MEMORY_LIMIT = 1 << 20
 
 # conformance.reports.FORMATS, spelled out so that building the parser imports neither the
 # reports nor rich (`conformance serve` starts fast); a test checks that both agree.
@@ -71,6 +74,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("--clause", action="append", default=[], metavar="GLOB")
     run.add_argument("--timeout", type=seconds(MAX_TIMEOUT), default=10.0,
                      help="seconds per scenario (default 10)")
+    memory_limit_option(run)
     run.add_argument("--expectations", type=Path, metavar="FILE",
                      help="expectation file (default: conformance/expectations/<impl>.yaml)")
     run.add_argument("--no-expectations", action="store_true",
@@ -133,6 +137,22 @@ def _choose(parser: argparse.ArgumentParser) -> int:
     """A command group named without its sub-command: one line, exit 2."""
     print(f"{parser.prog}: name a sub-command (see `{parser.prog} --help`)", file=sys.stderr)
     return 2
+
+
+def memory_limit_option(p: argparse.ArgumentParser) -> None:
+    """`--memory-limit MiB`, for every command that starts adapter programs (`run`, `diff`,
+    `compliance`); `args.memory_limit` is in MiB (bytes: `memory_limit_bytes(args)`)."""
+    p.add_argument("--memory-limit", type=mebibytes(MAX_MEMORY_LIMIT),
+                   default=MEMORY_LIMIT // MIB, metavar="MiB",
+                   help="cap on the data memory (RLIMIT_DATA) of each program the adapter "
+                   "starts and of each process it starts, in MiB; a program that allocates "
+                   "past it crashes and its scenario is errored (Linux only; default "
+                   f"{MEMORY_LIMIT // MIB}; 0: no cap)")
+
+
+def memory_limit_bytes(args: argparse.Namespace) -> int:
+    """The --memory-limit of these arguments in bytes (0: no cap)."""
+    return int(args.memory_limit) * MIB
 
 
 def _output_args(p: argparse.ArgumentParser) -> None:
@@ -215,7 +235,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         _err(problem)
         return 2
     try:
-        spec = resolve(args.adapter, timeout=args.timeout)
+        spec = resolve(args.adapter, timeout=args.timeout,
+                       memory_limit=memory_limit_bytes(args))
     except AdapterSpecError as exc:
         _err(str(exc))
         return 2

@@ -323,6 +323,8 @@ def _area_titles() -> dict[str, str]:
 
 def register(csub: Any) -> None:
     """Add `uno-fsm conformance compliance` (called from conformance.cli.register)."""
+    from conformance.cli import memory_limit_option
+
     p = csub.add_parser(
         "compliance", help="compliance page (Markdown) and expectation file of an "
         "implementation, from a JSON run report",
@@ -341,6 +343,7 @@ def register(csub: Any) -> None:
                    "expectation file) and write the JSON report to --from or its default")
     p.add_argument("--timeout", type=float, default=10.0,
                    help="with --run: seconds per scenario (default 10)")
+    memory_limit_option(p)  # with --run
     p.add_argument("--output", "-o", type=Path, metavar="FILE",
                    help="write the Markdown page here ('-': stdout)")
     p.add_argument("--write-expectations", type=Path, metavar="FILE",
@@ -366,7 +369,7 @@ def _implementation_of(args: argparse.Namespace, data: dict[str, Any] | None) ->
                               "--implementation")
 
 
-def _run(impl: Implementation, timeout: float) -> dict[str, Any]:
+def _run(impl: Implementation, timeout: float, memory_limit: int) -> dict[str, Any]:
     """Run the whole corpus against the implementation, without expectations."""
     from conformance import reports
     from conformance.adapters import resolve
@@ -377,7 +380,7 @@ def _run(impl: Implementation, timeout: float) -> dict[str, Any]:
     if corpus.errors:
         raise ImplementationError(f"{len(corpus.errors)} scenario file error(s): "
                                   f"{corpus.errors[0]}")
-    spec = resolve(impl.adapter["spec"], timeout=timeout)
+    spec = resolve(impl.adapter["spec"], timeout=timeout, memory_limit=memory_limit)
     report = Runner(spec.factory, adapter_name=spec.spec, timeout=timeout).run(corpus.scenarios)
     return reports.to_json(report)
 
@@ -385,7 +388,7 @@ def _run(impl: Implementation, timeout: float) -> dict[str, Any]:
 def cmd_compliance(args: argparse.Namespace) -> int:
     from conformance import reports
     from conformance.adapters import AdapterSpecError
-    from conformance.cli import output_problem, read_report, write_file
+    from conformance.cli import memory_limit_bytes, output_problem, read_report, write_file
 
     if not args.timeout > 0:
         return _fail(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
@@ -403,7 +406,7 @@ def cmd_compliance(args: argparse.Namespace) -> int:
     if args.run:
         assert impl is not None
         try:
-            data = _run(impl, args.timeout)
+            data = _run(impl, args.timeout, memory_limit_bytes(args))
         except (AdapterSpecError, ImplementationError) as exc:
             return _fail(str(exc))
         if (problem := write_file(source, reports.render(data, "json"))) is not None:

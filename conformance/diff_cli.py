@@ -2,7 +2,8 @@
 
     uno-fsm conformance diff --adapter ADAPTER [--ruleset R] [--players N]
         [--minutes M | --examples K] [--seed S] [--format console|json|markdown]
-        [--output FILE] [--write-scenarios DIR] [--timeout S] [--database DIR | --no-database]
+        [--output FILE] [--write-scenarios DIR] [--timeout S] [--memory-limit MiB]
+        [--database DIR | --no-database]
 
 Exit status: 0 no divergence, 1 divergences found, 2 usage error or a failing oracle.
 """
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from conformance.cli import memory_limit_bytes, memory_limit_option
 from uno_cli.options import RULESETS
 
 FORMATS = ("console", "json", "markdown")
@@ -52,6 +54,7 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
                    help="write one scenario per divergence group into DIR")
     p.add_argument("--timeout", type=float, default=10.0,
                    help="seconds per request to the implementation (default 10)")
+    memory_limit_option(p)
     db = p.add_mutually_exclusive_group()
     db.add_argument("--database", type=Path, metavar="DIR",
                     help="Hypothesis example database (default .hypothesis/diff/<name>)")
@@ -89,8 +92,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if problem:
         return _err(problem)
     try:
-        impl = resolve(args.adapter, timeout=args.timeout)
-        oracle = resolve(args.oracle, timeout=args.timeout)
+        impl = resolve(args.adapter, timeout=args.timeout,
+                       memory_limit=memory_limit_bytes(args))
+        oracle = resolve(args.oracle, timeout=args.timeout,
+                         memory_limit=memory_limit_bytes(args))
     except AdapterSpecError as exc:
         return _err(str(exc))
     players = (args.players, args.players) if args.players else (2, 8)

@@ -22,9 +22,15 @@ of the machine is ever touched.
   (`adopting_orphans`): a program that kills its own supervisor is re-parented to it and
   `sweep_orphans` ends it.
 
+The supervisor also caps the data memory of the program (`RLIMIT_DATA`, set in the child before
+exec, inherited by whatever the program starts; `MEMORY_LIMIT` by default, `StdioAdapter
+(memory_limit=)`, `--memory-limit`): a program that allocates without bound fails to allocate
+(Python's `MemoryError`, Node's "heap out of memory", a null `malloc`) and exits or is killed
+well before it can swap the machine; the runner reports that crash like any other.
+
 Elsewhere than Linux (no `/proc`, no subreaper) the program runs directly in a new session and
 its process group is killed (`TREE_TRACKING` is False); a child that moved to another session
-may survive there.
+may survive there, and the memory cap is not applied.
 
 `interrupts()` turns SIGINT and SIGTERM into `Interrupted` (a BaseException, like
 KeyboardInterrupt) while a run is on, so that the runner can kill its adapters and still write
@@ -44,6 +50,8 @@ from typing import Any, Protocol
 
 from conformance.supervisor import (  # noqa: F401 - this module's interface too
     KILL_PATIENCE,
+    MEMORY_LIMIT,
+    MIB,
     PR_SET_CHILD_SUBREAPER,
     TREE_TRACKING,
     _prctl,

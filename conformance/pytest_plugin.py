@@ -2,6 +2,7 @@
 
     pytest --uno-adapter 'stdio:./my-uno --conformance' [--uno-ruleset GLOB]
            [--uno-expectations FILE] [--uno-corpus PATH] [--uno-timeout S]
+           [--uno-memory-limit MiB]
 
 Each scenario becomes an item named by its id (node id `uno-conformance::<id>`), so `-k`, `-x`,
 `--lf` and `--junitxml` work as for any test; `-k` also matches a scenario's features and
@@ -43,6 +44,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     "corpus)")
     group.addoption("--uno-timeout", type=float, default=10.0, metavar="S",
                     help="seconds per scenario (default 10)")
+    group.addoption("--uno-memory-limit", default=None, metavar="MiB",
+                    help="cap on the data memory of each program the adapter starts, in MiB "
+                    "(default: that of `uno-fsm conformance run --memory-limit`; 0: no cap)")
 
 
 class ScenarioFailed(Exception):
@@ -67,7 +71,8 @@ class _Session:
                                     f"not {timeout:g}")
         self.timeout = timeout
         try:
-            self.spec = resolve(str(config.getoption("uno_adapter")), timeout=timeout)
+            self.spec = resolve(str(config.getoption("uno_adapter")), timeout=timeout,
+                                memory_limit=_memory_limit(config.getoption("uno_memory_limit")))
         except AdapterSpecError as exc:
             raise pytest.UsageError(f"--uno-adapter: {exc}") from None
         path = config.getoption("uno_expectations")
@@ -99,6 +104,22 @@ class _Session:
     def close(self) -> None:
         if self.runner is not None:
             self.runner.close()
+
+
+def _memory_limit(text: str | None) -> int:
+    """--uno-memory-limit in bytes, parsed as `conformance run --memory-limit` parses it."""
+    import argparse
+
+    from conformance.cli import MAX_MEMORY_LIMIT
+    from conformance.supervisor import MEMORY_LIMIT, MIB
+    from uno_cli.options import mebibytes
+
+    if text is None:
+        return MEMORY_LIMIT
+    try:
+        return mebibytes(MAX_MEMORY_LIMIT)(text) * MIB
+    except argparse.ArgumentTypeError as exc:
+        raise pytest.UsageError(f"--uno-memory-limit: {exc}") from None
 
 
 _KEY = pytest.StashKey[_Session]()

@@ -67,8 +67,9 @@ def handle(adapter: Any, msg: Any) -> tuple[dict[str, Any], bool]:
     except Unsupported as exc:
         return {"id": mid, "error": {"code": UNSUPPORTED, "message": str(exc)}}, False
     except Exception as exc:  # noqa: BLE001 - report, keep serving
-        return {"id": mid, "error": {"code": INTERNAL_ERROR,
-                                     "message": f"{type(exc).__name__}: {exc}"}}, False
+        # (a MemoryError at the worker's memory cap has no text: its name alone)
+        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return {"id": mid, "error": {"code": INTERNAL_ERROR, "message": text}}, False
 
 
 def _not_json(name: str) -> Any:

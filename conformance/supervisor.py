@@ -1,10 +1,11 @@
 """The supervisor of each program the runner starts (a script: stdlib only, fast to start).
 
-Run as `python -I -S conformance/supervisor.py -- PROGRAM [ARGS...]`: on Linux it makes itself a
-child subreaper, forks and execs the program, and waits; whatever the program starts stays its
-descendant. When the program exits, the supervisor kills what it left running, then exits with
-the program's status. The tree walk and kill used by the runner live here too. Why and how:
-conformance/processes.py and docs/robustness.md.
+Run as `python -I -S conformance/supervisor.py [--memory-limit BYTES] -- PROGRAM [ARGS...]`: on
+Linux it makes itself a child subreaper, forks, caps the data memory of the child
+(`RLIMIT_DATA`, inherited by whatever the program starts) and execs the program, and waits;
+whatever the program starts stays its descendant. When the program exits, the supervisor kills
+what it left running, then exits with the program's status. The tree walk and kill used by the
+runner live here too. Why and how: conformance/processes.py and docs/robustness.md.
 """
 
 from __future__ import annotations
@@ -14,11 +15,22 @@ import signal
 import sys
 import time
 
+try:
+    import resource
+except ImportError:  # not a POSIX system: no cap (limit_memory says so)
+    resource = None  # type: ignore[assignment]
+
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 TREE_TRACKING = sys.platform.startswith("linux") and os.path.isdir("/proc/self")
 KILL_PATIENCE = 2.0  # seconds kill_tree keeps re-scanning before it gives up
 START_FAILED = 127  # the supervisor's exit status when the program cannot be executed
+MIB = 1 << 20
+# The default cap on the data memory of each program an adapter starts, and of each process it
+# starts (bytes; 0: no cap). The one definition: StdioAdapter, resolve() and the commands'
+# --memory-limit take it from here. The adapters measured stay under 110 MiB
+# (docs/robustness.md, "Processes").
+MEMORY_LIMIT = 4096 * MIB
 
 
 def _prctl(option: int, arg: int) -> bool:
@@ -112,11 +124,33 @@ def kill_descendants(pid: int, *, patience: float = KILL_PATIENCE, reap: bool = 
         time.sleep(0.002)
 
 
-def supervisor_argv(argv: list[str]) -> list[str]:
-    """The command line that runs `argv` under the supervisor (Linux), or `argv` itself."""
+def supervisor_argv(argv: list[str], memory_limit: int = 0) -> list[str]:
+    """The command line that runs `argv` under the supervisor (Linux), its data memory capped at
+    `memory_limit` bytes (0: no cap), or `argv` itself (elsewhere: no supervisor, no cap)."""
     if not TREE_TRACKING:
         return list(argv)
-    return [sys.executable, "-I", "-S", os.path.abspath(__file__), "--", *argv]
+    cap = ["--memory-limit", str(memory_limit)] if memory_limit > 0 else []
+    return [sys.executable, "-I", "-S", os.path.abspath(__file__), *cap, "--", *argv]
+
+
+def limit_memory(limit: int) -> bool:
+    """Cap this process's data memory (`RLIMIT_DATA`: heap, private writable mappings; not
+    the reserved PROT_NONE address space that Node/V8 holds, which `RLIMIT_AS` would count) at
+    `limit` bytes, soft and hard limits alike, so that the program cannot raise it again; a
+    lower limit already in force is kept. Inherited across fork and exec. False where it
+    cannot be set (no `resource` module, or setrlimit refused): the program then runs without
+    the cap."""
+    if resource is None:
+        return False
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        inf = resource.RLIM_INFINITY
+        new_soft = limit if soft == inf else min(limit, soft)
+        new_hard = limit if hard == inf else min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (min(new_soft, new_hard), new_hard))
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _exit_like(status: int) -> None:
@@ -128,8 +162,9 @@ def _exit_like(status: int) -> None:
     os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
 
 
-def supervise(argv: list[str]) -> None:
-    """Run `argv` as a child of this subreaper; end its whole tree when it exits."""
+def supervise(argv: list[str], memory_limit: int = 0) -> None:
+    """Run `argv` as a child of this subreaper, its data memory capped at `memory_limit` bytes
+    (0: no cap); end its whole tree when it exits."""
     parent = os.getppid()
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
     # Linux sends this when the *thread* that started us ends: the runner starts a program from
@@ -149,6 +184,9 @@ def supervise(argv: list[str]) -> None:
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGPIPE,
                     signal.SIGXFSZ):
             signal.signal(sig, signal.SIG_DFL)
+        if memory_limit > 0 and not limit_memory(memory_limit):
+            os.write(2, b"supervisor: cannot cap the program's memory (RLIMIT_DATA): it runs "
+                     b"without the cap\n")
         try:
             os.execvp(argv[0], list(argv))
         except OSError as exc:
@@ -173,9 +211,12 @@ def supervise(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
+    cap = 0
+    if args[:1] == ["--memory-limit"] and len(args) > 1 and args[1].isdigit():
+        cap, args = int(args[1]), args[2:]
     if args[:1] == ["--"]:
         args = args[1:]
     if not args:
-        os.write(2, b"usage: supervisor.py -- PROGRAM [ARGS...]\n")
+        os.write(2, b"usage: supervisor.py [--memory-limit BYTES] -- PROGRAM [ARGS...]\n")
         os._exit(2)
-    supervise(args)
+    supervise(args, cap)

@@ -198,11 +198,27 @@ def test_stdio_adapter_stopped_after_x(broken: pytest.Pytester,
      "ERROR: --uno-timeout must be a positive number of seconds, not 0"),
     (["--uno-adapter", "reference", "--uno-expectations", "missing.yaml"],
      "ERROR: --uno-expectations: *missing.yaml*"),
+    (["--uno-adapter", "reference", "--uno-memory-limit", "-1"],
+     "ERROR: --uno-memory-limit: -1 is negative (0 means no cap)"),
+    (["--uno-adapter", "reference", "--uno-memory-limit", "lots"],
+     "ERROR: --uno-memory-limit: not a whole number of MiB: 'lots'"),
 ])
 def test_usage_errors(pytester: pytest.Pytester, args: list[str], message: str) -> None:
     result = pytester.runpytest(*args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message + "*"])
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="needs /proc")
+def test_memory_limit_reaches_the_program(pytester: pytest.Pytester) -> None:
+    """The program (tests/fixtures/conformance/hostile_stdio.py --mode limits) writes its own
+    data limit and exits: the failure quotes it."""
+    program = f"{sys.executable} {FIXTURES / 'hostile_stdio.py'} --mode limits --seed 1"
+    result = pytester.runpytest(f"--uno-adapter=stdio:{program}", "--uno-memory-limit=64",
+                                f"--uno-corpus={FIXTURES / 'scenarios' / 'harness.yaml'}",
+                                "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*(stderr: data limit: 67108864 *"])
 
 
 def test_bad_scenario_file_is_a_collection_error(pytester: pytest.Pytester) -> None:

@@ -147,7 +147,8 @@ def test_the_stderr_tail_is_quoted_when_the_program_crashes() -> None:
     res = report.results[0]
     assert res.message == ("crashed: setup: adapter exited with status 4 before answering "
                            f"(stderr: {'e' * 100})")
-    assert res.detail == "stderr: " + "e" * 100
+    assert res.detail == ("the program ran with its data memory capped at 4096 MiB per process "
+                          "(RLIMIT_DATA; --memory-limit)\nstderr: " + "e" * 100)
 
 
 def _cli_run(tmp_path: Path, f: Path) -> subprocess.Popen[str]:

@@ -67,6 +67,26 @@ def test_run_timeout(value: str, why: str, tmp_path: Path,
                                 "(see `uno-fsm conformance run --help`)")
 
 
+@pytest.mark.parametrize(("value", "why"), [
+    ("-1", "-1 is negative (0 means no cap)"), ("lots", "not a whole number of MiB: 'lots'"),
+    ("2.5", "not a whole number of MiB: '2.5'"), ("1e3", "not a whole number of MiB: '1e3'"),
+    ("", "not a whole number of MiB: ''"),
+    ("1048577", "1048577 MiB is more than 1048576 MiB (0 means no cap)"),
+    ("99999999999999999999999", "99999999999999999999999 MiB is more than 1048576 MiB (0 "
+     "means no cap)"),
+])
+@pytest.mark.parametrize("command", [["conformance", "run"],
+                                     ["conformance", "diff", "--adapter", "reference"],
+                                     ["conformance", "compliance", "--run"]])
+def test_memory_limit(command: list[str], value: str, why: str, tmp_path: Path,
+                      capsys: pytest.CaptureFixture[str]) -> None:
+    """One parser (uno_cli.options.mebibytes) for every command that starts programs."""
+    assert main([*command, "--memory-limit", value]) == 2
+    name = " ".join(command[:2])
+    assert one_line(capsys) == (f"uno-fsm {name}: argument --memory-limit: {why} "
+                                f"(see `uno-fsm {name} --help`)")
+
+
 @pytest.mark.parametrize(("argv", "line"), [
     (["fuzz", "--minutes", "nan"], "uno-fsm fuzz: argument --minutes: 'nan' is not a finite "
      "number (see `uno-fsm fuzz --help`)"),

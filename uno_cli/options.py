@@ -62,6 +62,26 @@ def count(minimum: int = 1, maximum: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+def mebibytes(maximum: int) -> Callable[[str], int]:
+    """A whole number of MiB from 0 (no cap) to `maximum` (a memory limit: `-1`, `2.5`, `lots`
+    and a count of MiB no machine has are refused)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip(), 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number of MiB: {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{value} is negative (0 means no cap)")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"{value} MiB is more than {maximum} MiB "
+                                             "(0 means no cap)")
+        return value
+
+    parse.__name__ = "mebibytes"
+    return parse
+
+
 
 # In a help text, RULESETS stands for the rulesets and variants of spec/rulesets/, listed when
 # the help is shown (HelpFormatter), so that no help copies the list by hand and building the

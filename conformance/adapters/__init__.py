@@ -19,6 +19,10 @@ fresh adapter (the runner calls it again to restart after a crash):
   (`conformance.adapters.unogame:UnoGameAdapter`, needs the `uno-game` extra), run in a worker
   process (it can loop forever: the worker's timeout kills it).
 
+Every program these adapters start (a `stdio:` program, a worker), and whatever it starts, has
+its data memory capped at `memory_limit` bytes (`conformance.supervisor.MEMORY_LIMIT` by
+default, 0: no cap; docs/robustness.md, "Processes"); the in-process reference engine has none.
+
 `isolate=False` gives the plain in-process adapter instead (what `conformance serve` serves, in
 the worker itself). Why each kind is isolated the way it is: conformance/adapters/isolation.py.
 """
@@ -29,6 +33,8 @@ import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from conformance.supervisor import MEMORY_LIMIT
 
 REFERENCE = "conformance.adapters.reference:ReferenceAdapter"
 REFERENCE_ORACLE = "conformance.adapters.reference:ReferenceOracle"  # `conformance diff`
@@ -86,11 +92,12 @@ def _check_module(target: str) -> None:
         raise AdapterSpecError(str(exc)) from None
 
 
-def _reference_factory(target: str, spec: str, timeout: float) -> Callable[[], Any]:
+def _reference_factory(target: str, spec: str, timeout: float,
+                       memory_limit: int) -> Callable[[], Any]:
     from conformance.adapters import isolation
 
     engine = _module_factory(target)
-    worker = isolation.worker_factory(spec, timeout)
+    worker = isolation.worker_factory(spec, timeout, memory_limit)
 
     def make() -> Any:
         if isolation.alarms_usable():
@@ -100,18 +107,24 @@ def _reference_factory(target: str, spec: str, timeout: float) -> Callable[[], A
     return make
 
 
-def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True) -> AdapterSpec:
-    """Parse an `--adapter` value. Raises AdapterSpecError with a readable message."""
-    from conformance.adapters.isolation import worker_factory
+def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True,
+            memory_limit: int = MEMORY_LIMIT) -> AdapterSpec:
+    """Parse an `--adapter` value. Raises AdapterSpecError with a readable message.
+    `memory_limit`: bytes of data memory for each program started (0: no cap)."""
+    from conformance.adapters.isolation import worker_factory as workers
+
+    def worker_factory(spec: str, timeout: float) -> Callable[[], Any]:
+        return workers(spec, timeout, memory_limit)
 
     spec = (spec or "reference").strip()
     if spec == "reference":
         return AdapterSpec(spec, "reference", "reference",
-                           _reference_factory(REFERENCE, spec, timeout) if isolate
+                           _reference_factory(REFERENCE, spec, timeout, memory_limit) if isolate
                            else _module_factory(REFERENCE))
     if spec == "reference-oracle":
         return AdapterSpec(spec, "reference", "reference",
-                           _reference_factory(REFERENCE_ORACLE, spec, timeout) if isolate
+                           _reference_factory(REFERENCE_ORACLE, spec, timeout, memory_limit)
+                           if isolate
                            else _module_factory(REFERENCE_ORACLE))
     if spec == "rlcard":
         if importlib.util.find_spec("rlcard") is None or not _installed("rlcard"):
@@ -153,7 +166,9 @@ def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True) ->
         except ValueError as exc:
             raise AdapterSpecError(f"bad command line {command!r}: {exc}") from None
         return AdapterSpec(spec, "stdio", None,
-                           lambda: StdioAdapter(command, timeout=timeout), out_of_process=True)
+                           lambda: StdioAdapter(command, timeout=timeout,
+                                                memory_limit=memory_limit),
+                           out_of_process=True)
     if spec.startswith("module:"):
         target = spec[len("module:"):].strip()
         if isolate:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.protocol import AdapterError
+from conformance.supervisor import MEMORY_LIMIT
 
 REFIRE = 0.05  # seconds between repeated alarms while a timed-out call has not given up
 
@@ -38,11 +39,16 @@ def worker_env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(path + ([old] if old else []))}
 
 
-def worker_factory(spec: str, timeout: float) -> Callable[[], Any]:
+def worker_factory(spec: str, timeout: float,
+                   memory_limit: int = MEMORY_LIMIT) -> Callable[[], Any]:
+    """Makes the StdioAdapter of a worker (its data memory capped at `memory_limit` bytes,
+    0: no cap)."""
+
     def make() -> Any:  # a StdioAdapter, imported when a worker is started (not in process)
         from conformance.adapters.stdio import StdioAdapter
 
-        return StdioAdapter(worker_command(spec), timeout=timeout, env=worker_env())
+        return StdioAdapter(worker_command(spec), timeout=timeout, env=worker_env(),
+                            memory_limit=memory_limit)
 
     return make
 

@@ -7,7 +7,10 @@ line longer than `max_line` bytes or nested deeper than `max_depth`. Each of the
 every process it started are killed first (conformance.processes: it runs under a subreaper
 supervisor), so that no stale output can leak into the next scenario and nothing is left
 running. Its stderr is read as it comes and only its last `stderr_tail` bytes are kept in
-memory; they are quoted in the error.
+memory; they are quoted in the error. Its data memory, and that of every process it starts, is
+capped at `memory_limit` bytes (`RLIMIT_DATA`, set by the supervisor; 0: no cap): a program that
+allocates without bound fails to allocate and crashes, reported as `crashed` with the cap in
+the error's detail.
 
 Everything happens on the calling thread: requests are written to a non-blocking pipe and
 answers read with `select` and `os.read` into a buffer, so a wait honours the timeout without a
@@ -59,6 +62,10 @@ EXIT_GRACE = 0.5  # seconds to wait for the exit status after the program closed
 BYE_GRACE = 2.0  # seconds a program has to exit after `bye` before it is killed
 
 
+def _mib(n: int) -> str:
+    return f"{n // processes.MIB} MiB" if n % processes.MIB == 0 else f"{n} bytes"
+
+
 def _status(code: int | None) -> str:
     if code is not None and code < 0:
         try:
@@ -76,11 +83,16 @@ class StdioAdapter:
                  max_line: int = MAX_LINE, max_depth: int = MAX_DEPTH,
                  stderr_tail: int = STDERR_TAIL, exit_grace: float = EXIT_GRACE,
                  bye_grace: float = BYE_GRACE, start_timeout: float = START_TIMEOUT,
+                 memory_limit: int = processes.MEMORY_LIMIT,
                  env: dict[str, str] | None = None,
                  cwd: str | None = None) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise ValueError("empty command line for the stdio adapter")
+        if isinstance(memory_limit, bool) or not isinstance(memory_limit, int) \
+                or memory_limit < 0:
+            raise ValueError(f"memory_limit must be a whole number of bytes, 0 for no cap, not "
+                             f"{memory_limit!r}")
         self.timeout = timeout
         self.max_line = max_line
         self.max_depth = max_depth
@@ -88,6 +100,7 @@ class StdioAdapter:
         self.exit_grace = exit_grace
         self.bye_grace = bye_grace
         self.start_timeout = start_timeout  # for `hello`: starting may take longer
+        self.memory_limit = memory_limit  # bytes of data memory per process (0: no cap)
         self.env = env
         self.cwd = cwd
         self.deadline: float | None = None
@@ -127,7 +140,7 @@ class StdioAdapter:
         self._spawnable()
         try:
             proc = subprocess.Popen(
-                processes.supervisor_argv(self.argv), stdin=subprocess.PIPE,
+                processes.supervisor_argv(self.argv, self.memory_limit), stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env, cwd=self.cwd,
                 start_new_session=True, bufsize=0)
         except OSError as exc:
@@ -207,7 +220,15 @@ class StdioAdapter:
         if lines:
             last = lines[-1].strip()
             message += f" (stderr: {last[:200]}{'...' if len(last) > 200 else ''})"
-        return AdapterError("crashed", message)
+        return AdapterError("crashed", message, detail=self.limits())
+
+    def limits(self) -> str:
+        """The memory cap the program ran under, for the detail of a crash (a program that hits
+        it fails to allocate: that is often why it crashed)."""
+        if not self.memory_limit or not processes.TREE_TRACKING:
+            return ""
+        return (f"the program ran with its data memory capped at "
+                f"{_mib(self.memory_limit)} per process (RLIMIT_DATA; --memory-limit)")
 
     def _fail(self, exc: AdapterError) -> AdapterError:
         tail = self._stderr_text()
