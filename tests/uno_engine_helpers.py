@@ -9,13 +9,13 @@ missing `node_modules` fails them.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from ci_helpers import unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTER_DIR = ROOT / "conformance" / "adapters" / "uno-engine"
@@ -29,9 +29,8 @@ def node() -> str:
     uno-engine is not installed."""
     found = shutil.which("node")
     if found is None:
-        if os.environ.get("CI") != "true":
-            pytest.skip("node is not installed (the uno-engine adapter is a Node program)")
-        pytest.fail("CI: node is not installed, but the uno-engine adapter needs it")
+        unavailable("node is not installed", "the uno-engine adapter is a Node program: "
+                    "apt-get install nodejs npm")
     if not ENGINE_PACKAGE.is_file():
         pytest.fail(f"uno-engine is not installed: run `{NPM_CI}`")
     return found

@@ -1,0 +1,17 @@
+"""The one policy for something a test needs and this machine lacks (a program, a package, a
+compiler): in CI (`CI=true`) a failure, since .ci/run installs everything the tests need; on
+a developer's machine a skip saying how to install it. Never a pass."""
+
+from __future__ import annotations
+
+import os
+from typing import NoReturn
+
+import pytest
+
+
+def unavailable(what: str, how: str, module: bool = False) -> NoReturn:
+    """Fail in CI, else skip (the whole module if `module`): `what` is missing, `how` gets it."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI: {what}: {how}")
+    pytest.skip(f"{what}: {how}", allow_module_level=module)
