@@ -72,8 +72,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("--feature", action="append", default=[], metavar="GLOB")
     run.add_argument("--rule", action="append", default=[], metavar="GLOB")
     run.add_argument("--clause", action="append", default=[], metavar="GLOB")
-    run.add_argument("--timeout", type=seconds(MAX_TIMEOUT), default=10.0,
-                     help="seconds per scenario (default 10)")
+    timeout_option(run, "scenario")
     memory_limit_option(run)
     run.add_argument("--expectations", type=Path, metavar="FILE",
                      help="expectation file (default: conformance/expectations/<impl>.yaml)")
@@ -137,6 +136,14 @@ def _choose(parser: argparse.ArgumentParser) -> int:
     """A command group named without its sub-command: one line, exit 2."""
     print(f"{parser.prog}: name a sub-command (see `{parser.prog} --help`)", file=sys.stderr)
     return 2
+
+
+def timeout_option(p: argparse.ArgumentParser, what: str) -> None:
+    """`--timeout SECONDS` (default 10), for every command that waits on an adapter: a
+    positive finite number of at most MAX_TIMEOUT (`inf` or `1e300` would overflow the
+    timers)."""
+    p.add_argument("--timeout", type=seconds(MAX_TIMEOUT), default=10.0,
+                   help=f"seconds per {what} (default 10; at most {MAX_TIMEOUT:g})")
 
 
 def memory_limit_option(p: argparse.ArgumentParser) -> None:

@@ -323,7 +323,7 @@ def _area_titles() -> dict[str, str]:
 
 def register(csub: Any) -> None:
     """Add `uno-fsm conformance compliance` (called from conformance.cli.register)."""
-    from conformance.cli import memory_limit_option
+    from conformance.cli import memory_limit_option, timeout_option
 
     p = csub.add_parser(
         "compliance", help="compliance page (Markdown) and expectation file of an "
@@ -341,8 +341,7 @@ def register(csub: Any) -> None:
     p.add_argument("--run", action="store_true",
                    help="first run the corpus against the implementation (its adapter, no "
                    "expectation file) and write the JSON report to --from or its default")
-    p.add_argument("--timeout", type=float, default=10.0,
-                   help="with --run: seconds per scenario (default 10)")
+    timeout_option(p, "scenario, with --run")
     memory_limit_option(p)  # with --run
     p.add_argument("--output", "-o", type=Path, metavar="FILE",
                    help="write the Markdown page here ('-': stdout)")
@@ -390,8 +389,6 @@ def cmd_compliance(args: argparse.Namespace) -> int:
     from conformance.adapters import AdapterSpecError
     from conformance.cli import memory_limit_bytes, output_problem, read_report, write_file
 
-    if not args.timeout > 0:
-        return _fail(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
     try:
         impl = _implementation_of(args, None) if args.implementation or args.run else None
     except ImplementationError as exc:

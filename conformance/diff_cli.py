@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conformance.cli import memory_limit_bytes, memory_limit_option
-from uno_cli.options import RULESETS
+from conformance.cli import memory_limit_bytes, memory_limit_option, timeout_option
+from uno_cli.options import RULESETS, positive_number
 
 FORMATS = ("console", "json", "markdown")
 DEFAULT_EXAMPLES = 200
@@ -44,7 +44,7 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
                    f"implementation's first): {RULESETS}")
     p.add_argument("--players", type=int, help="player count (default: 2..8 at random)")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--minutes", type=float, help="fuzz for this long")
+    budget.add_argument("--minutes", type=positive_number, help="fuzz for this long")
     budget.add_argument("--examples", type=int,
                         help=f"fuzz this many examples (default {DEFAULT_EXAMPLES})")
     p.add_argument("--seed", type=int, help="seed of the first run (default: random)")
@@ -52,8 +52,7 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
     p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report here")
     p.add_argument("--write-scenarios", type=Path, metavar="DIR",
                    help="write one scenario per divergence group into DIR")
-    p.add_argument("--timeout", type=float, default=10.0,
-                   help="seconds per request to the implementation (default 10)")
+    timeout_option(p, "request to the implementation")
     memory_limit_option(p)
     db = p.add_mutually_exclusive_group()
     db.add_argument("--database", type=Path, metavar="DIR",
@@ -71,12 +70,8 @@ def _err(message: str) -> int:
 def _check(args: argparse.Namespace) -> str | None:
     if args.players is not None and not 2 <= args.players <= 10:
         return f"--players must be 2..10, not {args.players}"
-    if args.minutes is not None and not args.minutes > 0:
-        return f"--minutes must be a positive number, not {args.minutes:g}"
     if args.examples is not None and args.examples < 1:
         return f"--examples must be at least 1, not {args.examples}"
-    if not args.timeout > 0:
-        return f"--timeout must be a positive number of seconds, not {args.timeout:g}"
     if args.write_scenarios is not None and args.write_scenarios.exists() \
             and not args.write_scenarios.is_dir():
         return f"--write-scenarios {args.write_scenarios}: not a directory"

@@ -202,8 +202,12 @@ def test_reference_position_round_trips_and_lists_legal_actions() -> None:
         (["--players", "11"], "--players must be 2..10, not 11"),
         (["--players", "1"], "--players must be 2..10, not 1"),
         (["--examples", "0"], "--examples must be at least 1, not 0"),
-        (["--minutes", "0"], "--minutes must be a positive number, not 0"),
-        (["--timeout", "-1"], "--timeout must be a positive number of seconds, not -1"),
+        (["--minutes", "0"], "argument --minutes: '0' is not greater than 0 (see `uno-fsm "
+                             "conformance diff --help`)"),
+        (["--minutes", "inf"], "argument --minutes: 'inf' is not a finite number (see `uno-fsm "
+                               "conformance diff --help`)"),
+        (["--timeout", "-1"], "argument --timeout: '-1' is not greater than 0 (see `uno-fsm "
+                              "conformance diff --help`)"),
         (["--ruleset", "nope"], "ruleset 'nope': the implementation does not declare it"),
     ],
 )

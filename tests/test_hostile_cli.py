@@ -58,13 +58,18 @@ def one_line(capsys: pytest.CaptureFixture[str]) -> str:
     ("0", "'0' is not greater than 0"), ("-1", "'-1' is not greater than 0"),
     ("ten", "not a number: 'ten'"), ("1e300", "'1e300' is more than 86400 seconds"),
 ])
-def test_run_timeout(value: str, why: str, tmp_path: Path,
-                     capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("command", ["run", "diff", "compliance"])
+def test_timeout(command: str, value: str, why: str, tmp_path: Path,
+                 capsys: pytest.CaptureFixture[str]) -> None:
+    """One parser for every command that waits on an adapter: `inf` and `1e300` once reached
+    `diff` and overflowed its timers ("the oracle failed to start: ... OverflowError")."""
     broken = tmp_path / "broken.yaml"
     broken.write_text("not: [valid", encoding="utf-8")  # never read: the option comes first
-    assert main(["conformance", "run", str(broken), "--timeout", value]) == 2
-    assert one_line(capsys) == (f"uno-fsm conformance run: argument --timeout: {why} "
-                                "(see `uno-fsm conformance run --help`)")
+    rest = {"run": [str(broken)], "diff": ["--adapter", "reference", "--no-database"],
+            "compliance": ["--implementation", "rlcard", "--run"]}[command]
+    assert main(["conformance", command, *rest, "--timeout", value]) == 2
+    assert one_line(capsys) == (f"uno-fsm conformance {command}: argument --timeout: {why} "
+                                f"(see `uno-fsm conformance {command} --help`)")
 
 
 @pytest.mark.parametrize(("value", "why"), [
