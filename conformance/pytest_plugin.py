@@ -42,7 +42,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--uno-corpus", action="append", type=Path, default=[], metavar="PATH",
                     help="scenario files or directories (repeatable; default: the bundled "
                     "corpus)")
-    group.addoption("--uno-timeout", type=float, default=10.0, metavar="S",
+    group.addoption("--uno-timeout", default="10", metavar="S",
                     help="seconds per scenario (default 10)")
     group.addoption("--uno-memory-limit", default=None, metavar="MiB",
                     help="cap on the data memory of each program the adapter starts, in MiB "
@@ -65,10 +65,7 @@ class _Session:
         from conformance.adapters import AdapterSpecError, resolve
 
         self.config = config
-        timeout = float(config.getoption("uno_timeout"))
-        if not timeout > 0:
-            raise pytest.UsageError(f"--uno-timeout must be a positive number of seconds, "
-                                    f"not {timeout:g}")
+        timeout = _timeout(str(config.getoption("uno_timeout")))
         self.timeout = timeout
         try:
             self.spec = resolve(str(config.getoption("uno_adapter")), timeout=timeout,
@@ -104,6 +101,19 @@ class _Session:
     def close(self) -> None:
         if self.runner is not None:
             self.runner.close()
+
+
+def _timeout(text: str) -> float:
+    """--uno-timeout in seconds, parsed as `conformance run --timeout` parses it."""
+    import argparse
+
+    from conformance.cli import MAX_TIMEOUT
+    from uno_cli.options import seconds
+
+    try:
+        return seconds(MAX_TIMEOUT)(text)
+    except argparse.ArgumentTypeError as exc:
+        raise pytest.UsageError(f"--uno-timeout: {exc}") from None
 
 
 def _memory_limit(text: str | None) -> int:

@@ -234,7 +234,8 @@ def test_compliance_page_to_stdout(rlcard_report: Path,
     (["--implementation", "nope", "--from", "x.json"], "unknown implementation 'nope'"),
     (["--implementation", "unointerface"], "unointerface: no rules engine to verify"),
     ([], "--from FILE or --implementation NAME is required"),
-    (["--run", "--implementation", "rlcard", "--timeout", "0"], "argument --timeout: '0' is not greater than 0"),
+    (["--run", "--implementation", "rlcard", "--timeout", "0"],
+     "argument --timeout: '0' is not greater than 0"),
 ])
 def test_compliance_usage_errors(argv: list[str], message: str,
                                  capsys: pytest.CaptureFixture[str]) -> None:
