@@ -131,7 +131,8 @@ def test_an_extends_cycle_is_refused(tmp_path: Path) -> None:
 
 def test_unknown_implementation() -> None:
     with pytest.raises(knowledge.ImplementationError, match="unknown implementation 'nope': "
-                       "known are rlcard, rlcard-uno, "):
+                       "known are pyuno-game, rlcard, rlcard-uno, uno-eldar-matrix, uno-engine, "
+                       "uno-game, uno-game-forge, unoaiinterface, unointerface$"):
         knowledge.get("nope")
 
 
