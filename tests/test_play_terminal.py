@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from typing import Any
 
 import pytest
 from ci_helpers import unavailable
@@ -56,8 +57,9 @@ def finish(child: object) -> str:
     return child.before  # type: ignore[attr-defined,no-any-return]
 
 
-def test_a_whole_game_against_basic_bots_reaches_the_end() -> None:
-    child = spawn()
+def first_move_to_the_end(child: Any) -> str:
+    """Answer `1` (the first move) at every prompt until the program exits; its whole output.
+    It must exit 0, without a traceback, within 1000 prompts."""
     out = []
     prompts = 0
     while True:
@@ -66,12 +68,17 @@ def test_a_whole_game_against_basic_bots_reaches_the_end() -> None:
         if i == 1:
             break
         prompts += 1
-        assert prompts < 1000, "the game should end well before this"
+        assert prompts < 1000, "the program should end well before this"
         child.sendline("1")
     child.close()
     text = "".join(out).replace("\r\n", "\n")
     assert child.exitstatus == 0, text[-2000:]
     assert "Traceback" not in text
+    return text
+
+
+def test_a_whole_game_against_basic_bots_reaches_the_end() -> None:
+    text = first_move_to_the_end(spawn())
     rounds = re.findall(r"Scores after round (\d+) \(first to 500 wins\):", text)
     assert rounds == [str(n) for n in range(1, len(rounds) + 1)] and len(rounds) == 7
     # every new round shows its first card before anyone moves
@@ -193,22 +200,8 @@ def test_cards_are_coloured_on_a_terminal_unless_no_color() -> None:
 def test_a_whole_match_in_a_terminal() -> None:
     """`play --match`: every hand of the rotation at a real terminal, always the first move,
     to the winners; the same seed and moves as tests/test_play_match.py checks in process."""
-    child = spawn(command=[sys.executable, "-m", "uno_cli", "play", "--match",
-                           "partners-rotation", "--seed", "5"])
-    out = []
-    prompts = 0
-    while True:
-        i = child.expect([PROMPT, pexpect.EOF])
-        out.append(child.before)
-        if i == 1:
-            break
-        prompts += 1
-        assert prompts < 1000, "the match should end well before this"
-        child.sendline("1")
-    child.close()
-    text = "".join(out).replace("\r\n", "\n")
-    assert child.exitstatus == 0, text[-2000:]
-    assert "Traceback" not in text
+    text = first_move_to_the_end(spawn(command=[sys.executable, "-m", "uno_cli", "play",
+                                                "--match", "partners-rotation", "--seed", "5"]))
     assert [int(n) for n in re.findall(r"\nHand (\d) of 3 is over\.\n", text)] == [1, 2, 3]
     assert "\nThe match is over.\n" in text
     assert re.search(r"\nwinner: P\d(, P\d)* with \d+ points( \(a shared win\))?\n"
