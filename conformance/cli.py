@@ -31,6 +31,7 @@ from typing import Any
 from conformance.supervisor import MEMORY_LIMIT, MIB
 from uno_cli.main import Command, add_subcommands, process_started
 from uno_cli.options import RULESETS, mebibytes, seconds
+from uno_spec import sitelinks
 
 # The longest --timeout (seconds): a day per scenario.
 MAX_TIMEOUT = 86_400.0
@@ -165,6 +166,7 @@ def memory_limit_bytes(args: argparse.Namespace) -> int:
 def _output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default="console")
     p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report here")
+    sitelinks.add_option(p)  # the links of the failures' rules and clauses
 
 
 def _err(message: str) -> None:

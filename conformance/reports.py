@@ -168,10 +168,14 @@ def failure_lines(r: dict[str, Any]) -> list[str]:
     quotes = r.get("quotes") or {}
     for rule in quotes.get("rules", []):
         lines.append(f"  rule {rule['id']}: {rule['statement']}")
+        if link := specdata.rule_link(str(rule["id"])):
+            lines.append(f"      site: {link}")
     for c in quotes.get("clauses", []):
         lines.append(f"  clause {c['id']}: \u201c{c['text']}\u201d")
         if c.get("en"):
             lines.append(f"      ({c['en']})")
+        if link := specdata.clause_link(str(c["id"])):
+            lines.append(f"      site: {link}")
     return lines
 
 
@@ -403,9 +407,13 @@ def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
                     out.append(f"- {key}: {md_code(_j(r[key]))}")
             quotes = r.get("quotes") or {}
             for rule in quotes.get("rules", []):
-                out.append(f"- rule {md_code(rule['id'])}: {_md(rule['statement'])}")
+                link = specdata.rule_link(str(rule["id"]))
+                rid = f"[{md_code(rule['id'])}]({link})" if link else md_code(rule["id"])
+                out.append(f"- rule {rid}: {_md(rule['statement'])}")
             for c in quotes.get("clauses", []):
-                out += ["", f"> **{md(c['id'])}**: {_md(c['text'])}"]
+                link = specdata.clause_link(str(c["id"]))
+                cid = f"[{md(c['id'])}]({link})" if link else md(c["id"])
+                out += ["", f"> **{cid}**: {_md(c['text'])}"]
                 if c.get("en"):
                     out.append(f"> *{_md(c['en'])}*")
             out.append("")

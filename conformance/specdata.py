@@ -263,6 +263,21 @@ def quote_rules(ids: list[str]) -> list[dict[str, str]]:
     return out
 
 
+def rule_link(rule_id: str) -> str | None:
+    """The rule's place in the rulebook site (`uno-fsm conformance site`, uno_spec.sitelinks:
+    the base is --site-url, $UNO_FSM_SITE_URL or ./site/); None for a rule spec/ lacks."""
+    from uno_spec.sitelinks import rule_url
+
+    return rule_url(rule_id)
+
+
+def clause_link(clause_id: str) -> str | None:
+    """The clause's place in the rulebook site; None for a clause spec/ lacks."""
+    from uno_spec.sitelinks import clause_url
+
+    return clause_url(clause_id)
+
+
 def clear_caches() -> None:
     for fn in (clauses, rules, rule_cites, rule_areas, source_languages, features, error_codes,
                rulesets, ruleset_params, ruleset_info, scenario_schema, deck):

@@ -16,6 +16,7 @@ from conformance.expectations import Entry, Expectations
 from conformance.runner import Runner
 from conformance.scenario import load_corpus
 from uno_cli.main import main
+from uno_spec.sitelinks import using
 
 FIX = Path(__file__).parent / "fixtures" / "conformance"
 sys.path.insert(0, str(FIX))
@@ -68,10 +69,19 @@ def test_markdown_and_console(wrong_report: dict) -> None:
     assert md.startswith("# Conformance report: fake-wrong")
     assert "| 8 | 2 | 1 | 0 | 3 | 1 | 1 |" in md
     assert "### `tiny.play.reject-mismatch` (failed)" in md
-    assert "> **classic-br:play:1**" in md and "rule `CL.PLAY.MATCH`" in md
+    # each rule and clause links its place in the rulebook site (default: ./site/)
+    site = (Path.cwd() / "site").as_uri()
+    assert f"> **[classic-br:play:1]({site}/sources/classic-br.html#classic-br:play:1)**" in md
+    assert f"rule [`CL.PLAY.MATCH`]({site}/rules/classic-play.html#CL.PLAY.MATCH)" in md
     text = reports.console_text(wrong_report)
     assert "FAILED tiny.play.reject-mismatch" in text and "UNEXPECTED RESULTS" in text
     assert "XPASSED tiny.wild.colour" in text
+    with using("https://example.org/uno"):  # --site-url
+        lines = reports.failure_lines(next(r for r in wrong_report["results"]
+                                           if r["id"] == "tiny.play.reject-mismatch"))
+    assert "      site: https://example.org/uno/rules/classic-play.html#CL.PLAY.MATCH" in lines
+    assert ("      site: https://example.org/uno/sources/classic-br.html#classic-br:play:1"
+            in lines)
 
 
 @pytest.fixture()

@@ -7,6 +7,7 @@ import argparse
 import io
 import random
 import re
+from pathlib import Path
 
 import pytest
 from engine_helpers import game
@@ -16,6 +17,7 @@ from uno_fsm import Action, Game
 from uno_fsm.bots import CHALLENGE_AT, basic_bot, random_bot
 from uno_fsm.cards import parse
 from uno_fsm.terminal import Table, full_name, legend, play
+from uno_spec.sitelinks import using
 
 
 def run(g: Game, lines: str, me: int = 0, bots: str = "basic") -> tuple[int, str]:
@@ -121,6 +123,22 @@ def test_why_quotes_the_rule_of_a_refusal() -> None:
             "    > Ele/a deve coincidir com a carta no monte de DESCARTE, seja por número, cor "
             "ou símbolo.\n    en: He/she must match the card on the DISCARD pile") in text
     assert ".yaml" not in text
+    # each rule and clause named, with its place in the rulebook site (default: ./site/)
+    site = (Path.cwd() / "site").as_uri()
+    assert f"\n    site: {site}/rules/classic-play.html#CL.PLAY.MATCH\n" in text
+    assert f"\n    site: {site}/sources/classic-br.html#classic-br:play:10\n" in text
+
+
+def test_why_prints_site_links_under_the_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNO_FSM_SITE_URL", "https://example.org/uno")  # a long one: unwrapped
+    g = game({0: ["R5", "G7"], 1: ["G1", "G2"]}, ["R1"], ["Y1"])
+    with using("https://rules.example.org/a/very/long/path/to/the/uno/rulebook/site/"):
+        _, text = run(g, "G7\nwhy\nq\n")
+    assert ("\n    site: https://rules.example.org/a/very/long/path/to/the/uno/rulebook/site/"
+            "rules/classic-play.html#CL.PLAY.MATCH\n") in text
+    _, text = run(g, "G7\nwhy\nq\n")
+    assert ("\n    site: https://example.org/uno/sources/classic-br.html#classic-br:play:10\n"
+            in text)
 
 
 def test_full_names_and_the_legend() -> None:

@@ -26,12 +26,22 @@ def test_generate_then_check(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "### CL.DEAL.SEVEN" in page
     assert "  > Cada jogador recebe 7 cartas." in page
     assert "  > *en:* Each player receives 7 cards." in page
-    assert "- **RUL.DEAL.COUNT**: How many cards does each player receive?" in page
+    # rule, clauses and rulings link their place in the site (`site/` beside `docs/`)
+    assert ("- **[RUL.DEAL.COUNT](../../site/rulings.html#RUL.DEAL.COUNT)**: How many cards "
+            "does each player receive?") in page
+    assert ("In the site: [rules/deal.html#CL.DEAL.SEVEN](../../site/rules/deal.html"
+            "#CL.DEAL.SEVEN)") in page
+    assert "- [`demo:deal:1`](../../site/sources/demo.html#demo:deal:1) (normative)" in page
     assert "  - **base-b** decides `ten` (ten cards)" in page
     index = (out / "index.md").read_text(encoding="utf-8")
     assert "- [CL.DEAL.SEVEN](deal.md#CL.DEAL.SEVEN): Each player is dealt seven cards." in index
     code, text = run(capsys, "spec", "docs", "--check", "--spec", str(GOOD), "--out", str(out))
     assert code == 0 and text.startswith("docs up to date")
+    # --site-url: the pages link a published site instead
+    run(capsys, "spec", "docs", "--spec", str(GOOD), "--out", str(out), "--site-url",
+        "https://example.org/uno/")
+    assert "(https://example.org/uno/rules/deal.html#CL.DEAL.SEVEN)" in (
+        out / "deal.md").read_text(encoding="utf-8")
 
 
 def test_check_reports_stale_and_missing(tmp_path: Path,

@@ -36,6 +36,24 @@ def test_show_quotes_clauses_and_rulings(capsys: pytest.CaptureFixture[str]) -> 
     assert "    base-b -> ten (ten cards)" in out
 
 
+def test_show_prints_the_site_anchor_of_the_rule_its_clauses_and_rulings(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # default: the folder `site/` here, as a file:// URL
+    code, out, _ = run(capsys, "rules", "show", "CL.DEAL.SEVEN", "--spec", str(GOOD))
+    site = (tmp_path / "site").as_uri()
+    lines = out.splitlines()
+    assert lines[3] == f"  site: {site}/rules/deal.html#CL.DEAL.SEVEN"
+    assert f"    site: {site}/sources/demo.html#demo:deal:1" in lines
+    assert f"    site: {site}/rulings.html#RUL.DEAL.COUNT" in lines
+    monkeypatch.setenv("UNO_FSM_SITE_URL", "https://env.example/uno")
+    code, out, _ = run(capsys, "rules", "show", "CL.DEAL.SEVEN", "--spec", str(GOOD))
+    assert "  site: https://env.example/uno/rules/deal.html#CL.DEAL.SEVEN" in out
+    code, out, _ = run(capsys, "rules", "show", "CL.DEAL.SEVEN", "--spec", str(GOOD),
+                       "--site-url", "site/")  # the option wins; a relative base is kept
+    assert "  site: site/rules/deal.html#CL.DEAL.SEVEN" in out.splitlines()
+
+
 def test_show_unknown_rule_suggests(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "show", "CL.DEAL.SEVN", "--spec", str(GOOD))
     assert code == 2 and out == ""

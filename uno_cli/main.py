@@ -197,6 +197,11 @@ def _main(words: list[str]) -> int:
     if handler is None:
         print("uno-fsm: name a command (see `uno-fsm --help`)", file=sys.stderr)
         return 2
+    if getattr(args, "site_url", None) is not None:  # uno_spec.sitelinks.add_option
+        from uno_spec.sitelinks import using
+
+        with using(args.site_url):
+            return int(handler(args) or 0)
     return int(handler(args) or 0)
 
 

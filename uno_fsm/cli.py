@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from uno_cli.options import MATCHES, RULESETS, DefaultsHelpFormatter, count
 from uno_fsm.bots import BOTS
+from uno_spec import sitelinks
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
@@ -56,6 +57,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     p.add_argument("--bots", choices=sorted(BOTS), default="basic",
                    help="how the bots play: random moves, or a basic strategy "
                    "(uno_fsm/bots.py) (default: %(default)s)")
+    sitelinks.add_option(p)  # the links `why` prints
     m = p.add_argument_group(
         "matches", "sit in a match of several hands with changing partners (spec/matches/), "
         "one player of it, the others bots: you play every hand of the schedule you sit in "

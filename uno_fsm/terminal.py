@@ -287,6 +287,7 @@ class Table:
         if self.last is None:
             self.console.print("  Nothing has happened yet.")
             return
+        from uno_spec import sitelinks
         from uno_spec.lookup import Index, UnknownRule, find_rule
 
         what, rule_id = self.last
@@ -298,7 +299,10 @@ class Table:
         except UnknownRule:
             self.console.print(f"  rule {rule_id} (no text in the specification)")
             return
+        site = sitelinks.base()  # each rule and clause's place in the rulebook site
         self.console.print(f"  {rule.id}: {' '.join(rule.statement.split())}")
+        self.console.print(f"    site: {site}{sitelinks.rule_path(rule.id, rule.area)}",
+                           markup=False, soft_wrap=True)
         for cid in rule.cites:  # the rulebooks' words (`uno-fsm rules show` adds the files)
             clause = self._index.clauses.get(cid)
             if clause is None:
@@ -308,6 +312,8 @@ class Table:
             self.console.print(f"    > {' '.join(clause.text.split())}")
             if clause.en:
                 self.console.print(f"    en: {' '.join(clause.en.split())}")
+            self.console.print(f"    site: {site}{sitelinks.clause_path(cid)}", markup=False,
+                               soft_wrap=True)
 
     # ---- the human's moves -----------------------------------------------------------
     def choices(self) -> list[Choice]:

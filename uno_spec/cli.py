@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from uno_spec import sitelinks
 from uno_spec.loader import SpecError, clear_caches, display_path
 from uno_spec.paths import spec_root
 
@@ -138,6 +139,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     p = spec_sub.add_parser("docs", help="generate docs/rules/*.md from the spec")
     _spec_option(p)
     p.add_argument("--out", metavar="DIR", help="output directory (default: docs/rules)")
+    sitelinks.add_option(p, "the `site/` folder beside `docs/`, relative to the pages")
     p.add_argument("--check", action="store_true", help="exit 1 if the generated files are stale")
     p.set_defaults(handler=_safe(cmd_docs))
 
@@ -148,6 +150,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     p = rules_sub.add_parser("show", help="a rule with its quoted clauses and rulings")
     p.add_argument("rule_id", metavar="RULE-ID")
     _spec_option(p)
+    sitelinks.add_option(p)
     p.set_defaults(handler=_safe(cmd_show))
 
     p = rules_sub.add_parser("search", help="rules and clauses containing all the words "

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from uno_spec import sitelinks
 from uno_spec.files import write_text_atomic
 from uno_spec.loader import Clause, Rule, Ruling, display_path, load_yaml, yaml_files
 from uno_spec.lookup import Index
@@ -27,13 +28,14 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _clause_md(index: Index, clause_id: str) -> list[str]:
+def _clause_md(index: Index, clause_id: str, site: str) -> list[str]:
     clause: Clause | None = index.clauses.get(clause_id)
     if clause is None:
         return [f"- `{clause_id}`: *unknown clause*", ""]
     src = index.sources.get(clause.source)
     named = f"{src.title} ({src.language}, `{src.seed}`)" if src else clause.source
-    lines = [f"- `{clause.id}` ({clause.kind}), from *{_one_line(named)}*:", ""]
+    lines = [f"- [`{clause.id}`]({site}{sitelinks.clause_path(clause.id)}) ({clause.kind}), "
+             f"from *{_one_line(named)}*:", ""]
     if clause.context:
         lines += [f"  *context:* {_one_line(clause.context)}", ""]
     lines += ["  " + q for q in _quote(clause.text)]
@@ -41,9 +43,10 @@ def _clause_md(index: Index, clause_id: str) -> list[str]:
     return lines
 
 
-def _ruling_md(ruling: Ruling) -> list[str]:
+def _ruling_md(ruling: Ruling, site: str) -> list[str]:
     options = {o.id: o.text for o in ruling.options}
-    lines = [f"- **{ruling.id}**: {_one_line(ruling.question)}", ""]
+    lines = [f"- **[{ruling.id}]({site}{sitelinks.ruling_path(ruling.id)})**: "
+             f"{_one_line(ruling.question)}", ""]
     lines += [f"  - option `{o.id}`: {_one_line(o.text)}" for o in ruling.options]
     for ruleset, choice in ruling.decisions:
         text = f" ({_one_line(options[choice])})" if choice in options else ""
@@ -54,16 +57,19 @@ def _ruling_md(ruling: Ruling) -> list[str]:
     return lines
 
 
-def _rule_md(index: Index, rule: Rule) -> list[str]:
+def _rule_md(index: Index, rule: Rule, site: str) -> list[str]:
+    anchor = sitelinks.rule_path(rule.id, rule.area)
     lines = [f'<a id="{rule.id}"></a>', "", f"### {rule.id}", "", _one_line(rule.statement), "",
-             f"Rulesets: {', '.join(f'`{r}`' for r in rule.rulesets)}", "", "Cites:", ""]
+             f"Rulesets: {', '.join(f'`{r}`' for r in rule.rulesets)}", "",
+             f"In the site: [{anchor}]({site}{anchor}) (its scenarios and every "
+             "implementation's verdicts)", "", "Cites:", ""]
     for cid in rule.cites:
-        lines += _clause_md(index, cid)
+        lines += _clause_md(index, cid, site)
     rulings = index.rulings_for(rule)
     if rulings:
         lines += ["Rulings:", ""]
         for ruling in rulings:
-            lines += _ruling_md(ruling)
+            lines += _ruling_md(ruling, site)
     return lines
 
 
@@ -138,8 +144,15 @@ def _rule_link(index: Index, rule_id: str) -> str:
     return f"[{rule_id}]({rule.area}.md#{rule_id})" if rule is not None else rule_id
 
 
-def render(root: Path) -> dict[str, str]:
-    """File name -> Markdown text, for every generated page."""
+def site_base(out: Path) -> str:
+    """The base of the site links of pages written to `out` (docs/rules): the --site-url or
+    $UNO_FSM_SITE_URL, else the `site/` folder beside `docs/`, relative to the pages."""
+    return sitelinks.base(relative_to=out, site_dir=out.parent.parent / sitelinks.DEFAULT_DIR)
+
+
+def render(root: Path, site: str = "../../site/") -> dict[str, str]:
+    """File name -> Markdown text, for every generated page (`site`: the base of the links
+    into the rulebook site, `site_base`)."""
     index = Index.load(root)
     titles = _area_titles(root)
     areas = _by_area(index.rules.values())
@@ -154,7 +167,7 @@ def render(root: Path) -> dict[str, str]:
                 f"Area `{area}`, from `spec/rules/{area}.yaml`. [All areas](index.md)", ""]
         toc += [f"## [{title}]({area}.md)", ""]
         for rule in areas[area]:
-            body += _rule_md(index, rule)
+            body += _rule_md(index, rule, site)
             toc.append(f"- [{rule.id}]({area}.md#{rule.id}): {_one_line(rule.statement)}")
         toc.append("")
         pages[f"{area}.md"] = "\n".join(body).rstrip("\n") + "\n"
@@ -169,7 +182,7 @@ def render(root: Path) -> dict[str, str]:
 
 def write_docs(root: Path, out: Path) -> list[Path]:
     """Write every page; remove generated pages of areas that no longer exist."""
-    pages = render(root)
+    pages = render(root, site_base(out))
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.md"):
         if old.name not in pages and old.read_text(encoding="utf-8").startswith(HEADER):
@@ -185,7 +198,7 @@ def write_docs(root: Path, out: Path) -> list[Path]:
 
 def check_docs(root: Path, out: Path) -> list[str]:
     """Paths of the pages that are missing, different, or left over from a removed area."""
-    pages = render(root)
+    pages = render(root, site_base(out))
     stale = []
     for name, text in sorted(pages.items()):
         path = out / name

@@ -99,19 +99,32 @@ def format_ruling(ruling: Ruling) -> str:
 
 
 def show_rule(rule_id: str, root: Path | None = None) -> str:
-    """The text `uno-fsm rules show` prints."""
+    """The text `uno-fsm rules show` prints (with the rule's, each clause's and each ruling's
+    place in the rulebook site: uno_spec.sitelinks)."""
+    from uno_spec import sitelinks
+
     index = Index.load(root)
     rule = find_rule(index, rule_id)
+    site = sitelinks.base()
+
+    def clause(cid: str) -> str:
+        text = format_clause(index, cid)
+        return f"{text}\n    site: {site}{sitelinks.clause_path(cid)}" if cid in index.clauses \
+            else text
+
     parts = [
         f"{rule.id}  [{rule.area}]  {rule.file}:{rule.line}",
         _indent(rule.statement, "  "),
         f"  rulesets: {', '.join(rule.rulesets)}",
+        f"  site: {site}{sitelinks.rule_path(rule.id, rule.area)}",
         "",
         "Cited clauses:",
-        *[format_clause(index, c) for c in rule.cites],
+        *[clause(c) for c in rule.cites],
     ]
     rulings = index.rulings_for(rule)
-    parts += ["", "Rulings:"] + ([format_ruling(r) for r in rulings] or ["  (none)"])
+    parts += ["", "Rulings:"] + ([f"{format_ruling(r)}\n    site: {site}"
+                                  f"{sitelinks.ruling_path(r.id)}" for r in rulings]
+                                 or ["  (none)"])
     return "\n".join(parts)
 
 

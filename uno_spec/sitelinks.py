@@ -1,0 +1,148 @@
+"""Where each rule, clause and ruling lives in the generated site, and the base its links are
+printed with: the one place of the site's URL scheme (`uno-fsm conformance site` writes the
+pages; `rules show`, the game's `why`, the conformance reports and the Markdown pages print
+links into them).
+
+Paths, relative to the site's folder:
+
+    rules/<area>.html#<rule id>          one page per rule area (spec/rules/<area>.yaml)
+    sources/<source>.html#<clause id>    one page per rulebook text (spec/sources/<source>.yaml)
+    rulings.html#<ruling id>             every ruling (spec/rulings/)
+    corpus/<file>.html#<scenario id>     one page per scenario file of the corpus
+                                         (`#L<n>`: its line n)
+
+The base: the `--site-url URL` of the command that prints (`using`), else the environment
+variable UNO_FSM_SITE_URL, else the folder `uno-fsm conformance site` writes by default, `site/`
+in the working directory, as a `file://` URL; a Markdown page links that folder relative to
+itself (`base(relative_to=...)`), so that the page reads the same wherever it is generated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+from urllib.parse import quote
+
+DEFAULT_DIR = "site"  # `uno-fsm conformance site` writes here without --output
+ENV = "UNO_FSM_SITE_URL"
+
+_chosen: ContextVar[str | None] = ContextVar("uno_fsm_site_url", default=None)
+
+
+@contextmanager
+def using(url: str | None) -> Iterator[None]:
+    """Links printed inside this block start with `url` (None: the default base)."""
+    token = _chosen.set(url)
+    try:
+        yield
+    finally:
+        _chosen.reset(token)
+
+
+def _folder(url: str) -> str:
+    return url if url.endswith("/") else url + "/"
+
+
+def base(relative_to: Path | None = None, site_dir: Path | None = None) -> str:
+    """The base of every link, ending in `/`. `relative_to`: the folder of the (Markdown) file
+    the links are written in, for a relative default; `site_dir`: the site folder that default
+    names (default: `site/` in the working directory)."""
+    chosen = _chosen.get() or os.environ.get(ENV)
+    if chosen:
+        return _folder(chosen)
+    folder = (site_dir if site_dir is not None else Path.cwd() / DEFAULT_DIR).absolute()
+    if relative_to is not None:
+        return _folder(Path(os.path.relpath(folder, relative_to.absolute())).as_posix())
+    return _folder(folder.as_uri())
+
+
+def _fragment(anchor: str) -> str:
+    return quote(anchor, safe=":.-_~")
+
+
+def area_path(area: str) -> str:
+    return f"rules/{quote(area)}.html"
+
+
+def rule_path(rule_id: str, area: str) -> str:
+    return f"{area_path(area)}#{_fragment(rule_id)}"
+
+
+def source_path(source: str) -> str:
+    return f"sources/{quote(source)}.html"
+
+
+def clause_path(clause_id: str) -> str:
+    """A clause id is `<source>:<section>:<n>`: it lives on its source's page."""
+    return f"{source_path(clause_id.split(':', 1)[0])}#{_fragment(clause_id)}"
+
+
+RULINGS_PATH = "rulings.html"
+
+
+def ruling_path(ruling_id: str) -> str:
+    return f"{RULINGS_PATH}#{_fragment(ruling_id)}"
+
+
+def corpus_path(relative_file: str) -> str:
+    """The page of a scenario file, from its path under the corpus folder (`classic/wd4.yaml`
+    -> `corpus/classic/wd4.html`)."""
+    stem = relative_file.rsplit(".", 1)[0] if relative_file.endswith((".yaml", ".yml")) \
+        else relative_file
+    return f"corpus/{quote(stem)}.html"
+
+
+def scenario_path(relative_file: str, scenario_id: str) -> str:
+    return f"{corpus_path(relative_file)}#{_fragment(scenario_id)}"
+
+
+def line_path(relative_file: str, line: int) -> str:
+    return f"{corpus_path(relative_file)}#L{int(line)}"
+
+
+def _areas() -> dict[str, str]:
+    from uno_spec.loader import load_rules  # cached there
+
+    return {r.id: r.area for r in load_rules()}
+
+
+def _clause_ids() -> set[str]:
+    from uno_spec.loader import load_sources  # cached there
+
+    return {c.id for s in load_sources() for c in s.clauses}
+
+
+def rule_url(rule_id: str, relative_to: Path | None = None) -> str | None:
+    """The link to a rule of the bundled spec (None for a rule it does not have)."""
+    try:
+        area = _areas().get(rule_id)
+    except Exception:  # noqa: BLE001 - a broken spec: no link, never a failed report
+        return None
+    return None if area is None else base(relative_to) + rule_path(rule_id, area)
+
+
+def clause_url(clause_id: str, relative_to: Path | None = None) -> str | None:
+    """The link to a clause of the bundled spec (None for a clause it does not have)."""
+    try:
+        known = clause_id in _clause_ids()
+    except Exception:  # noqa: BLE001
+        return None
+    return base(relative_to) + clause_path(clause_id) if known else None
+
+
+def ruling_url(ruling_id: str, relative_to: Path | None = None) -> str:
+    return base(relative_to) + ruling_path(ruling_id)
+
+
+def add_option(parser: argparse.ArgumentParser,
+               default: str = f"the folder `{DEFAULT_DIR}/` in the working directory") -> None:
+    """`--site-url URL`: the base of the site links a command prints (uno_cli.main applies it
+    around the command's handler)."""
+    parser.add_argument(
+        "--site-url", metavar="URL",
+        help="base of the links into the rulebook site (`uno-fsm conformance site`) this "
+        f"command prints (default: ${ENV}, else {default})")
