@@ -1,46 +1,51 @@
-"""The compliance matrix: implementations x rule areas, rendered from JSON run reports.
+"""The site: the compliance matrix and the rulebook, rendered from the JSON run reports (the
+source of truth) and spec/, never edited by hand.
 
-    uno-fsm conformance site --output DIR [--from FILE_OR_DIR ...]
+    uno-fsm conformance site [--output DIR] [--from FILE_OR_DIR ...] [--no-search]
     uno-fsm conformance site --markdown docs/compliance/index.md [--check]
 
-Input: JSON reports of `conformance run --no-expectations --format json` (the source of
-truth), one per implementation, named `<implementation>.json` (default: every report in
+Input: JSON reports of `conformance run --no-expectations --format json`, one per
+implementation, named `<implementation>.json` (default: every report in
 `docs/compliance/data/`). The implementation's knowledge file
 `conformance/implementations/<implementation>.yaml`, when there is one, gives its `title` and
 `package`; a knowledge file with `no_engine` (why) names a package with no rules engine to
 verify, listed apart.
 
-Rows are the rule areas of spec/rules (one file each, e.g. `classic-wd4`). A scenario counts in
-every area of the rules it lists (as on the compliance pages), so an area's cell answers "how do
-the scenarios exercising these rules fare"; the implementation's totals count each scenario
-once. Counts use the run's `outcome` (the status before expectation files), split into pass,
-fail (failed or errored) and unsupported.
+The matrix: rows are the rule areas of spec/rules (one file each, e.g. `classic-wd4`). A
+scenario counts in every area of the rules it lists (as on the compliance pages), so an area's
+cell answers "how do the scenarios exercising these rules fare"; the implementation's totals
+count each scenario once. Counts use the run's `outcome` (the status before expectation files),
+split into pass, fail (failed or errored) and unsupported.
 
-The HTML site is static: `index.html` (the matrix) and one page per implementation whose
-sections, one per area, are what a cell opens (`<implementation>.html#area-<area>`). It works
-from `file://`, loads nothing from outside, and escapes every string of a report: reports carry
-what implementations answered, and implementations are untrusted.
+The site (default folder `site/`): `index.html` (the matrix) and one page per implementation
+whose sections, one per area, are what a cell opens (`<implementation>.html#area-<area>`); the
+rule, source and rulings pages (conformance.site_rulebook); one page per scenario file
+(conformance.site_corpus); the search page and its index (conformance.site_search). The URL
+scheme is uno_spec.sitelinks. It loads nothing from outside, works from `file://` (search
+needs HTTP), and escapes every string of a report: reports carry what implementations
+answered, and implementations are untrusted.
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
-import hashlib
 import json
 import re
 import sys
+import time
 from collections import Counter
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 from typing import Any
+
+from conformance.site_html import VERDICTS, Links, outcome, page, verdict
+from conformance.site_html import e as _e
+from uno_spec import sitelinks
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "docs" / "compliance" / "data"
 IMPLEMENTATIONS_DIR = Path(__file__).resolve().parent / "implementations"
 NO_AREA = "(no rule)"
-VERDICTS = ("pass", "fail", "unsupported")
 Result = dict[str, Any]
 
 
@@ -59,10 +64,18 @@ class Implementation:
     package: str
     report: dict[str, Any]
     by_area: dict[str, list[Result]] = field(default_factory=dict)
+    _by_id: dict[str, Result] | None = field(default=None, repr=False)
 
     @property
     def results(self) -> list[Result]:
         return list(self.report.get("results") or [])
+
+    @property
+    def by_id(self) -> dict[str, Result]:
+        """Its result of each scenario, by scenario id."""
+        if self._by_id is None:
+            self._by_id = {str(r.get("id")): r for r in self.results}
+        return self._by_id
 
     def counts(self, results: list[Result] | None = None) -> Counter[str]:
         return Counter(verdict(r) for r in (self.results if results is None else results))
@@ -73,20 +86,6 @@ class Matrix:
     implementations: list[Implementation]
     areas: dict[str, str]  # area id -> title, in row order (only areas with scenarios)
     not_verifiable: list[dict[str, str]]
-
-
-def outcome(r: Result) -> str:
-    """The status before expectation files applied."""
-    return str(r.get("outcome") or r.get("status") or "")
-
-
-def verdict(r: Result) -> str:
-    o = outcome(r)
-    if o == "passed":
-        return "pass"
-    if o == "unsupported":
-        return "unsupported"
-    return "fail"  # failed, errored (and anything unknown: never shown as a pass)
 
 
 def _mapping(value: Any) -> dict[str, Any]:
@@ -216,83 +215,6 @@ def load(sources: list[Path] | None = None, *,
 
 # --- HTML ----------------------------------------------------------------------------------
 
-CSS = """
-:root{--bg:#fff;--fg:#1d2330;--muted:#5b6475;--line:#dde1e8;--head:#f4f6f9;--pass:#2f9e44;
---fail:#d9480f;--uns:#adb5bd;--link:#1c64c8;--code:#f1f3f5}
-@media (prefers-color-scheme:dark){:root{--bg:#14161b;--fg:#e4e7ec;--muted:#9aa3b2;
---line:#2c313b;--head:#1c1f26;--pass:#51cf66;--fail:#ff8787;--uns:#5c636e;--link:#74c0fc;
---code:#1f232b}}
-*{box-sizing:border-box}
-body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
-background:var(--bg);color:var(--fg)}
-main{max-width:1200px;margin:0 auto;padding:24px}
-a{color:var(--link);text-decoration:none}a:hover{text-decoration:underline}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
-.muted{color:var(--muted)}
-table{border-collapse:collapse;width:100%}
-th,td{border-bottom:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top}
-thead th{background:var(--head);position:sticky;top:0;z-index:1}
-.matrix td.cell{text-align:center;white-space:nowrap;min-width:120px}
-.matrix td.cell a{display:block;color:inherit}
-.bar{display:flex;height:7px;border-radius:4px;overflow:hidden;background:var(--line);
-margin:3px 0}
-.bar i{display:block}.bar .pass{background:var(--pass)}.bar .fail{background:var(--fail)}
-.bar .unsupported{background:var(--uns)}
-.n{font-variant-numeric:tabular-nums;font-size:12px}
-.rate{display:block;font-size:15px;font-variant-numeric:tabular-nums}
-.n .pass{color:var(--pass)}.n .fail{color:var(--fail)}.n .unsupported{color:var(--muted)}
-.area-id{font-family:ui-monospace,monospace;font-size:12px;color:var(--muted)}
-.badge{display:inline-block;min-width:84px;padding:1px 6px;border-radius:9px;font-size:12px;
-text-align:center;color:#fff}
-.badge.pass{background:var(--pass)}.badge.fail{background:var(--fail)}
-.badge.unsupported{background:var(--uns)}
-details.area{border:1px solid var(--line);border-radius:6px;margin:8px 0}
-details.area>summary{cursor:pointer;padding:8px 12px;background:var(--head);
-border-radius:6px;display:flex;gap:12px;align-items:center}
-details.area[open]>summary{border-bottom:1px solid var(--line);border-radius:6px 6px 0 0}
-details.area:target>summary{outline:2px solid var(--link)}
-details.area>summary .bar{width:140px}
-ul.scenarios{list-style:none;margin:0;padding:8px 12px}
-ul.scenarios>li{padding:4px 0;border-bottom:1px dashed var(--line)}
-ul.scenarios>li:last-child{border-bottom:0}
-code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}
-pre{background:var(--code);padding:6px 8px;border-radius:4px;overflow:auto;margin:4px 0;
-white-space:pre-wrap;word-break:break-word}
-.failure{margin:6px 0 6px 92px}
-.cmp{display:grid;grid-template-columns:1fr 1fr;gap:8px}
-blockquote{margin:4px 0;padding:2px 10px;border-left:3px solid var(--line)}
-blockquote .en{color:var(--muted);font-style:italic}
-dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}
-dl.meta dt{color:var(--muted)}dl.meta dd{margin:0}
-"""
-
-# Opens the area a fragment names (a matrix cell links to `<impl>.html#area-<area>`).
-SCRIPT = ("function openTarget(){var id=decodeURIComponent(location.hash.slice(1));"
-          "var el=id&&document.getElementById(id);if(el&&el.tagName==='DETAILS'){"
-          "el.open=true;}}"
-          "addEventListener('DOMContentLoaded',openTarget);"
-          "addEventListener('hashchange',openTarget);")
-
-
-def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
-
-
-def _csp() -> str:
-    digest = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
-    return (f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{digest}'; "
-            "img-src data:")
-
-
-def _page(title: str, body: str) -> str:
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_e(_csp())}\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        f"<title>{_e(title)}</title><style>{CSS}</style><script>{SCRIPT}</script></head>"
-        f"<body><main>{body}</main></body></html>\n")
-
-
 def _bar(c: Counter[str]) -> str:
     total = sum(c.values()) or 1
     parts = "".join(f'<i class="{v}" style="width:{100 * c[v] / total:.2f}%"></i>'
@@ -323,7 +245,8 @@ def _impl_label(impl: Implementation) -> str:
     return f'<a href="{_e(impl.key)}.html">{_e(impl.title)}</a>{version}'
 
 
-def render_index(m: Matrix) -> str:
+def render_index(m: Matrix, links: Links | None = None) -> str:
+    links = links or Links()
     head = "".join(f'<th class="impl" data-impl="{_e(i.key)}">{_impl_label(i)}</th>'
                    for i in m.implementations)
     totals = "".join(
@@ -345,14 +268,17 @@ def render_index(m: Matrix) -> str:
                 f'data-unsupported="{c["unsupported"]}"><a href="{_e(impl.key)}.html#'
                 f'{_e(area_anchor(area))}" title="{_e(impl.title)}: {_e(title)}">'
                 f"{_rate(c)}{_bar(c)}{_numbers(c)}</a></td>")
-        rows.append(f'<tr data-area="{_e(area)}"><th scope="row">{_e(title)}<br>'
+        href = links.area(area, 0)
+        name = f'<a href="{_e(href)}">{_e(title)}</a>' if href else _e(title)
+        rows.append(f'<tr data-area="{_e(area)}"><th scope="row">{name}<br>'
                     f'<span class="area-id">{_e(area)}</span></th>{"".join(cells)}</tr>')
     body = [
         "<h1>UNO conformance: compliance matrix</h1>",
         '<p class="muted">Each implementation played the scenario corpus of uno-fsm; every '
         "scenario cites the rulebook clauses it checks. Rows are rule areas (a scenario counts "
-        "in each area of the rules it lists); a cell opens its scenarios, each failure with "
-        "expected against observed and the clauses quoted. <em>fail</em> counts failed and "
+        "in each area of the rules it lists, and an area's name opens its rules); a cell opens "
+        "its scenarios, each failure with expected against observed, its rules and the clauses "
+        "quoted, linked to their pages. <em>fail</em> counts failed and "
         "errored scenarios; <em>unsupported</em> ones need a ruleset, feature or observation "
         "the implementation does not declare. The percentage is passed of the scenarios judged "
         "(unsupported ones left out).</p>",
@@ -367,7 +293,7 @@ def render_index(m: Matrix) -> str:
                  f"<td>{_e(p['version'])}</td><td>{_e(p['reason'])}</td></tr>"
                  for p in m.not_verifiable]
         body.append("</tbody></table>")
-    return _page("UNO conformance: compliance matrix", "".join(body))
+    return page("UNO conformance: compliance matrix", "".join(body), current="index.html")
 
 
 def _json_block(label: str, value: Any) -> str:
@@ -375,7 +301,12 @@ def _json_block(label: str, value: Any) -> str:
     return f'<div class="{_e(label)}"><b>{_e(label)}</b><pre>{_e(text)}</pre></div>'
 
 
-def _quotes(r: Result) -> str:
+def _code(text: str, href: str | None) -> str:
+    return f'<a href="{_e(href)}"><code>{_e(text)}</code></a>' if href \
+        else f"<code>{_e(text)}</code>"
+
+
+def _quotes(r: Result, links: Links) -> str:
     from conformance import specdata
 
     quotes = _mapping(r.get("quotes"))
@@ -390,7 +321,8 @@ def _quotes(r: Result) -> str:
     out = []
     for q in rules:
         if isinstance(q, dict):
-            out.append(f'<p class="rule">rule <code>{_e(q.get("id", ""))}</code>: '
+            rid = str(q.get("id", ""))
+            out.append(f'<p class="rule">rule {_code(rid, links.rule(rid, 0))}: '
                        f'{_e(q.get("statement", ""))}</p>')
     for q in clauses:
         if not isinstance(q, dict):
@@ -400,7 +332,8 @@ def _quotes(r: Result) -> str:
         lang_attr = f' lang="{_e(lang)}"' if lang else ""
         en = f'<br><span class="en" lang="en">{_e(q.get("en", ""))}</span>' if q.get("en") \
             else ""
-        out.append(f'<blockquote class="clause" data-clause="{_e(cid)}"><code>{_e(cid)}</code> '
+        out.append(f'<blockquote class="clause" data-clause="{_e(cid)}">'
+                   f"{_code(cid, links.clause(cid, 0))} "
                    f'<span class="text"{lang_attr}>\u201c{_e(q.get("text", ""))}\u201d</span>'
                    f"{en}</blockquote>")
     return "".join(out)
@@ -413,30 +346,36 @@ def _where(r: Result) -> str:
     return loc
 
 
-def _scenario(r: Result) -> str:
+def _scenario(r: Result, links: Links) -> str:
     v = verdict(r)
     label = outcome(r)
-    head = (f'<span class="badge {v}">{_e(label)}</span> <code class="sid">{_e(r.get("id"))}'
-            f'</code> <span class="title">{_e(r.get("title", ""))}</span>')
+    sid = str(r.get("id"))
+    href = links.scenario(sid, 0)
+    name = f'<a class="sid" href="{_e(href)}"><code>{_e(sid)}</code></a>' if href \
+        else f'<code class="sid">{_e(sid)}</code>'
+    head = (f'<span class="badge {v}">{_e(label)}</span> {name} '
+            f'<span class="title">{_e(r.get("title", ""))}</span>')
     if v == "pass":
         return f'<li class="scenario pass" data-id="{_e(r.get("id"))}">{head}</li>'
     if v == "unsupported":
         return (f'<li class="scenario unsupported" data-id="{_e(r.get("id"))}">{head}'
                 f'<div class="failure muted">{_e(r.get("message", ""))}</div></li>')
+    line = links.line(sid, r.get("step_line") or r.get("line"), 0)
     parts = [f'<p class="message">{_e(r.get("message", ""))}</p>',
-             f'<p class="muted">at <code>{_e(_where(r))}</code></p>']
+             f'<p class="muted">at {_code(_where(r), line)}</p>']
     if r.get("action") is not None:
         parts.append(_json_block("action", r.get("action")))
     parts.append('<div class="cmp">' + _json_block("expected", r.get("expected"))
                  + _json_block("observed", r.get("observed")) + "</div>")
     if r.get("detail"):
         parts.append(f'<pre class="detail">{_e(str(r["detail"])[-4000:])}</pre>')
-    parts.append(_quotes(r))
+    parts.append(_quotes(r, links))
     return (f'<li class="scenario fail" data-id="{_e(r.get("id"))}">{head}'
             f'<div class="failure">{"".join(parts)}</div></li>')
 
 
-def render_implementation(m: Matrix, impl: Implementation) -> str:
+def render_implementation(m: Matrix, impl: Implementation, links: Links | None = None) -> str:
+    links = links or Links()
     hello = _mapping(impl.report.get("implementation"))
 
     def joined(key: str) -> str:
@@ -464,15 +403,38 @@ def render_implementation(m: Matrix, impl: Implementation) -> str:
             f'<details class="area" id="{_e(area_anchor(area))}" data-area="{_e(area)}">'
             f'<summary><b>{_e(title)}</b> <span class="area-id">{_e(area)}</span>'
             f"{_bar(ac)}{_numbers(ac)}</summary>"
-            f'<ul class="scenarios">{"".join(_scenario(r) for r in items)}</ul></details>')
-    return _page(f"{impl.title}: UNO conformance", "".join(body))
+            f'<ul class="scenarios">{"".join(_scenario(r, links) for r in items)}</ul>'
+            "</details>")
+    return page(f"{impl.title}: UNO conformance", "".join(body))
 
 
-def render_site(m: Matrix) -> dict[str, str]:
-    """File name -> HTML text."""
-    pages = {"index.html": render_index(m)}
+def render_site(m: Matrix, links: Links | None = None) -> dict[str, str]:
+    """The matrix pages: file name -> HTML text."""
+    pages = {"index.html": render_index(m, links)}
     for impl in m.implementations:
-        pages[f"{impl.key}.html"] = render_implementation(m, impl)
+        pages[f"{impl.key}.html"] = render_implementation(m, impl, links)
+    return pages
+
+
+def render_all(m: Matrix) -> dict[str, str]:
+    """Every page of the site but the search index: site path -> HTML text. The rulebook
+    comes from spec/ (conformance.specdata), the scenarios from the bundled corpus."""
+    from conformance import site_corpus, site_rulebook, site_search, specdata
+
+    try:
+        index = specdata.spec_index()
+        files = site_corpus.load_files()
+    except Exception as exc:  # noqa: BLE001 - a broken spec or corpus: one line
+        raise SiteError(f"cannot read spec/ or the corpus: {exc}") from None
+    links = Links(rule_area={r.id: r.area for r in index.rules.values()},
+                  clauses=set(index.clauses), rulings=set(index.rulings),
+                  scenario_file={sc.id: f.relative for f in files for sc in f.scenarios})
+    book = site_rulebook.Rulebook.build(index, specdata.rule_areas(), m.implementations,
+                                        (sc for f in files for sc in f.scenarios), links)
+    pages = render_site(m, links)
+    pages.update(site_rulebook.render(book))
+    pages.update(site_corpus.render(files, m.implementations, links))
+    pages["search.html"] = site_search.render_page()
     return pages
 
 
@@ -484,8 +446,9 @@ def _md(text: Any) -> str:
             .replace("\n", " "))
 
 
-def render_markdown(m: Matrix, pages_dir: Path) -> str:
-    """docs/compliance/index.md: links `<key>.md` beside it when that page exists."""
+def render_markdown(m: Matrix, pages_dir: Path, site: str = "../../site/") -> str:
+    """docs/compliance/index.md: links `<key>.md` beside it when that page exists, and each
+    area's page of the site (`site`: the base of those links, markdown_site_base)."""
     def name(impl: Implementation) -> str:
         label = _md(impl.title)
         return f"[{label}]({impl.key}.md)" if (pages_dir / f"{impl.key}.md").is_file() \
@@ -494,9 +457,11 @@ def render_markdown(m: Matrix, pages_dir: Path) -> str:
     out = ["# Compliance matrix", "",
            "Generated by `uno-fsm conformance site --markdown docs/compliance/index.md` from the "
            "JSON reports in `docs/compliance/data/` (`uno-fsm conformance run "
-           "--no-expectations --format json`); do not edit by hand. `uno-fsm conformance site "
-           "--output DIR` renders the same data as a static HTML site, where each cell opens its "
-           "scenarios with expected against observed and the clauses quoted.", "",
+           "--no-expectations --format json`); do not edit by hand. `uno-fsm conformance site` "
+           f"renders the same data as a static HTML site ([{site}index.html]({site}index.html)), "
+           "where each cell opens its scenarios with expected against observed and the clauses "
+           "quoted, and each rule area its rules with their clauses, rulings, scenarios and "
+           "verdicts (see docs/site.md).", "",
            "![The compliance matrix in a browser](matrix.png)", "",
            "## Implementations", "",
            "| implementation | version | package | adapter | scenarios | pass | fail | "
@@ -521,7 +486,9 @@ def render_markdown(m: Matrix, pages_dir: Path) -> str:
                 continue
             c = impl.counts(results)
             cells.append(f"{c['pass']} / {c['fail']} / {c['unsupported']}")
-        out.append(f"| {_md(title)} (`{_md(area)}`) | " + " | ".join(cells) + " |")
+        label = f"[{_md(title)}]({site}{sitelinks.area_path(area)})" if area != NO_AREA \
+            else _md(title)
+        out.append(f"| {label} (`{_md(area)}`) | " + " | ".join(cells) + " |")
     if m.not_verifiable:
         out += ["", "## Packages with no rules engine to verify", "",
                 "Published as UNO packages, but they hold no game to drive (no turns, no card "
@@ -539,22 +506,35 @@ def render_markdown(m: Matrix, pages_dir: Path) -> str:
 
 def register(csub: Any) -> None:
     """Add `uno-fsm conformance site` (called from conformance.cli.register)."""
-    p = csub.add_parser("site", help="compliance matrix (static HTML site and/or Markdown) "
-                        "from JSON run reports",
-                        description="Render the compliance matrix, implementations x rule "
-                        "areas, from JSON reports of `conformance run --format json`.",
-                        epilog="exit status: 0 written (or up to date with --check); 1 stale "
-                        "with --check; 2 bad input or usage")
+    p = csub.add_parser(
+        "site", help="the rulebook site: rules, sources, rulings, scenarios, the compliance "
+        "matrix and search, from spec/ and JSON run reports",
+        description="Render the site from spec/ and the JSON reports of `conformance run "
+        "--no-expectations --format json`: the compliance matrix (implementations x rule "
+        "areas) and each implementation's page; one page per rule area (each rule with its "
+        "statement, rulesets, cited clauses in their own words beside English, rulings, and "
+        "the scenarios testing it with every implementation's verdict); one page per rulebook "
+        "text (its clauses, each with the rules citing it; the uncited ones listed); the "
+        "rulings; one page per scenario file; and a search page with its Pagefind index. "
+        "Every page works from the files (search needs them served over HTTP: python -m "
+        "http.server --directory DIR). The Markdown matrix is docs/compliance/index.md.",
+        epilog="exit status: 0 written (or up to date with --check); 1 stale with --check; "
+        "2 bad input or usage (also: Pagefind missing or failing)")
     p.add_argument("--from", dest="sources", type=Path, action="append", default=[],
                    metavar="FILE_OR_DIR",
                    help="JSON report or directory of them, named <implementation>.json "
                    "(repeatable; default: docs/compliance/data/)")
     p.add_argument("--output", "-o", type=Path, metavar="DIR",
-                   help="write the HTML site here (index.html and one page per implementation)")
+                   help=f"write the HTML site here (default, without --markdown: "
+                   f"{sitelinks.DEFAULT_DIR}/, where `rules show`, `why` and the reports "
+                   "link by default)")
+    p.add_argument("--no-search", action="store_true",
+                   help="no search index (the site without Pagefind)")
     p.add_argument("--markdown", type=Path, metavar="FILE",
                    help="write the Markdown matrix here (docs/compliance/index.md)")
     p.add_argument("--check", action="store_true",
                    help="with --markdown: write nothing, exit 1 if FILE is not up to date")
+    sitelinks.add_option(p, "the `site/` folder beside `docs/`, relative to FILE")
     p.set_defaults(handler=cmd_site)
 
 
@@ -563,19 +543,44 @@ def _err(message: str) -> int:
     return 2
 
 
+def markdown_site_base(markdown: Path) -> str:
+    """The base of the site links of the Markdown matrix (docs/compliance/index.md): the
+    --site-url, else the `site/` folder beside `docs/`, relative to the file."""
+    folder = markdown.absolute().parent
+    return sitelinks.base(relative_to=folder, site_dir=folder.parent.parent / sitelinks.DEFAULT_DIR)
+
+
+def write_site(out: Path, pages: dict[str, str]) -> str | None:
+    """Write the pages under `out`; the problem in one line, or None."""
+    from uno_spec.files import write_text_atomic
+
+    if out.exists() and not out.is_dir():
+        return f"{out}: not a directory"
+    for name, text in pages.items():
+        path = out / name
+        try:  # a generated site: atomic for readers, not fsynced (100+ files)
+            write_text_atomic(path, text, sync=False)
+        except OSError as exc:
+            return f"{path}: cannot write: {exc.strerror or exc}"
+    return None
+
+
 def cmd_site(args: argparse.Namespace) -> int:
     from conformance.cli import write_file
 
-    if args.output is None and args.markdown is None:
-        return _err("nothing to do: give --output DIR and/or --markdown FILE")
+    started = time.monotonic()
     if args.check and (args.markdown is None or args.output is not None):
         return _err("--check goes with --markdown FILE alone")
+    if args.output is None and args.markdown is None:
+        args.output = Path(sitelinks.DEFAULT_DIR)
+    if args.output is not None and args.output.exists() and not args.output.is_dir():
+        return _err(f"{args.output}: not a directory")
     try:
         matrix = load(args.sources or None)
     except SiteError as exc:
         return _err(str(exc))
     if args.markdown is not None:
-        text = render_markdown(matrix, args.markdown.parent)
+        text = render_markdown(matrix, args.markdown.parent, markdown_site_base(args.markdown))
         if args.check:
             try:
                 current = args.markdown.read_text(encoding="utf-8")
@@ -589,11 +594,25 @@ def cmd_site(args: argparse.Namespace) -> int:
             return 0
         if (problem := write_file(args.markdown, text)) is not None:
             return _err(problem)
-    if args.output is not None:
-        if args.output.exists() and not args.output.is_dir():
-            return _err(f"{args.output}: not a directory")
-        for name, page in render_site(matrix).items():
-            if (problem := write_file(args.output / name, page)) is not None:
-                return _err(problem)
-        print(f"wrote {len(matrix.implementations) + 1} page(s) to {args.output}")
+    if args.output is None:
+        return 0
+    from conformance import site_search
+
+    try:
+        if not args.no_search:
+            site_search.executable()  # missing Pagefind: say so before writing anything
+        pages = render_all(matrix)
+    except (SiteError, site_search.SearchError) as exc:
+        return _err(str(exc))
+    if (problem := write_site(args.output, pages)) is not None:
+        return _err(problem)
+    indexed = ""
+    if not args.no_search:
+        try:
+            n = site_search.build_index(args.output)
+        except site_search.SearchError as exc:
+            return _err(str(exc))
+        indexed = f", a search index of {n} page(s)"
+    print(f"wrote {len(pages)} page(s) to {args.output}{indexed} in "
+          f"{time.monotonic() - started:.1f} s")
     return 0

@@ -60,6 +60,15 @@ def rules() -> dict[str, RuleText]:
 
 
 @functools.lru_cache(maxsize=1)
+def spec_index() -> Any:
+    """The whole specification by id (uno_spec.lookup.Index: sources, clauses, rules,
+    rulings), for the rulebook pages of the site."""
+    from uno_spec.lookup import Index
+
+    return Index.load()
+
+
+@functools.lru_cache(maxsize=1)
 def rule_areas() -> dict[str, str]:
     """The rule areas (one per file of spec/rules, in file order): area id -> title."""
     from uno_spec.loader import yaml_files
@@ -279,8 +288,8 @@ def clause_link(clause_id: str) -> str | None:
 
 
 def clear_caches() -> None:
-    for fn in (clauses, rules, rule_cites, rule_areas, source_languages, features, error_codes,
-               rulesets, ruleset_params, ruleset_info, scenario_schema, deck):
+    for fn in (clauses, rules, rule_cites, rule_areas, spec_index, source_languages, features,
+               error_codes, rulesets, ruleset_params, ruleset_info, scenario_schema, deck):
         fn.cache_clear()
     try:
         from uno_spec.loader import clear_caches as spec_clear
