@@ -26,7 +26,9 @@ CSS = """
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
 background:var(--bg);color:var(--fg)}
 main{max-width:1200px;margin:0 auto;padding:16px 24px 48px}
-a{color:var(--link);text-decoration:none}a:hover,a:focus{text-decoration:underline}
+a{color:var(--link);text-decoration:underline;text-underline-offset:2px}
+header.site a,.matrix td.cell a,nav ul a{text-decoration:none}
+header.site a:hover,header.site a:focus,nav ul a:hover{text-decoration:underline}
 h1{font-size:22px;margin:8px 0 4px}h2{font-size:17px;margin:28px 0 8px}
 h3{font-size:15px;margin:20px 0 6px}
 h1 code,h2 code,h3 code{font-size:inherit}
@@ -143,7 +145,8 @@ def nav(depth: int, current: str) -> str:
                     for href, label in NAV)
     return ('<header class="site"><nav aria-label="Site">'
             f'<a class="skip" href="#content">Skip to the content</a>{links}'
-            f'<form role="search" action="{up(depth)}search.html" method="get">'
+            f'<form role="search" aria-label="Search the site" action="{up(depth)}search.html" '
+            'method="get">'
             '<label class="skip" for="q-nav">Search rules, clauses and rulings</label>'
             '<input type="search" id="q-nav" name="q" '
             'placeholder="Search rules, clauses, rulings"><button type="submit">Search</button>'

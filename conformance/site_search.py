@@ -77,7 +77,8 @@ def render_page() -> str:
             "<code>pontuacao</code> finds <code>pontuação</code>, <code>penalidade</code> finds "
             "<code>penalidades</code>; an English word finds the rules whose statements or "
             "clauses' English use it.</p>"
-            '<form id="search-form" role="search"><label for="q">Words</label> '
+            '<form id="search-form" role="search" aria-label="Search the rulebook">'
+            '<label for="q">Words</label> '
             '<input type="search" id="q" name="q" autofocus> <button type="submit">Search'
             "</button></form>"
             '<p id="search-status" role="status" aria-live="polite"></p>'

@@ -15,3 +15,14 @@ def unavailable(what: str, how: str, module: bool = False) -> NoReturn:
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI: {what}: {how}")
     pytest.skip(f"{what}: {how}", allow_module_level=module)
+
+
+def chromium() -> str:
+    """Debian's Chromium (`chromium`, headless with --no-sandbox): the browser of the site's
+    tests (tests/test_conformance_site.py, tests/test_site_browser.py)."""
+    import shutil
+
+    for name in ("chromium", "chromium-browser"):
+        if path := shutil.which(name):
+            return path
+    unavailable("chromium is not installed", "apt-get install chromium (.ci/run does)")

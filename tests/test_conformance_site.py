@@ -18,7 +18,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from ci_helpers import unavailable
+from ci_helpers import chromium
 
 from conformance import specdata
 from uno_cli.main import main
@@ -264,21 +264,14 @@ class _Cells(HTMLParser):
             self.title += data
 
 
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser"):
-        if path := shutil.which(name):
-            return path
-    unavailable("chromium is not installed", "apt-get install chromium (.ci/run does)")
-
-
 def test_no_chromium_fails_in_ci_and_skips_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shutil, "which", lambda _name: None)
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="chromium is not installed"):
-        _chromium()
+        chromium()
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="chromium is not installed"):
-        _chromium()
+        chromium()
 
 
 def dump_dom(chromium: str, url: str, profile: Path) -> str:
@@ -292,13 +285,13 @@ def dump_dom(chromium: str, url: str, profile: Path) -> str:
 
 def test_matrix_and_drill_down_in_chromium(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    chromium = _chromium()
+    browser = chromium()
     site = tmp_path / "site"
     assert run(capsys, "--from", str(write_reports(tmp_path / "data")),
                "--output", str(site))[0] == 0
 
     index = _Cells()
-    index.feed(dump_dom(chromium, (site / "index.html").as_uri(), tmp_path / "profile"))
+    index.feed(dump_dom(browser, (site / "index.html").as_uri(), tmp_path / "profile"))
     assert index.title == "UNO conformance: compliance matrix"
     cells = {(c["data-impl"], c["data-area"]): (c["data-pass"], c["data-fail"],
                                                  c["data-unsupported"], c["href"])
@@ -313,7 +306,7 @@ def test_matrix_and_drill_down_in_chromium(tmp_path: Path,
     # the cell's link, followed as a click would: its area opens, the others stay closed
     href = cells[("alpha", "classic-wd4")][3]
     assert href is not None
-    dom = dump_dom(chromium, (site / href.split("#")[0]).as_uri() + "#" + href.split("#")[1],
+    dom = dump_dom(browser, (site / href.split("#")[0]).as_uri() + "#" + href.split("#")[1],
                    tmp_path / "profile")
     page = _Cells()
     page.feed(dom)
