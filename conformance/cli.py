@@ -5,7 +5,7 @@
     uno-fsm conformance report  --from results.json [--format F] [--output FILE]
     uno-fsm conformance serve   [--adapter A]
     uno-fsm conformance features | errors | rulesets [--format text|json|markdown]
-    uno-fsm conformance site    [--from FILE_OR_DIR...] [--output DIR] [--markdown FILE]
+    uno-fsm conformance site    [--from FILE_OR_DIR...] [--output DIR] [--no-search] [--markdown F]
     uno-fsm conformance diff    --adapter A [--minutes M | --examples K] ... (diff_cli.py)
 
 Exit codes of `run`: 0 when nothing unexpected happened (passed, xfailed, unsupported);
@@ -126,8 +126,8 @@ SUBCOMMANDS: tuple[Command, ...] = (
     Command("errors", "conformance.registries", "list every error code and when it applies"),
     Command("rulesets", "conformance.registries", "list every ruleset and variant: what it is, "
             "what it applies to and conflicts with, its rules and scenarios"),
-    Command("site", "conformance.site", "compliance matrix (static HTML site and/or Markdown) "
-            "from JSON run reports"),
+    Command("site", "conformance.site", "the rulebook site: rules, sources, rulings, scenarios, "
+            "the compliance matrix and search, from spec/ and JSON run reports"),
     Command("diff", "conformance.diff_cli", "differential fuzzing: an implementation against "
             "the reference engine"),
 )

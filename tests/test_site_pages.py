@@ -324,3 +324,28 @@ def test_help_describes_the_site(capsys: pytest.CaptureFixture[str]) -> None:
     for words in ("--no-search", "--site-url URL", "default, without --markdown: site/",
                   "one page per rule area", "search needs them served over HTTP"):
         assert words in text, words
+
+
+def test_hostile_ids_in_a_report_come_out_as_text(tmp_path: Path) -> None:
+    r = _result(PASSING, "failed", message="m" * 100_000)  # a huge message is cut
+    r.update(id='x"><script>alert(1)</script>', title='<img src=x onerror="alert(2)">',
+             rules=[RULE, '"><img src=x onerror=alert(3)>'], cites=['"><script>alert(4)'])
+    (tmp_path / "evil.json").write_text(json.dumps(_report("<b>Evil</b>", [r])),
+                                        encoding="utf-8")
+    for path, text in render_all(load([tmp_path])).items():
+        assert text.count("<script") == 1 and "<img" not in text and "<b>Evil" not in text, path
+    row = _section(render_all(load([tmp_path]))["rules/classic-draw.html"], RULE)
+    row = row[row.index('<tr data-scenario="x&quot;&gt;&lt;script&gt;'):]
+    assert '<div class="diff">' + "m" * 2000 + "</div>" in row[:row.index("</tr>")]
+
+
+def test_a_hanging_pagefind_is_stopped(reports: Path, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    fake = tmp_path / "pagefind"
+    fake.write_text("#!/bin/sh\nexec sleep 60\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(site_search, "executable", lambda: fake)
+    monkeypatch.setattr(site_search, "TIMEOUT", 0.5)
+    assert _site(capsys, "--from", str(reports), "-o", str(tmp_path / "s")) == (
+        2, "", "uno-fsm conformance site: Pagefind did not finish within 0.5 s\n")
