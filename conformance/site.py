@@ -534,7 +534,8 @@ def register(csub: Any) -> None:
                    help="write the Markdown matrix here (docs/compliance/index.md)")
     p.add_argument("--check", action="store_true",
                    help="with --markdown: write nothing, exit 1 if FILE is not up to date")
-    sitelinks.add_option(p, "the `site/` folder beside `docs/`, relative to FILE")
+    sitelinks.add_option(p, "the `site/` folder beside `docs/`, relative to FILE: the links "
+                         "of --markdown")
     p.set_defaults(handler=cmd_site)
 
 
