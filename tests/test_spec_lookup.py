@@ -87,6 +87,10 @@ def test_search_finds_rules_by_statement(capsys: pytest.CaptureFixture[str]) -> 
     code, out, _ = run(capsys, "rules", "search", "MATCHES", "top", "discard")
     assert code == 0
     assert f"rule {rule.id}  " in out
+    site = (Path.cwd() / "site").as_uri()  # each hit with its place in the site
+    assert f"\n  site: {site}/rules/classic-play.html#CL.PLAY.MATCH\n" in out
+    code, out, _ = run(capsys, "rules", "search", "COINCIDIR", "--site-url", "https://x.org/u")
+    assert "\n  site: https://x.org/u/sources/classic-br.html#classic-br:play:10\n" in out
 
 
 def test_show_real_rule_quotes_its_clauses(capsys: pytest.CaptureFixture[str]) -> None:

@@ -157,4 +157,5 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                                             "(accent- and case-insensitive)")
     p.add_argument("words", nargs="+", metavar="WORD")
     _spec_option(p)
+    sitelinks.add_option(p)
     p.set_defaults(handler=_safe(cmd_search))

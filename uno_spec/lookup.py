@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from uno_spec import sitelinks
 from uno_spec.loader import (
     Clause,
     Rule,
@@ -101,8 +102,6 @@ def format_ruling(ruling: Ruling) -> str:
 def show_rule(rule_id: str, root: Path | None = None) -> str:
     """The text `uno-fsm rules show` prints (with the rule's, each clause's and each ruling's
     place in the rulebook site: uno_spec.sitelinks)."""
-    from uno_spec import sitelinks
-
     index = Index.load(root)
     rule = find_rule(index, rule_id)
     site = sitelinks.base()
@@ -136,6 +135,7 @@ class Hit:
     en: str
     file: str
     line: int
+    anchor: str = ""  # its place in the rulebook site (uno_spec.sitelinks), from the site's root
 
 
 def search(words: list[str], root: Path | None = None) -> list[Hit]:
@@ -146,12 +146,13 @@ def search(words: list[str], root: Path | None = None) -> list[Hit]:
     for rule in index.rules.values():
         hay = fold(f"{rule.id} {rule.statement}")
         if all(w in hay for w in wanted):
-            hits.append(Hit("rule", rule.id, rule.statement, "", rule.file, rule.line))
+            hits.append(Hit("rule", rule.id, rule.statement, "", rule.file, rule.line,
+                            sitelinks.rule_path(rule.id, rule.area)))
     for clause in index.clauses.values():
         hay = fold(f"{clause.id} {clause.text} {clause.en}")
         if all(w in hay for w in wanted):
             hits.append(Hit("clause", clause.id, clause.text, clause.en, clause.file,
-                            clause.line))
+                            clause.line, sitelinks.clause_path(clause.id)))
     return hits
 
 
@@ -159,11 +160,14 @@ def format_hits(hits: list[Hit], words: list[str]) -> str:
     if not hits:
         return f"no rule or clause contains: {' '.join(words)}"
     lines: list[str] = []
+    site = sitelinks.base()
     for hit in hits:
         lines.append(f"{hit.kind} {hit.id}  {hit.file}:{hit.line}")
         lines.append(_indent(hit.text, "  "))
         if hit.en:
             lines.append(_indent(hit.en, "  en: "))
+        if hit.anchor:
+            lines.append(f"  site: {site}{hit.anchor}")
     n_rules = sum(h.kind == "rule" for h in hits)
     lines.append(f"{n_rules} rule(s), {len(hits) - n_rules} clause(s)")
     return "\n".join(lines)
