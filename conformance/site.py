@@ -551,12 +551,37 @@ def markdown_site_base(markdown: Path) -> str:
     return sitelinks.base(relative_to=folder, site_dir=folder.parent.parent / sitelinks.DEFAULT_DIR)
 
 
+def _stale(out: Path, pages: dict[str, str]) -> list[Path]:
+    """Pages of an earlier build under `out` that this one does not write (they carry the
+    generator mark; any other file is left alone)."""
+    from conformance.site_html import GENERATOR
+
+    found = []
+    for path in out.rglob("*.html") if out.is_dir() else ():
+        if path.relative_to(out).as_posix() in pages or not path.is_file():
+            continue
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                head = fh.read(200)
+        except OSError:
+            continue
+        if GENERATOR in head:
+            found.append(path)
+    return found
+
+
 def write_site(out: Path, pages: dict[str, str]) -> str | None:
-    """Write the pages under `out`; the problem in one line, or None."""
+    """Write the pages under `out` (and remove the stale ones of an earlier build); the problem
+    in one line, or None."""
     from uno_spec.files import write_text_atomic
 
     if out.exists() and not out.is_dir():
         return f"{out}: not a directory"
+    for path in _stale(out, pages):
+        try:
+            path.unlink()
+        except OSError as exc:
+            return f"{path}: cannot remove a page of an earlier build: {exc.strerror or exc}"
     for name, text in pages.items():
         path = out / name
         try:  # a generated site: atomic for readers, not fsynced (100+ files)

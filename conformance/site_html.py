@@ -153,11 +153,16 @@ def nav(depth: int, current: str) -> str:
             "</form></nav></header>")
 
 
+# Every page carries it: a rebuild removes the pages of an earlier one it no longer writes (a
+# rule area renamed, a report gone), and only those.
+GENERATOR = '<meta name="generator" content="uno-fsm conformance site">'
+
+
 def page(title: str, body: str, *, depth: int = 0, current: str = "", script: str = SCRIPT,
          csp_extra: str = "", main_attrs: str = "") -> str:
     """A whole page: `body` inside <main>, the site's navigation above it."""
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">{GENERATOR}"
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{e(csp(script, csp_extra))}\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         f"<title>{e(title)}</title><style>{CSS}</style><script>{script}</script></head>"

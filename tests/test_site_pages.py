@@ -349,3 +349,18 @@ def test_a_hanging_pagefind_is_stopped(reports: Path, tmp_path: Path,
     monkeypatch.setattr(site_search, "TIMEOUT", 0.5)
     assert _site(capsys, "--from", str(reports), "-o", str(tmp_path / "s")) == (
         2, "", "uno-fsm conformance site: Pagefind did not finish within 0.5 s\n")
+
+
+def test_a_rebuild_removes_its_own_stale_pages_and_nothing_else(
+        reports: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "site"
+    assert _site(capsys, "--from", str(reports), "-o", str(out), "--no-search")[0] == 0
+    old = (out / "rules" / "classic-draw.html").read_text(encoding="utf-8")
+    (out / "rules" / "renamed-area.html").write_text(old, encoding="utf-8")  # an earlier build's
+    (out / "alpha-gone.html").write_text(old, encoding="utf-8")
+    mine = out / "rules" / "notes.html"
+    mine.write_text("<!DOCTYPE html><p>my notes</p>", encoding="utf-8")
+    assert _site(capsys, "--from", str(reports), "-o", str(out), "--no-search")[0] == 0
+    assert not (out / "rules" / "renamed-area.html").exists()
+    assert not (out / "alpha-gone.html").exists()
+    assert mine.read_text(encoding="utf-8") == "<!DOCTYPE html><p>my notes</p>"
