@@ -86,6 +86,9 @@ padding-top:4px;scroll-margin-top:8px}
 section.rule:target,section.ruling:target,article.clause:target,section.scenario:target{
 background:var(--head)}
 .statement{font-size:15px}
+article.clause>h3{display:inline-block;margin:12px 10px 2px 0}
+article.clause>p.where{display:inline-block;margin:0}
+article.clause>p{margin:2px 0}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:4px 16px;margin:4px 0 8px}
 .pair p{margin:0}.pair .en{color:var(--muted)}
 .cite{margin:10px 0}.cite .where{font-size:12px;color:var(--muted)}

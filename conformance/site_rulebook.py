@@ -238,7 +238,7 @@ def render_source(book: Rulebook, source: Source) -> str:
         head = book.section_head(source, section)
         title = f' <span lang="{lang}">{e(head.text)}</span>' if head is not None else ""
         body.append(f'<section id="{e(_section_anchor(section))}"><h2 data-pagefind-ignore>'
-                    f"{e(section)}{title}</h2>")
+                    f'<span class="area-id">§ {e(section)}</span>{title}</h2>')
         body += [_clause(book, c) for c in source.clauses if c.section == section]
         body.append("</section>")
     body.append(f'<section id="uncited" data-pagefind-ignore><h2>Clauses no rule cites '
