@@ -173,6 +173,9 @@ def load(sources: list[Path] | None = None, *,
     """Read the reports and metadata; raises SiteError on the first bad file."""
     from conformance import reports, specdata
 
+    if not sources and not DATA_DIR.is_dir():  # an installed package: no committed reports
+        raise SiteError("no JSON report to render: give --from FILE_OR_DIR (reports of "
+                        "`uno-fsm conformance run --no-expectations --format json`)")
     files = report_files(sources or [DATA_DIR])
     if not files:
         raise SiteError("no JSON report found in " + ", ".join(map(str, sources or [DATA_DIR])))

@@ -364,3 +364,14 @@ def test_a_rebuild_removes_its_own_stale_pages_and_nothing_else(
     assert not (out / "rules" / "renamed-area.html").exists()
     assert not (out / "alpha-gone.html").exists()
     assert mine.read_text(encoding="utf-8") == "<!DOCTYPE html><p>my notes</p>"
+
+
+def test_an_installed_package_without_reports_asks_for_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance import site
+
+    monkeypatch.setattr(site, "DATA_DIR", tmp_path / "docs" / "compliance" / "data")
+    assert _site(capsys, "-o", str(tmp_path / "s"), "--no-search") == (
+        2, "", "uno-fsm conformance site: no JSON report to render: give --from FILE_OR_DIR "
+        "(reports of `uno-fsm conformance run --no-expectations --format json`)\n")
