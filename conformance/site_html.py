@@ -27,7 +27,7 @@ body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-seri
 background:var(--bg);color:var(--fg)}
 main{max-width:1200px;margin:0 auto;padding:16px 24px 48px}
 a{color:var(--link);text-decoration:underline;text-underline-offset:2px}
-header.site a,.matrix td.cell a,nav ul a{text-decoration:none}
+header.site a,.matrix td.cell a,.matrix th a,nav ul a{text-decoration:none}
 header.site a:hover,header.site a:focus,nav ul a:hover{text-decoration:underline}
 h1{font-size:22px;margin:8px 0 4px}h2{font-size:17px;margin:28px 0 8px}
 h3{font-size:15px;margin:20px 0 6px}
