@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from conformance import specdata
-from conformance.diff import KINDS, Divergence, action_features
+from conformance.divergence import KINDS, Divergence, action_features
 
 
 def scenario_features(div: Divergence) -> set[str]:

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from uno_cli.options import count, positive_number
 from uno_fsm import fuzz
 from uno_fsm.fuzz import ALL_RULESETS, STATS
+from uno_spec.options import count, positive_number
 
 
 def register(sub: Any) -> None:

@@ -842,7 +842,7 @@ def config_of(args: argparse.Namespace) -> Config:
 
 def register(sub: Any) -> None:
     """Add `uno-fsm check`."""
-    from uno_cli.options import count
+    from uno_spec.options import count
 
     p = sub.add_parser("check", help="model-check the engine on reduced decks",
                        description="Explore every state the reference engine reaches from "
