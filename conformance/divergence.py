@@ -72,8 +72,11 @@ def action_features(act: dict[str, Any], ruleset: str) -> set[str]:
         return {"flip-challenge"} if parts[0] == "flip" else {"wd4-challenge"}
     if "catch" in act:
         return {"uno-catch"}
-    if "swap" in act:
-        return {"seven-o"} if "seven-o" in parts else {"swap-hands"}
+    if "swap" in act:  # a variant's decision: the features of the ruleset's variants
+        from conformance.specdata import variant_features
+
+        known = variant_features()
+        return {known[p].feature for p in parts[1:] if p in known}
     if "color" in act:
         return {"first-card"}
     if act.get("uno"):

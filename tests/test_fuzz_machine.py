@@ -153,22 +153,20 @@ def test_what_a_ruleset_plays_is_read_from_its_params() -> None:
     from uno_spec.rulesets import deep_merge, load_ruleset
 
     official = Facts.of("classic-official")
-    assert (official.stacking, official.jump_in, official.seven_o, official.partners,
-            official.cards_2018, official.swap_card, official.flip) == (False,) * 7
+    assert official.variants == frozenset() and not official.flip
     assert (official.hand, official.target, official.first_card["wd4"]) == (
         7, 500, "return-shuffle-and-turn-again")
-    assert Facts.of("classic-official+stacking+jump-in").stacking
-    assert Facts.of("classic-official+stacking+jump-in").jump_in
+    assert Facts.of("classic-official+stacking+jump-in").variants == {"stacking", "jump-in"}
     assert Facts.of("classic-2022").target is None  # one hand (CL22.SCORE.ONE-HAND)
     assert Facts.of("classic-2022+play-for-points").target == 500
     partners = Facts.of("classic-2022+partners")
-    assert partners.partners and partners.seat_counts(2, 10) == [4, 6, 8, 10]
-    assert Facts.of("classic-official+cards-2018").cards_2018
-    assert Facts.of("classic-2022+swap-hands").swap_card
-    assert Facts.of("flip+flip-alt-scoring").alt_scoring and Facts.of("flip").flip
+    assert partners.plays("partners") and partners.seat_counts(2, 10) == [4, 6, 8, 10]
+    assert Facts.of("classic-official+cards-2018").plays("cards-2018")
+    assert Facts.of("classic-2022+swap-hands").plays("swap-hands")
+    assert Facts.of("flip+flip-alt-scoring").plays("flip-alt-scoring") and Facts.of("flip").flip
     params = deep_merge(load_ruleset("classic-official").params,
                         {"seven_o": {"enabled": True}, "hand_size": 2,
                          "scoring": {"target": 30}})
     reduced = Facts.of("classic-official", params)
-    assert (reduced.name, reduced.seven_o, reduced.hand, reduced.target) == (
+    assert (reduced.name, reduced.plays("seven-o"), reduced.hand, reduced.target) == (
         "classic-official", True, 2, 30)

@@ -64,6 +64,7 @@ from uno_fsm.oracle import (
     postconditions,
 )
 from uno_fsm.params import Params, from_mapping
+from uno_fsm.rules import VARIANTS
 
 __all__ = ["ALL_RULESETS", "LONG_PROFILE", "STATS", "FuzzFailure", "compare_paths",
            "make_machine", "run", "scenario_yaml", "unsupported_reason", "with_target"]
@@ -85,18 +86,10 @@ settings.register_profile(
 LONG_PROFILE = "long"  # the profile `uno-fsm fuzz` runs batches with
 
 # ---- rulesets ----------------------------------------------------------------------------
-CLASSIC_RULESETS = (
-    "classic-official", "classic-2022", "classic-official+cards-2018", "classic-2022+cards-2018",
-    "classic-guide",
-)
+CLASSIC_RULESETS = ("classic-official", "classic-2022", "classic-guide")
 FLIP_RULESET = "flip"
-VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+flip-alt-scoring",
-                    "classic-official+stacking", "classic-2022+stacking",
-                    "classic-official+jump-in", "classic-2022+jump-in",
-                    "classic-official+swap-hands", "classic-2022+swap-hands",
-                    "classic-official+partners", "classic-2022+partners",
-                    "classic-2022+play-for-points",
-                    "classic-official+desafio", "classic-2022+desafio")
+# the variants' own (`Variant.fuzz`, uno_fsm/rules/)
+VARIANT_RULESETS = tuple(c.ruleset for v in VARIANTS for c in v.fuzz)
 ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET, *VARIANT_RULESETS)
 
 

@@ -19,7 +19,7 @@ from uno_fsm.actions import EVENT_OF, Action, Event, Pending, wrong_game
 from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
 from uno_fsm.dispatch import EVENTLESS, TABLE
 from uno_fsm.params import Params
-from uno_fsm.rules import DECISIONS, Rules, desafio
+from uno_fsm.rules import DECISIONS, VARIANTS, Rules
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
 
 # The table with its method names bound to Rules functions, once, at import.
@@ -153,12 +153,18 @@ class Game:
             direction=CLOCKWISE if direction == "clockwise" else COUNTERCLOCKWISE,
             dealer=dealer % n, side=side, rng=random.Random(seed),
         )
-        # the Desafio set-up field (DESAFIO.ELIMINATED-OUT): the seats already out
-        st.eliminated = desafio.setup_eliminated(params, setup, n, hands, st.scores)
-        if st.eliminated and start != "game" and st.dealer in st.eliminated:
-            raise E.Eliminated(f"setup: dealer {st.dealer} is eliminated (cannot deal)",
-                               "DESAFIO.ELIMINATED-OUT")
         game = cls(st, params, {"setup": dict(setup), "seed": seed})
+        # the set-up fields of the variants (`Variant.setup_fields`, hook `from_setup`): read
+        # by those the ruleset plays, refused for the others
+        played = {type(v) for v in game._rules.variants}
+        for variant in VARIANTS:
+            if variant not in played:
+                for key in variant.setup_fields:
+                    if setup.get(key) is not None:
+                        raise E.MalformedAction(f"setup: {key}: {params.ruleset} does not play "
+                                                f"the variant {variant.name!r} that reads it")
+        for hook in game._rules.hooks.from_setup:
+            hook(setup, start)
         if start == "game":
             # docs/contracts.md, `start: game`: nothing dealt yet; `draw` (optional) is the whole
             # deck, top first. The dealer is chosen from its top by the ruleset's method, then
@@ -183,7 +189,7 @@ class Game:
                 raise E.MalformedAction("setup: start: turn needs a discard pile")
             st.current = _whole(setup.get("current", game._rules.left(st.dealer)),
                                 "current") % n
-            if st.current in st.eliminated:
+            if st.current not in game._rules.seats():  # a seat out of the game has no turn
                 raise E.Eliminated(f"setup: current {st.current} is eliminated (has no turn)",
                                    "DESAFIO.ELIMINATED-OUT")
             color = setup.get("active_color")

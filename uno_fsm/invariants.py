@@ -66,13 +66,15 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
           f"extra {dict(cards - deck)}")
     if s.drawn is not None and s.phase == "play_drawn" and s.current is not None:
         check(s.drawn in s.hands[s.current], "CL.DRAW.ONLY-DRAWN", "drawn card not in the hand")
-    if facts.partners:
+    if facts.plays("partners"):
         partners.check_team_totals(s)
     pend = game.pending
     if legal is None:
         legal = game.legal_actions()
-    if facts.elimination:
+    if facts.plays("desafio"):
         desafio.check_position(game, facts, legal)
+    for o in facts.oracles:  # the variants' own invariants
+        o.position(facts, game, legal)
     if game.is_over:
         check(pend is None and not legal, "CL.END.NO-PENDING",
               f"game over with pending {pend} and {len(legal)} legal actions")
@@ -96,7 +98,7 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
             check(face_on(a.card, s.side).kind == top.kind, "V.STACK.NO-CROSS",
                   f"{a} listed on a pending {top} penalty")
     if s.stack:  # V.STACK.WHO: a penalty is pending on the turn owner's decision only
-        check(facts.stacking and pend.decision in ("play", "challenge"), "V.STACK.WHO",
+        check(facts.plays("stacking") and pend.decision in ("play", "challenge"), "V.STACK.WHO",
               f"stack {s.stack} while pending {pend}")
     # side consistency: the active colour is a colour of the side in play (FL.* / CL.WILD)
     check(s.side in ("light", "dark"), "FL.FLIP.SIDE-CHANGE", f"side {s.side!r}")

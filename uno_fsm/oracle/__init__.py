@@ -75,7 +75,9 @@ def postconditions(facts: Facts, before: Snap, action: Action, game: Game,
     elif kind == "draw" and before.stack:
         stacking.post_take_all(before, game)
     elif kind == "draw":
-        turns.post_draw(before, game)
+        # a variant's own draw (`Oracle.post_draw`) replaces the base rules' check
+        if not any([o.post_draw(facts, before, game) for o in facts.oracles]):
+            turns.post_draw(before, game)
     elif kind == "pass":
         turns.post_pass(before, game)
     elif kind == "color":
@@ -90,3 +92,6 @@ def postconditions(facts: Facts, before: Snap, action: Action, game: Game,
         uno_call.post_uno(before, action, game, listed)
     elif kind == "wrong-card":
         uno_call.post_wrong_card(before, action, game)
+    if kind == "play":
+        for o in facts.oracles:  # the variants' own postconditions of a play
+            o.post_play(facts, before, action, game, listed)

@@ -9,7 +9,7 @@ from uno_fsm.state import State
 
 def team(facts: Facts, seat: int, n: int) -> set[int]:
     """PARTNERS.SEATING: the seats scoring with `seat` (itself alone without partners)."""
-    return {seat, (seat + n // 2) % n} if facts.partners else {seat}
+    return {seat, (seat + n // 2) % n} if facts.plays("partners") else {seat}
 
 
 def check_team_totals(st: State) -> None:

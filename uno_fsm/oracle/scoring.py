@@ -65,11 +65,11 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
                    else points(face_on(c, side), facts) for c in h)
 
     target = facts.target
-    if facts.alt_scoring:
+    if facts.plays("flip-alt-scoring"):
         flip_alt_scoring.check_own_hands(before, after, p, hand_points)
         over = target is not None and max(after.scores) >= target
         rid = "FLALT.END-500"
-    elif facts.elimination:
+    elif facts.plays("desafio"):
         assert target is not None  # the elimination method needs its amount
         over = desafio.check_hand_end(before, game, p, hand_points, target)
         rid = "DESAFIO.WINNER"
@@ -78,7 +78,7 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
         # team total, PARTNERS.TARGET); without partners the team is the player alone
         team = partners.team(facts, p, n)
         gained = sum(hand_points(h) for s_, h in enumerate(after.hands) if s_ not in team)
-        rid = "PARTNERS.SCORE" if facts.partners else (
+        rid = "PARTNERS.SCORE" if facts.plays("partners") else (
             "FL.SCORE.WINNER" if facts.flip else "CL.SCORE.WINNER")
         check(all(after.scores[s_] == before.scores[s_] + gained for s_ in team), rid,
               f"P{p} scored {after.scores[p] - before.scores[p]}, the opponents hold "
@@ -89,7 +89,7 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
         over = target is None or after.scores[p] >= target
         one_hand = "GUIDE.END.FIRST-OUT" if facts.base == "classic-guide" else "CL22.SCORE.ONE-HAND"
         rid = one_hand if target is None else (
-            "PARTNERS.TARGET" if facts.partners else
+            "PARTNERS.TARGET" if facts.plays("partners") else
             "FL.GAME.TARGET-500" if facts.flip else "CL.SCORE.TARGET")
     if over:
         check(pend is None and game.is_over, rid, f"the game should be over: pending {pend}")

@@ -7,17 +7,20 @@ Rules: FLALT.*. The game ends at the target (FLALT.END-500: `target_reached` of 
 from __future__ import annotations
 
 from uno_fsm.actions import Event
+from uno_fsm.configs import FLIP_DECK, CheckConfig, FuzzConfig
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import Variant
 
 
 class FlipAltScoring(Variant):
     name = "flip-alt-scoring"
+    fuzz = (FuzzConfig("flip+flip-alt-scoring"),)
+    checks = (CheckConfig("flip+flip-alt-scoring", 2, FLIP_DECK, hand=2, target=100, depth=4),)
     __slots__ = ()
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.alt_scoring
+        return p.method == "own-hand-lowest-wins"
 
     def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:
         """FLALT.OWN-HAND, FLALT.NO-COLLECT (the winner holds nothing), FLALT.VALUES,

@@ -7,6 +7,7 @@ Rules: PARTNERS.*. The even player count (PARTNERS.EVEN) is checked when the gam
 
 from __future__ import annotations
 
+from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import Variant
 
@@ -19,11 +20,15 @@ def partner_of(players: int, seat: int) -> int:
 
 class Partners(Variant):
     name = "partners"
+    fuzz = (FuzzConfig("classic-official+partners"), FuzzConfig("classic-2022+partners"))
+    checks = (CheckConfig("classic-official+partners", 4,
+                          "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild",
+                          hand=1, target=100, depth=3),)
     __slots__ = ()
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.partners
+        return p.method == "partners"
 
     def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:
         """PARTNERS.END: either partner going out ends the hand (CL.END.OUT, as for anyone);

@@ -12,6 +12,7 @@ from mypy_extensions import trait
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
+from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
 from uno_fsm.rules.core import Core
 from uno_fsm.rules.hooks import CardEffect, SwapRules, Variant
@@ -86,11 +87,20 @@ class SevenO(Variant):
     """V.SEVENO.*: a 7 opens the swap decision; a 0 rotates the hands."""
 
     name = "seven-o"
+    fuzz = (FuzzConfig("classic-official+seven-o"), FuzzConfig("classic-2022+seven-o"))
+    _DECK = "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild"
+    checks = (
+        CheckConfig("classic-official+seven-o", 2, _DECK, hand=2, target=100, depth=4),
+        # the table penalties (`--referee`), a shallower bound (each hint grows a hand)
+        CheckConfig("classic-official+seven-o", 2, _DECK, hand=2, target=100, depth=2,
+                    referee=True),
+    )
     __slots__ = ()
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.seven_o  # V.SEVENO.BASES: only set by classic compositions
+        # V.SEVENO.BASES: only set by classic compositions
+        return bool(p.get("seven_o.enabled", False))
 
     def swap_rules(self, face: Face) -> SwapRules | None:
         return SEVEN_SWAP if face.rank == "7" else None  # V.SEVENO.SEVEN-SWAP

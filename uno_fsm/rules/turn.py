@@ -17,7 +17,6 @@ from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, Action, check_form, interned, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.rules.core import Core
-from uno_fsm.rules.desafio import check_action
 
 TURN_KINDS = frozenset({"play", "draw", "pass", "color"})
 WINDOW_EVENTS = frozenset({"call_uno", "catch"})  # CL.UNO.WINDOW: these keep the window open
@@ -204,8 +203,8 @@ class TurnRules(Core):
         elif kind == "next-round" and (actor is not None or a.target is not None):
             # nobody in particular deals the next round: legal_actions lists it seatless
             raise E.MalformedAction("next-round names no seat")
-        if st.eliminated:
-            check_action(st, a)  # DESAFIO.ELIMINATED-OUT (desafio.py)
+        for check in self.hooks.check_action:  # e.g. a seat out of the game (seats_in_play)
+            check(a)
         allowed = self._allowed[phase]
         if phase == "round_over" and event not in allowed:
             raise E.RoundOver("the round is over", "CL.END.NO-PENDING")
@@ -327,7 +326,13 @@ class TurnRules(Core):
         if playable is None:
             playable = self.playable(st.hands[st.current])
         rule = "CL.DRAW.UNWILLING" if playable else "CL.DRAW.UNABLE"
-        got = self.give(st.current, self.p.draw_count, rule)
+        got = None
+        for hook in self.hooks.draw_turn:  # a variant's own draw (e.g. until playable)
+            got = hook(st.current, rule)
+            if got is not None:
+                break
+        if got is None:
+            got = self.give(st.current, self.p.draw_count, rule)
         st.drawn = got[-1] if got else None
 
     def pass_turn(self, action: Action | None = None) -> None:
