@@ -19,7 +19,8 @@ from uno_fsm.actions import EVENT_OF, Action, Event, Pending, wrong_game
 from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
 from uno_fsm.dispatch import EVENTLESS, TABLE
 from uno_fsm.params import Params
-from uno_fsm.rules import DECISIONS, VARIANTS, Rules
+from uno_fsm.phase_table import DECISIONS, GAME_OVER, PLAY, ROUND_OVER
+from uno_fsm.rules import VARIANTS, Rules
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
 
 # The table with its method names bound to Rules functions, once, at import.
@@ -205,7 +206,7 @@ class Game:
                 st.active_color = top.color
             else:
                 raise E.MalformedAction("setup: active_color is needed when the top is a Wild")
-            st.phase = "play"
+            st.phase = PLAY
         else:
             raise E.MalformedAction(f"setup: start must be turn, round or game, not {start!r}")
         return game
@@ -216,19 +217,19 @@ class Game:
         """The decision the game waits for; None when the game is over."""
         st = self.state
         phase = st.phase
-        if phase == "game_over":
+        if phase == GAME_OVER:
             return None
-        if phase == "round_over":
-            return Pending(None, "round-over")
+        if phase == ROUND_OVER:
+            return Pending(None, DECISIONS[ROUND_OVER])
         return Pending(st.current, DECISIONS[phase])
 
     @property
     def is_over(self) -> bool:
-        return self.state.phase == "game_over"
+        return self.state.phase == GAME_OVER
 
     @property
     def round_over(self) -> bool:
-        return self.state.phase in ("round_over", "game_over")
+        return self.state.phase in (ROUND_OVER, GAME_OVER)
 
     @property
     def scores(self) -> list[int]:
@@ -237,13 +238,13 @@ class Game:
     @property
     def winner(self) -> int | None:
         st = self.state
-        return st.winner if st.phase == "game_over" else st.round_winner
+        return st.winner if st.phase == GAME_OVER else st.round_winner
 
     @property
     def winners(self) -> list[int]:
         """The game's winners once it is over (FLALT.TIE: the tied lowest share the win)."""
         st = self.state
-        return list(st.winners) if st.phase == "game_over" else []
+        return list(st.winners) if st.phase == GAME_OVER else []
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every action the rules allow now (turn owner, the variants' plays, open windows);

@@ -26,9 +26,12 @@ from uno_fsm.errors import IllegalAction
 from uno_fsm.game import Game
 from uno_fsm.oracle import desafio, jump_in, partners
 from uno_fsm.oracle.base import CLASSIC_COLORS, DARK_COLORS, Facts, check, face_on
+from uno_fsm.phase_table import DEALING, DECISIONS, GAME_OVER
 from uno_fsm.state import State
 
-DECISION_NAMES = frozenset({"play", "play-drawn", "color", "challenge", "swap", "round-over"})
+# the decisions a position can wait for (the machine's: uno_fsm.phases.DECISIONS), not the
+# transient deal nor the end of the game
+DECISION_NAMES = frozenset(DECISIONS[p] for p in DECISIONS if p not in (DEALING, GAME_OVER))
 _TEXT = attrgetter("text")
 _WINDOW_KINDS = frozenset({"uno", "catch", "next-round"})
 

@@ -38,7 +38,7 @@ from uno_fsm.rules.scoring import ScoringRules
 from uno_fsm.rules.seven_o import SevenO, SwapDecisionRules
 from uno_fsm.rules.stacking import Stacking, StackingRules
 from uno_fsm.rules.swap_hands import SwapHands
-from uno_fsm.rules.turn import DECISIONS, TurnRules
+from uno_fsm.rules.turn import TurnRules
 from uno_fsm.rules.uno_call import UnoCallRules
 from uno_fsm.rules.wild_draw import WildDrawRules
 from uno_fsm.state import State
@@ -67,5 +67,5 @@ class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRule
 Guard = Callable[[Rules, Action | None], bool]
 Effect = Callable[[Rules, Action | None], None]
 
-__all__ = ["DECISIONS", "VARIANTS", "Effect", "Guard", "Rules", "SwapRules", "Variant",
+__all__ = ["VARIANTS", "Effect", "Guard", "Rules", "SwapRules", "Variant",
            "dealer_value"]

@@ -14,6 +14,7 @@ from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
 from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
+from uno_fsm.phase_table import JUMP_IN, PLAY
 from uno_fsm.rules.core import Core
 from uno_fsm.rules.hooks import Variant
 
@@ -68,7 +69,7 @@ class JumpIn(Variant):
         """V.JUMPIN.TIMING (RUL.JUMPIN.TIMING): only while the turn owner's play-or-draw
         decision is pending; RUL.VARIANTS.JUMPIN-STACKING: not while a penalty is pending."""
         st = self.r.st
-        return st.phase == "play" and not st.stack
+        return st.phase == PLAY and not st.stack
 
     def out_of_turn(self, action: Action) -> str | None:
         """An out-of-turn play under Jump-In: the `jump_in` event, or NotYourTurn."""
@@ -93,7 +94,7 @@ class JumpIn(Variant):
         if a.color is not None:
             raise E.MalformedAction(f"{card} is not a Wild: no colour is named with it")
         r.validate_uno_call(a, hand)  # V.JUMPIN.GO-OUT, CL.UNO.CALL-INVALID
-        return "jump_in"
+        return JUMP_IN
 
     def extra_actions(self, out: list[Action]) -> None:
         """V.JUMPIN.IDENTICAL, V.JUMPIN.WHO: the other players' identical cards."""

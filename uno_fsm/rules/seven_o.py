@@ -14,9 +14,12 @@ from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
 from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
+from uno_fsm.phase_table import SWAP
 from uno_fsm.rules.core import Core
 from uno_fsm.rules.hooks import CardEffect, SwapRules, Variant
 
+# the reduced deck of its model-check configurations: a 0, a 7 and a plain number
+SEVENS = "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild"
 # V.SEVENO.SEVEN-SWAP, V.SEVENO.SEVEN-PENDING, V.SEVENO.SEVEN-TARGET
 SEVEN_SWAP = SwapRules("V.SEVENO.SEVEN-SWAP", "V.SEVENO.SEVEN-PENDING", "V.SEVENO.SEVEN-TARGET")
 
@@ -39,7 +42,7 @@ class SwapDecisionRules(Core):
         """V.SEVENO.SEVEN-PENDING: a swap only while one is pending, by the player who owes
         it (V.SWAP.TARGET for a Wild Swap Hands), with another player (V.SEVENO.SEVEN-TARGET)."""
         st = self.st
-        if st.phase != "swap":
+        if st.phase != SWAP:
             raise E.NoSwapPending("no swap is pending", "V.SEVENO.SEVEN-PENDING")
         rules = self.swap_rules_now()
         if a.player != st.current:
@@ -88,11 +91,10 @@ class SevenO(Variant):
 
     name = "seven-o"
     fuzz = (FuzzConfig("classic-official+seven-o"), FuzzConfig("classic-2022+seven-o"))
-    _DECK = "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild"
     checks = (
-        CheckConfig("classic-official+seven-o", 2, _DECK, hand=2, target=100, depth=4),
+        CheckConfig("classic-official+seven-o", 2, SEVENS, hand=2, target=100, depth=4),
         # the table penalties (`--referee`), a shallower bound (each hint grows a hand)
-        CheckConfig("classic-official+seven-o", 2, _DECK, hand=2, target=100, depth=2,
+        CheckConfig("classic-official+seven-o", 2, SEVENS, hand=2, target=100, depth=2,
                     referee=True),
     )
     __slots__ = ()

@@ -16,6 +16,7 @@ from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
 from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
+from uno_fsm.phase_table import CHALLENGE
 from uno_fsm.rules.action_cards import DRAW_KINDS
 from uno_fsm.rules.core import Core
 from uno_fsm.rules.hooks import CardEffect, Variant
@@ -78,13 +79,13 @@ class Stacking(Variant):
     def plays_in(self, phase: str) -> bool:
         """V.STACK.W4-ON-W4: the victim of a Wild Draw Four may stack one instead of answering
         the challenge (V.STACK.W4-CHALLENGE: stacking gives it up)."""
-        return phase == "challenge"
+        return phase == CHALLENGE
 
     def extra_actions(self, out: list[Action]) -> None:
         """V.STACK.W4-ON-W4: in the `challenge` decision, the victim's stacking plays."""
         r = self.r
         st = r.st
-        if st.phase != "challenge":
+        if st.phase != CHALLENGE:
             return
         cur = st.current
         hand = st.hands[cur]

@@ -16,29 +16,32 @@ from mypy_extensions import trait
 from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, Action, check_form, interned, new_event
 from uno_fsm.cards import Card, Face
+from uno_fsm.phase_table import (
+    CALL_UNO,
+    CATCH,
+    CHALLENGE,
+    CHOOSE_COLOR,
+    DECISIONS,
+    GAME_OVER,
+    PLAY,
+    PLAY_DRAWN,
+    ROUND_OVER,
+    SWAP,
+)
 from uno_fsm.rules.core import Core
 
 TURN_KINDS = frozenset({"play", "draw", "pass", "color"})
-WINDOW_EVENTS = frozenset({"call_uno", "catch"})  # CL.UNO.WINDOW: these keep the window open
-DECISIONS = {
-    "play": "play",
-    "play_drawn": "play-drawn",
-    "choose_color": "color",
-    "challenge": "challenge",
-    "swap": "swap",
-    "round_over": "round-over",
-    "dealing": "dealing",
-    "game_over": "none",
-}
+WINDOW_EVENTS = frozenset({CALL_UNO, CATCH})  # CL.UNO.WINDOW: these keep the window open
+# the rule a turn action breaks when it does not answer the decision of the phase
 _WRONG_DECISION_RULE: dict[tuple[str, str], str] = {
-    ("play", "pass"): "CL.PLAY.TURN-OPTIONS",
-    ("play_drawn", "draw"): "CL.DRAW.ONLY-DRAWN",
-    ("challenge", "play"): "CL.WD4.CHALLENGE.DECISION",
-    ("challenge", "draw"): "CL.WD4.CHALLENGE.DECISION",
-    ("choose_color", "play"): "CL.FIRST.WILD",
-    ("choose_color", "draw"): "CL.FIRST.WILD",
-    ("play", "color"): "CL.WILD.COLOUR",
-    ("play_drawn", "color"): "CL.WILD.COLOUR",
+    (PLAY, "pass"): "CL.PLAY.TURN-OPTIONS",
+    (PLAY_DRAWN, "draw"): "CL.DRAW.ONLY-DRAWN",
+    (CHALLENGE, "play"): "CL.WD4.CHALLENGE.DECISION",
+    (CHALLENGE, "draw"): "CL.WD4.CHALLENGE.DECISION",
+    (CHOOSE_COLOR, "play"): "CL.FIRST.WILD",
+    (CHOOSE_COLOR, "draw"): "CL.FIRST.WILD",
+    (PLAY, "color"): "CL.WILD.COLOUR",
+    (PLAY_DRAWN, "color"): "CL.WILD.COLOUR",
 }
 
 
@@ -148,32 +151,32 @@ class TurnRules(Core):
         phase = st.phase
         out: list[Action] = []
         cur = st.current
-        if phase == "play":
+        if phase == PLAY:
             hand = st.hands[cur]
             playable = self.turn_playable = self.playable(hand)
             # each card once (a hand may hold two alike)
             self.play_actions(cur, dict.fromkeys(playable) if len(playable) > 1 else playable,
                               hand, out)
             out.append(self.seat_actions["draw"][cur])
-        elif phase == "play_drawn":
+        elif phase == PLAY_DRAWN:
             hand = st.hands[cur]
             cands = [st.drawn] if st.drawn is not None else []
             # CL.DRAW.PLAY-DRAWN: only the drawn card; a last Wild cannot be drawn
             self.play_actions(cur, self.playable(cands), hand, out, last_wild=False)
             out.append(self.seat_actions["pass"][cur])
-        elif phase == "choose_color":
+        elif phase == CHOOSE_COLOR:
             out.extend(interned("color", cur, color=c) for c in self.p.colors_of(st.side))
-        elif phase == "challenge":
+        elif phase == CHALLENGE:
             out.append(self.seat_actions["challenge"][cur])
             out.append(self.seat_actions["accept"][cur])
-        elif phase == "swap":
+        elif phase == SWAP:
             out.extend(interned("swap", cur, target=t) for t in self.seats() if t != cur)
-        elif phase == "round_over":
+        elif phase == ROUND_OVER:
             out.append(interned("next-round", None))
         for hook in self.hooks.extra_actions:
             hook(out)
         w = st.uno_window
-        if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
+        if w is not None and phase not in (ROUND_OVER, GAME_OVER) and len(st.hands[w]) == 1:
             out.append(self.seat_actions["uno"][w])
             out.extend(interned("catch", s, target=w) for s in self.seats() if s != w)
         self.listed = out
@@ -189,7 +192,7 @@ class TurnRules(Core):
         # CL.PLAY.TURN-OPTIONS: anything but an Action of this game's cards is malformed-action
         a = (cast(Action, action) if id(action) in self._formed
              else check_form(action, self._flip))
-        if phase == "game_over":
+        if phase == GAME_OVER:
             raise E.GameOver("the game is over", "CL.END.NO-PENDING")
         kind = a.kind
         event = EVENT_OF[kind]
@@ -206,7 +209,7 @@ class TurnRules(Core):
         for check in self.hooks.check_action:  # e.g. a seat out of the game (seats_in_play)
             check(a)
         allowed = self._allowed[phase]
-        if phase == "round_over" and event not in allowed:
+        if phase == ROUND_OVER and event not in allowed:
             raise E.RoundOver("the round is over", "CL.END.NO-PENDING")
         if kind in ("challenge", "accept"):
             self.validate_challenge(a)
@@ -223,7 +226,7 @@ class TurnRules(Core):
                             return got
                 # CL.PLAY.OUT-OF-TURN (no jump-in in the base rules)
                 raise E.NotYourTurn(f"P{st.current} owes the decision", "CL.PLAY.OUT-OF-TURN")
-            if phase == "challenge" and kind == "play" and not any(
+            if phase == CHALLENGE and kind == "play" and not any(
                     h(phase) for h in self.hooks.plays_in):
                 # CL.WD4.CHALLENGE.DECISION; V.STACK.NOT-OFFICIAL: nothing is stacked on it
                 raise E.WrongDecision("challenge or accept the Wild Draw card",
@@ -251,7 +254,7 @@ class TurnRules(Core):
         hand = st.hands[st.current]
         if card not in hand:
             raise E.CardNotInHand(f"P{st.current} holds no {card}", "CL.PLAY.TURN-OPTIONS")
-        if st.phase == "play_drawn" and card is not st.drawn:
+        if st.phase == PLAY_DRAWN and card is not st.drawn:
             raise E.OnlyDrawnCard(f"only the drawn {st.drawn} may be played", "CL.DRAW.ONLY-DRAWN")
         for hook in self.hooks.check_play:  # e.g. V.STACK.NO-CROSS (stacking.py)
             hook(a)

@@ -14,6 +14,7 @@ from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Face
 from uno_fsm.params import UNTIL_COLOUR
+from uno_fsm.phase_table import CHALLENGE
 from uno_fsm.rules.core import Core
 
 # rule IDs of the challengeable Wild Draw cards: kind -> (accept, guilty, innocent, going out)
@@ -60,7 +61,7 @@ class WildDrawRules(Core):
     def validate_challenge(self, a: Action) -> None:
         """A `challenge` or `accept`: only while a Wild Draw card waits, only by its victim."""
         st = self.st
-        if st.phase != "challenge":
+        if st.phase != CHALLENGE:
             rule = "CL.WD4.CHALLENGE.WHO"
             if self._flip:  # FL.LIGHT.W2.CHALLENGER, FL.DARK.WDC.CHALLENGER
                 rule = _CHALLENGER_RULE["wdc" if st.side == "dark" else "wd2"]
