@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from uno_fsm import Game, fuzz
 from uno_fsm.invariants import rule_ids
 from uno_fsm.oracle import CHALLENGEABLE, Facts, deck_size
+from uno_fsm.rules import VARIANTS
 
 SUPPORTED = [r for r in fuzz.ALL_RULESETS if fuzz.unsupported_reason(r) is None]
 
@@ -24,19 +25,15 @@ def _param(ruleset: str, players: int | tuple[int, int]) -> object:
 @pytest.mark.parametrize("ruleset,players", [
     _param("classic-official", (2, 10)),
     _param("classic-2022", (2, 10)),
-    _param("classic-official+cards-2018", (2, 10)),
     _param("classic-2022+cards-2018", (3, 10)),
     _param("classic-guide", (2, 10)),
     _param("classic-official", 2),
     _param("classic-2022", 2),
-    _param("classic-official+seven-o", (2, 10)),
-    _param("classic-official+stacking", (2, 10)),
     _param("classic-2022+jump-in", (2, 10)),
-    _param("classic-official+swap-hands", (2, 10)),
-    _param("classic-official+partners", (4, 10)),
-    _param("classic-2022+play-for-points", (2, 10)),
     _param("flip", (2, 10)),
     _param("flip", 2),
+    # every variant, in the first ruleset it declares (`Variant.fuzz`, the registry)
+    *(_param(v.fuzz[0].ruleset, (2, 10)) for v in VARIANTS if v.fuzz),
 ])
 def test_state_machine(ruleset: str, players: int | tuple[int, int]) -> None:
     fuzz.run(fuzz.make_machine(ruleset, players), "ci")

@@ -27,11 +27,13 @@ from uno_fsm.rules.action_cards import ActionCardRules
 from uno_fsm.rules.cards_2018 import Cards2018
 from uno_fsm.rules.dealing import DealingRules, dealer_value
 from uno_fsm.rules.desafio import Desafio
+from uno_fsm.rules.draw_until_playable import DrawUntilPlayable
 from uno_fsm.rules.flip import FlipRules
 from uno_fsm.rules.flip_alt import FlipAltScoring
 from uno_fsm.rules.flip_light_scoring import FlipLightScoring
 from uno_fsm.rules.hooks import SwapRules, Variant
 from uno_fsm.rules.jump_in import JumpIn, JumpInRules
+from uno_fsm.rules.no_action_finish import NoActionFinish
 from uno_fsm.rules.partners import Partners
 from uno_fsm.rules.play_for_points import PlayForPoints
 from uno_fsm.rules.scoring import ScoringRules
@@ -48,7 +50,7 @@ from uno_fsm.state import State
 # the model checker iterate it; tests/test_engine_variants_registry.py checks it against spec/.
 VARIANTS: tuple[type[Variant], ...] = (Stacking, JumpIn, SevenO, SwapHands, Partners,
                                        FlipAltScoring, Desafio, Cards2018, PlayForPoints,
-                                       FlipLightScoring)
+                                       FlipLightScoring, DrawUntilPlayable, NoActionFinish)
 
 
 class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRules,

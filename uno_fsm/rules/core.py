@@ -52,6 +52,7 @@ class Core:
     seat_actions: dict[str, tuple[Action, ...]]
     challenge_kinds: frozenset[str]
     _seat_hooks: tuple[Callable[[], Sequence[int] | None], ...]
+    _match_hooked: bool
 
     # filled by uno_fsm.rules: the house rules (VARIANTS) and the card effects (kind -> the
     # name of a method of Rules: `effect(actor, face, action) -> bool`)
@@ -70,6 +71,8 @@ class Core:
         self.variants = tuple(v(self) for v in self.VARIANTS if v.enabled(params))
         self.hooks = Hooks(self.variants)
         self._seat_hooks = self.hooks.seats_in_play
+        # a variant changes the matching rule (hooks `playable`, `restrict_plays`)
+        self._match_hooked = bool(self.hooks.playable or self.hooks.restrict_plays)
         effects: dict[str, CardEffect] = {k: getattr(self, m)
                                           for k, m in self.CARD_EFFECTS.items()}
         for v in self.variants:
@@ -221,7 +224,7 @@ class Core:
     # ---- the methods of other areas that the shared flow calls ----------------------
     # Defined by the area mixins (uno_fsm.rules), which come before Core in Rules' MRO, so
     # these bodies never run; they let this module call them with their types checked.
-    def playable(self, cards: Iterable[Card]) -> list[Card]:
+    def playable(self, cards: Iterable[Card], hooked: bool = True) -> list[Card]:
         raise NotImplementedError
 
     def matches(self, card: Card) -> bool:

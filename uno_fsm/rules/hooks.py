@@ -37,7 +37,7 @@ CardEffect = Callable[[int, Face, Action], bool]
 HOOKS = ("playable", "check_play", "plays_in", "out_of_turn", "extra_actions",
          "on_challengeable", "settle_penalty", "on_go_out", "swap_rules", "score_hand",
          "on_scored", "target_reached", "end_game", "seats_in_play", "check_action",
-         "draw_turn", "from_setup")
+         "draw_turn", "from_setup", "restrict_plays")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +87,12 @@ class Variant:
         """Matching (`Rules.playable`): the cards among `cards` playable now, or None (the
         base match decides)."""
         return None
+
+    def restrict_plays(self, cards: list[Card]) -> list[Card]:
+        """Matching (`Rules.playable`), after the match (the base's or a `playable` hook's):
+        the turn owner's cards among `cards` the variant still lets them play (refuse the
+        others in `check_play`, with the variant's rule)."""
+        return cards
 
     def check_play(self, action: Action) -> None:
         """`Rules.validate`, the turn owner's play, before the match: raise an
@@ -210,3 +216,4 @@ class Hooks:
     check_action: tuple[Callable[[Action], None], ...]
     draw_turn: tuple[Callable[[int, str], tuple[Card, ...] | None], ...]
     from_setup: tuple[Callable[[Mapping[str, Any], str], None], ...]
+    restrict_plays: tuple[Callable[[list[Card]], list[Card]], ...]

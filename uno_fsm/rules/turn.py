@@ -50,17 +50,14 @@ class TurnRules(Core):
     """Matching, validation, the legal actions, drawing and passing."""
 
     # ---- matching --------------------------------------------------------------------
-    def playable(self, cards: Iterable[Card]) -> list[Card]:
+    def playable(self, cards: Iterable[Card], hooked: bool = True) -> list[Card]:
         """The cards among `cards` that may be played on the discard pile now (the one copy of
-        the matching rule; `matches` and `legal_actions` use it; a variant may restrict it:
-        the `playable` hook, e.g. V.STACK.*)."""
+        the matching rule; `matches` and `legal_actions` use it; a variant changes it through
+        the hooks `playable` (its own match, e.g. V.STACK.*) and `restrict_plays` (a filter of
+        the match); `hooked=False`: the base match alone)."""
+        if hooked and self._match_hooked:
+            return self._hooked_playable(cards)
         st = self.st
-        hooks = self.hooks.playable
-        if hooks:
-            for hook in hooks:
-                got = hook(cards)
-                if got is not None:
-                    return got
         color = st.active_color
         discard = st.discard
         dark = st.side == "dark"
@@ -94,6 +91,21 @@ class TurnRules(Core):
                 if f.is_wild or f.color == color or f.rank == rank:
                     append(c)
         return out
+
+    def _hooked_playable(self, cards: Iterable[Card]) -> list[Card]:
+        """`playable` with the variants' hooks: the first `playable` hook's match (else the
+        base match), then every `restrict_plays` filter."""
+        cards = list(cards)
+        got = None
+        for hook in self.hooks.playable:
+            got = hook(cards)
+            if got is not None:
+                break
+        if got is None:
+            got = self.playable(cards, False)
+        for restrict in self.hooks.restrict_plays:
+            got = restrict(got)
+        return got
 
     def matches(self, card: Card) -> bool:
         """Whether `card` may be played now (CL.PLAY.MATCH)."""
