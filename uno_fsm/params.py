@@ -130,7 +130,7 @@ def _load(name: str) -> Params:
 
 # Scoring methods the engine plays (a ruleset asking for another is refused rather than played
 # wrongly): the base rules' and those of the variants' `score_hand` hooks (uno_fsm/rules/;
-# tests/test_engine_variants_registry.py checks this list against their ruleset files)
+# tests/test_variants_registry.py checks this list against their ruleset files)
 SCORING_METHODS = ("winner-scores-others", "partners", "own-hand-lowest-wins", "elimination")
 TARGETED_METHODS = ("elimination",)  # methods that need scoring.target (DESAFIO.ELIMINATE)
 

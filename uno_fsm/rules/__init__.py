@@ -47,7 +47,7 @@ from uno_fsm.state import State
 
 # The variants (spec/rulesets/, `kind: variant`), in the order their hooks are called: the one
 # list (a new variant: its module, and one line here). The engine, the oracle, the fuzzer and
-# the model checker iterate it; tests/test_engine_variants_registry.py checks it against spec/.
+# the model checker iterate it; tests/test_variants_registry.py checks it against spec/.
 VARIANTS: tuple[type[Variant], ...] = (Stacking, JumpIn, SevenO, SwapHands, Partners,
                                        FlipAltScoring, Desafio, Cards2018, PlayForPoints,
                                        FlipLightScoring, DrawUntilPlayable, NoActionFinish)
