@@ -47,6 +47,8 @@ _EVENTLESS: dict[str, tuple[_Compiled, ...]] = {
 _ALLOWED: dict[str, dict[str, object]] = {p: dict(evs) for p, evs in TABLE.items()}
 
 
+_ENDED = frozenset({ROUND_OVER, GAME_OVER})  # the hand is over (or the game)
+
 def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
     if value is None:
         return {}
@@ -229,7 +231,7 @@ class Game:
 
     @property
     def round_over(self) -> bool:
-        return self.state.phase in (ROUND_OVER, GAME_OVER)
+        return self.state.phase in _ENDED
 
     @property
     def scores(self) -> list[int]:

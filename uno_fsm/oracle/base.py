@@ -57,6 +57,7 @@ class Facts:
     min_players: int
     max_players: int
     even_players: bool  # players.even (PARTNERS.EVEN)
+    draw: int = 1  # draw.count: the cards a player who draws takes (CL.DRAW.UNABLE)
     light_scoring: bool = False  # scoring.side: light (FL.SCORE.LIGHT-SIDE)
     # the variants the ruleset plays (uno_fsm.rules.VARIANTS whose `enabled` reads true from
     # its params) and their postconditions (`Variant.oracle`)
@@ -109,6 +110,7 @@ def _from_params(name: str, base: str, p: Mapping[str, Any]) -> Facts:
         first_card=dict(_get(p, "first_card") or {}),
         min_players=int(_get(p, "players.min", 2)), max_players=int(_get(p, "players.max", 10)),
         even_players=bool(_get(p, "players.even", False)),
+        draw=int(_get(p, "draw.count", 1)),
         light_scoring=_get(p, "scoring.side", "active") == "light",
         variants=frozenset(v.name for v in played),
         oracles=tuple(v.oracle() for v in played if v.oracle is not Oracle),

@@ -32,6 +32,7 @@ from uno_fsm.rules.core import Core
 
 TURN_KINDS = frozenset({"play", "draw", "pass", "color"})
 WINDOW_EVENTS = frozenset({CALL_UNO, CATCH})  # CL.UNO.WINDOW: these keep the window open
+ENDED = frozenset({ROUND_OVER, GAME_OVER})  # no window outlives the hand
 # the rule a turn action breaks when it does not answer the decision of the phase
 _WRONG_DECISION_RULE: dict[tuple[str, str], str] = {
     (PLAY, "pass"): "CL.PLAY.TURN-OPTIONS",
@@ -188,7 +189,7 @@ class TurnRules(Core):
         for hook in self.hooks.extra_actions:
             hook(out)
         w = st.uno_window
-        if w is not None and phase not in (ROUND_OVER, GAME_OVER) and len(st.hands[w]) == 1:
+        if w is not None and phase not in ENDED and len(st.hands[w]) == 1:
             out.append(self.seat_actions["uno"][w])
             out.extend(interned("catch", s, target=w) for s in self.seats() if s != w)
         self.listed = out
