@@ -176,3 +176,38 @@ def test_real_spec_lints_clean(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.startswith("spec lint OK:")
+
+
+def test_a_variant_declares_its_feature_and_parameters_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A variant's `feature` and `parameters` (its own declarations, spec/rulesets/) may not
+    take a feature id or a parameter group someone else declared; a malformed one is a schema
+    error at its line."""
+    tree = tmp_path / "spec"
+    shutil.copytree(FIXTURES / "good", tree)
+    (tree / "features.yaml").write_text(
+        "features:\n  - {id: basic-play, description: Matching.}\n", encoding="utf-8")
+    big = tree / "rulesets" / "big-hand.yaml"
+    big.write_text(big.read_text(encoding="utf-8") + (
+        "feature: {id: basic-play, description: Big hands.}\n"
+        "parameters:\n"
+        "  hand_size: {type: object, description: again, properties: {}}\n"
+        "  stacking: {type: object, description: again, properties: {}}\n"), encoding="utf-8")
+    no = tree / "rulesets" / "no-stacking.yaml"
+    no.write_text(no.read_text(encoding="utf-8") + "feature: {id: Not An Id}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, lines = lint_lines(capsys)
+    assert code == 1
+    assert lines == [
+        "spec/rulesets/big-hand.yaml:8: variant big-hand: feature 'basic-play' is already "
+        "declared by spec/features.yaml",
+        "spec/rulesets/big-hand.yaml:10: variant big-hand: parameter group 'hand_size' is "
+        "already declared by the ruleset schema",
+        "spec/rulesets/no-stacking.yaml:9: schema: feature.id: 'Not An Id' does not match the "
+        "expected form ^[a-z0-9]+(-[a-z0-9]+)*$",
+        "spec/rulesets/no-stacking.yaml:9: schema: feature: 'description' is a required property",
+        # the variants in id order: the second to declare a group is the one refused
+        "spec/rulesets/stacking.yaml:9: variant stacking: parameter group 'stacking' is already "
+        "declared by variant big-hand",
+    ]

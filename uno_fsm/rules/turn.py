@@ -147,19 +147,10 @@ class TurnRules(Core):
                 out.append(interned("play", seat, card, None, uno))
         return tuple(out)
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        """Every action the rules allow now (turn owner, the variants' `extra_actions`, open
-        windows); table penalties (referee actions) are not listed. With `player`, only that
-        player's. Found once per decision (`listed`, until the state changes)."""
-        out = self.listed
-        if out is None:
-            out = self.list_legal()
-        if player is None:
-            return list(out)
-        return [a for a in out if a.player == player]
-
     def list_legal(self) -> list[Action]:
-        """Find the legal actions of the decision (kept in `listed`)."""
+        """Find the legal actions of the decision (kept in `listed`; `Game.legal_actions`
+        hands out copies): the turn owner's, the variants' `extra_actions`, the open windows;
+        table penalties (referee actions) are not listed."""
         st = self.st
         phase = st.phase
         out: list[Action] = []
