@@ -224,7 +224,7 @@ class Core:
     # ---- the methods of other areas that the shared flow calls ----------------------
     # Defined by the area mixins (uno_fsm.rules), which come before Core in Rules' MRO, so
     # these bodies never run; they let this module call them with their types checked.
-    def playable(self, cards: Iterable[Card], hooked: bool = True) -> list[Card]:
+    def playable(self, cards: Iterable[Card]) -> list[Card]:
         raise NotImplementedError
 
     def matches(self, card: Card) -> bool:

@@ -8,7 +8,7 @@ on the side in play) are part of the one matching rule, `playable`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import cast
 
 from mypy_extensions import trait
@@ -46,18 +46,33 @@ _WRONG_DECISION_RULE: dict[tuple[str, str], str] = {
 }
 
 
+def _restricted(cards: list[Card],
+                restrict: tuple[Callable[[list[Card]], list[Card]], ...]) -> list[Card]:
+    """The match filtered by every `restrict_plays` hook, in order."""
+    for hook in restrict:
+        cards = hook(cards)
+    return cards
+
+
 @trait
 class TurnRules(Core):
     """Matching, validation, the legal actions, drawing and passing."""
 
     # ---- matching --------------------------------------------------------------------
-    def playable(self, cards: Iterable[Card], hooked: bool = True) -> list[Card]:
-        """The cards among `cards` that may be played on the discard pile now (the one copy of
-        the matching rule; `matches` and `legal_actions` use it; a variant changes it through
-        the hooks `playable` (its own match, e.g. V.STACK.*) and `restrict_plays` (a filter of
-        the match); `hooked=False`: the base match alone)."""
-        if hooked and self._match_hooked:
-            return self._hooked_playable(cards)
+    def playable(self, cards: Iterable[Card]) -> list[Card]:
+        """The cards among `cards` (a list, tuple or dict: iterated more than once) that may be
+        played on the discard pile now (the one copy of the matching rule; `matches` and
+        `list_legal` use it); a variant changes it through the hooks `playable` (its own
+        match, e.g. V.STACK.*) and `restrict_plays` (a filter of the match, e.g.
+        V.NOFINISH.LAST-CARD)."""
+        restrict: tuple[Callable[[list[Card]], list[Card]], ...] = ()
+        if self._match_hooked:  # one flag test for the games without such a hook
+            hooks = self.hooks
+            restrict = hooks.restrict_plays
+            for hook in hooks.playable:
+                got = hook(cards)
+                if got is not None:
+                    return _restricted(got, restrict) if restrict else got
         st = self.st
         color = st.active_color
         discard = st.discard
@@ -70,7 +85,7 @@ class TurnRules(Core):
         if color is None and rank is None and top is not None:
             # FL.FLIP.NEW-TOP-WILD: a Wild face turned up by a flip leaves no colour active;
             # any card may be played (and sets the colour)
-            return list(cards)
+            return _restricted(list(cards), restrict) if restrict else list(cards)
         # FL.PLAY.ACTIVE-SIDE, FL.PLAY.ACTIVE-FACES-ONLY: only the faces of the side in play
         # count (FL.LIGHT.D1.MATCH, FL.LIGHT.REVERSE.MATCH, FL.LIGHT.SKIP.MATCH,
         # FL.DARK.D5.MATCH, FL.DARK.REVERSE.MATCH, FL.DARK.SE.MATCH and FL.FLIP.MATCH are this
@@ -91,22 +106,7 @@ class TurnRules(Core):
                 f = c.light
                 if f.is_wild or f.color == color or f.rank == rank:
                     append(c)
-        return out
-
-    def _hooked_playable(self, cards: Iterable[Card]) -> list[Card]:
-        """`playable` with the variants' hooks: the first `playable` hook's match (else the
-        base match), then every `restrict_plays` filter."""
-        cards = list(cards)
-        got = None
-        for hook in self.hooks.playable:
-            got = hook(cards)
-            if got is not None:
-                break
-        if got is None:
-            got = self.playable(cards, False)
-        for restrict in self.hooks.restrict_plays:
-            got = restrict(got)
-        return got
+        return _restricted(out, restrict) if restrict else out
 
     def matches(self, card: Card) -> bool:
         """Whether `card` may be played now (CL.PLAY.MATCH)."""
