@@ -9,7 +9,7 @@ Action kinds and the machine events they send (uno_fsm.phases.TurnPhases):
 | `pass` | player (keep the drawn card) | keep |
 | `color` | player, color (the colour for a Wild played without one) | pick_color |
 | `challenge` / `accept` | player (the victim of a Wild Draw Four) | challenge_card / accept |
-| `swap` | player, target (Seven-O variant) | choose_swap |
+| `swap` | player, target (a variant's swap decision) | choose_swap |
 | `uno` | player (holding one card) | call_uno |
 | `catch` | player, target (who did not call UNO) | catch |
 | `hint` | target (referee: the player who gave a hint) | hint |

@@ -16,8 +16,8 @@ random legal actions, random illegal actions and table penalties, and checks aft
 
 What a ruleset plays (its variants, hand size, target, player counts) is read from the
 composed ruleset's params (`oracle.Facts`); `make_machine(..., target=N)` plays it to a smaller
-target score (`with_target`: Desafio's elimination amount, so that fuzzed games reach their
-eliminations and their end). A failed check raises `FuzzFailure`, whose message
+target score (`with_target`: a smaller elimination amount, DESAFIO.ELIMINATE, so that fuzzed
+games reach their eliminations and their end). A failed check raises `FuzzFailure`, whose message
 carries a ready-to-paste conformance scenario (`uno_fsm.export.draft_yaml`) for the position
 before the failing action. The `uno-fsm fuzz` command is `uno_cli.fuzz`.
 """
@@ -302,7 +302,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
                  kinds: Sequence[str] = ILLEGAL_KINDS,
                  target: int | None = None) -> type[UnoMachine]:
     """A state machine class for `ruleset`; `players` is a count or an inclusive range (only
-    the counts the ruleset is played with are drawn: an even count for partners); `target` a
+    the counts the ruleset is played with are drawn: an even count under `players.even`); `target` a
     smaller target score (elimination amount) than the ruleset's (`with_target`)."""
     lo, hi = (players, players) if isinstance(players, int) else (players[0], players[1])
     facts = Facts.of(ruleset) if target is None else \

@@ -283,8 +283,8 @@ class Game:
         if listed is not None:
             # an action taken from the current legal list (the same object, listed for this
             # very state: `listed` is forgotten whenever the state changes) was validated
-            # when it was listed; an out-of-turn play (jump-in) still goes through `validate`
-            # for its event
+            # when it was listed; a play by another seat than the turn owner's still goes
+            # through `validate` for its event
             for a in listed:
                 if a is action:
                     if a.kind != "play" or a.player == st.current:

@@ -97,7 +97,7 @@ class Params:
         return from_mapping(str(ruleset.id), ruleset.params)
 
     def get(self, path: str, default: Any = None) -> Any:
-        """The parameter at the dotted `path` (`stacking.enabled`), or `default`: how a variant
+        """The parameter at the dotted `path` (`<group>.enabled`), or `default`: how a variant
         reads the parameters its ruleset file declares."""
         return _get(self.raw, path, default)
 

@@ -93,7 +93,7 @@ RULESETS = "{RULESETS}"
 
 
 def ruleset_listing() -> str:
-    """`bases classic-2022, ...; variants (BASE+VARIANT+...) cards-2018, ...`, from spec/."""
+    """`bases classic-2022, ...; variants (BASE+VARIANT+...) ...`, from spec/."""
     try:
         from uno_spec.rulesets import list_rulesets
 
@@ -109,7 +109,7 @@ MATCHES = "{MATCHES}"
 
 
 def match_listing() -> str:
-    """`partners-rotation, partners-tournament`, from spec/matches/."""
+    """The match formats of spec/matches/, comma-separated."""
     try:
         from uno_spec.matches import list_matches
 

@@ -1,4 +1,4 @@
-"""Rulesets: a base (`classic-official`) composed with variants (`+stacking+jump-in`).
+"""Rulesets: a base (`classic-official`) composed with variants (`base+variant+...`).
 
 spec/rulesets/<id>.yaml holds either a base (`kind: base`) or a variant (`kind: variant`, with
 `applies_to: [bases]`, `conflicts: [variant ids]`). `load_ruleset("base+v1+v2")` deep-merges

@@ -19,7 +19,7 @@ the rulings RUL.DESAFIO.* (spec/rulings/classic.yaml); the ruleset is the varian
   winner of that last hand wins the game): `decided`, `end_game`.
 
 Eliminated players keep their seat numbers (observations name seats) but are skipped
-everywhere a seat is chosen: turn order, dealing, the dealer draw, catches, swaps, Jump-In
+everywhere a seat is chosen: turn order, dealing, the dealer draw, catches, swaps, plays out of turn
 (RUL.DESAFIO.ELIMINATED: "seats close up in the same order"). The scoring and the end of the
 game plug in through the variant hooks (`Desafio`: `score_hand`, `on_scored`, `target_reached`,
 `end_game`); the seats through the helpers of `Core` that every area uses to choose a seat

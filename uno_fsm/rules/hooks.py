@@ -12,7 +12,7 @@ A hook reads and changes the game through `self.r` (the `Rules`: `self.r.st` the
 `self.r.p` the parameters, `self.r.give`, `self.r.seat`, `self.r.face`, `self.r.events`...).
 A variant that needs a new phase or event adds it to `uno_fsm.phases.TurnPhases` (the one
 definition of the phases) and its guards and effects as methods of a mixin listed in the bases
-of `uno_fsm.rules.Rules` (the machine's model): see `StackingRules` in `stacking.py`.
+of `uno_fsm.rules.Rules` (the machine's model): the `<Name>Rules` mixins of the variant modules.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ class Variant:
         return False
 
     def swap_rules(self, face: Face) -> SwapRules | None:
-        """The `swap` decision (`needs_swap`, `validate`, `swap_hands`): its rule IDs if a
+        """The `swap` decision (`needs_swap`, `validate`, the swap itself): its rule IDs if a
         play of `face` opens it, else None."""
         return None
 

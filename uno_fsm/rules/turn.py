@@ -224,11 +224,11 @@ class TurnRules(Core):
         if kind in TURN_KINDS:
             if actor != st.current:
                 if kind == "play":
-                    for hook in self.hooks.out_of_turn:  # e.g. V.JUMPIN.* (jump_in.py)
+                    for hook in self.hooks.out_of_turn:  # e.g. V.JUMPIN.IDENTICAL
                         got = hook(a)
                         if got is not None:
                             return got
-                # CL.PLAY.OUT-OF-TURN (no jump-in in the base rules)
+                # CL.PLAY.OUT-OF-TURN (the base rules let nobody play out of turn)
                 raise E.NotYourTurn(f"P{st.current} owes the decision", "CL.PLAY.OUT-OF-TURN")
             if phase == CHALLENGE and kind == "play" and not any(
                     h(phase) for h in self.hooks.plays_in):
@@ -260,7 +260,7 @@ class TurnRules(Core):
             raise E.CardNotInHand(f"P{st.current} holds no {card}", "CL.PLAY.TURN-OPTIONS")
         if st.phase == PLAY_DRAWN and card is not st.drawn:
             raise E.OnlyDrawnCard(f"only the drawn {st.drawn} may be played", "CL.DRAW.ONLY-DRAWN")
-        for hook in self.hooks.check_play:  # e.g. V.STACK.NO-CROSS (stacking.py)
+        for hook in self.hooks.check_play:  # e.g. V.STACK.NO-CROSS
             hook(a)
         f = self.face(card)
         if not self.matches(card):  # CL.PLAY.ILLEGAL-REJECTED

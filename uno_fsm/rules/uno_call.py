@@ -105,7 +105,7 @@ class UnoCallRules(Core):
         assert a is not None and a.target is not None
         st = self.st
         self.give(a.target, self.p.wrong_card_penalty, "CL.PEN.WRONG-CARD")
-        for hook in self.hooks.settle_penalty:  # e.g. V.STACK.TAKE-ALL (stacking.py)
+        for hook in self.hooks.settle_penalty:  # e.g. V.STACK.TAKE-ALL
             hook(a.target, "wrong-card")
         st.drawn = None
         st.current = self.seat(a.target)

@@ -117,7 +117,7 @@ class WildDrawRules(Core):
         st.challenge_by = actor
         st.challenge_legal = legal  # CL.WD4.BLUFF-ACCEPTED: an illegal one is played all the same
         st.current = self.seat(actor)
-        for hook in self.hooks.on_challengeable:  # e.g. V.STACK.W4-ON-W4 (stacking.py)
+        for hook in self.hooks.on_challengeable:  # e.g. V.STACK.W4-ON-W4
             hook(actor, f, a)
         self.after_play(a, actor)
 
