@@ -53,12 +53,6 @@ LEGACY: dict[str, dict[str, str]] = {
     "desafio": {
         "conformance/compare.py": _OBSERVED, "conformance/diff.py": _OBSERVED,
         "conformance/scenario.py": _OBSERVED, "uno_fsm/errors.py": _OBSERVED,
-        "uno_fsm/invariants.py": _ORACLE, "uno_fsm/oracle/__init__.py": _ORACLE,
-        "uno_fsm/oracle/desafio.py": _ORACLE, "uno_fsm/oracle/scoring.py": _ORACLE,
-    },
-    "flip-alt-scoring": {
-        "uno_fsm/oracle/__init__.py": _ORACLE, "uno_fsm/oracle/flip_alt_scoring.py": _ORACLE,
-        "uno_fsm/oracle/scoring.py": _ORACLE,
     },
     "jump-in": {
         "uno_cli/bench_games.py": "the benchmark's variants configuration",
@@ -73,9 +67,7 @@ LEGACY: dict[str, dict[str, str]] = {
         "uno_fsm/cli.py": _MATCH,
         "uno_fsm/errors.py": "WrongPlayerCount's docstring (an even count)",
         "uno_fsm/game.py": "the even-count refusal (players.even)",
-        "uno_fsm/invariants.py": _ORACLE, "uno_fsm/match.py": _MATCH,
-        "uno_fsm/oracle/__init__.py": _ORACLE, "uno_fsm/oracle/partners.py": _ORACLE,
-        "uno_fsm/oracle/scoring.py": _ORACLE, "uno_fsm/params.py": "a scoring method's name",
+        "uno_fsm/match.py": _MATCH, "uno_fsm/params.py": "a scoring method's name",
         "uno_spec/lint.py": _MATCH, "uno_spec/matches.py": _MATCH,
     },
     "seven-o": {

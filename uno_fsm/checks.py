@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -199,3 +200,15 @@ class Oracle:
 
     def position(self, facts: Any, game: Game, legal: list[Any]) -> None:
         """Invariants of every position reached (`legal`: its legal actions)."""
+
+    def score_out(self, facts: Any, before: Snap, game: Game, p: int,
+                  hand_points: Callable[[list[Card]], int]) -> tuple[bool, str] | None:
+        """P`p` went out (`hand_points`: the points of a hand, by the ruleset's faces): check
+        the scores if the variant scores the hand its own way, and return (whether the game is
+        over, the rule that says so); None: the winner scores the others' cards."""
+        return None
+
+    def team(self, seat: int, players: int) -> tuple[set[int], str, str] | None:
+        """The seats that score with `seat` when it goes out, with the rules of the score and
+        of the target, or None (the player alone: CL.SCORE.WINNER)."""
+        return None

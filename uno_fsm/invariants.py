@@ -7,9 +7,8 @@
   nothing legal; `legal_actions()` non-empty until then, turn actions owed by the pending
   player (out-of-turn plays only as a jump-in, penalties only the same card);
 - the side and the active colour consistent; Flip cards double-faced and shown by the side in
-  play; partners holding one total; Desafio's eliminated seats (`oracle.desafio`: their
-  totals at the amount, two or more left until the game is over, no cards, turn or listed
-  action of theirs during a hand);
+  play; and each variant's own (`Variant.oracle`, `Oracle.position`: e.g. a team holding
+  one total, the eliminated seats of an elimination game);
 - an action outside `legal_actions()` refused with an `IllegalAction` whose code is in
   spec/errors.yaml and whose rule is in spec/rules, the state (RNG included) and the log
   unchanged.
@@ -24,7 +23,7 @@ from operator import attrgetter
 from uno_fsm.actions import Action
 from uno_fsm.errors import IllegalAction
 from uno_fsm.game import Game
-from uno_fsm.oracle import desafio, jump_in, partners
+from uno_fsm.oracle import jump_in
 from uno_fsm.oracle.base import CLASSIC_COLORS, DARK_COLORS, Facts, check, face_on
 from uno_fsm.phase_table import DEALING, DECISIONS, GAME_OVER
 from uno_fsm.state import State
@@ -69,13 +68,9 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
           f"extra {dict(cards - deck)}")
     if s.drawn is not None and s.phase == "play_drawn" and s.current is not None:
         check(s.drawn in s.hands[s.current], "CL.DRAW.ONLY-DRAWN", "drawn card not in the hand")
-    if facts.plays("partners"):
-        partners.check_team_totals(s)
     pend = game.pending
     if legal is None:
         legal = game.legal_actions()
-    if facts.plays("desafio"):
-        desafio.check_position(game, facts, legal)
     for o in facts.oracles:  # the variants' own invariants
         o.position(facts, game, legal)
     if game.is_over:

@@ -31,22 +31,87 @@ No shared module imports this one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
+from uno_fsm.checks import Oracle, Snap, check
 from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import Variant
 from uno_fsm.state import State
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def seats_in_play(st: State) -> tuple[int, ...]:
     """DESAFIO.ELIMINATED-OUT: the seats not eliminated, ascending (clockwise from seat 0)."""
     out = st.eliminated
     return tuple(s for s in range(st.players) if s not in out)
+
+
+class DesafioOracle(Oracle):
+    """DESAFIO.*, read from the rule texts (the eliminated seats are not counted wherever the
+    shared oracle counts seats: `Snap.step`, `Snap.seated`, `step_seat`)."""
+
+    def score_out(self, facts: Any, before: Snap, game: Game, p: int,
+                  hand_points: Callable[[list[Card]], int]) -> tuple[bool, str] | None:
+        """P`p` went out. DESAFIO.SCORE: every player in the game adds the points of their own
+        hand to their total, the winner (holding nothing) nothing; DESAFIO.ELIMINATE,
+        DESAFIO.SIMULTANEOUS: every player at or over the amount is out, all together; the game
+        is over (returned) when one is left (DESAFIO.WINNER): the hand's winner."""
+        after = game.state
+        target = facts.target
+        assert target is not None  # the elimination method needs its amount
+        out = before.out
+        for seat, h in enumerate(after.hands):
+            own = 0 if seat in out else hand_points(h)
+            check(after.scores[seat] == before.scores[seat] + own, "DESAFIO.SCORE",
+                  f"P{seat} scored {after.scores[seat] - before.scores[seat]}, holds {own}")
+        reached = {s for s in range(before.players)
+                   if s not in out and after.scores[s] >= target}
+        now = out | reached
+        check(after.eliminated == sorted(now) and p not in now,
+              "DESAFIO.SIMULTANEOUS" if len(reached) > 1 else "DESAFIO.ELIMINATE",
+              f"eliminated {after.eliminated} with totals {after.scores} (amount {target}); "
+              f"before {sorted(out)}")
+        over = len(now) == before.players - 1
+        if over:
+            check(after.winner == p, "DESAFIO.WINNER",
+                  f"P{p} won the last hand, the winner is {after.winner}")
+        return over, "DESAFIO.WINNER"
+
+    def position(self, facts: Any, game: Game, legal: list[Any]) -> None:
+        """Invariants. DESAFIO.ELIMINATE: the eliminated seats, ascending, are those whose
+        totals reached the amount; DESAFIO.HEAD-TO-HEAD: two or more are left while the game
+        goes on, DESAFIO.WINNER: one when it is over; DESAFIO.ELIMINATED-OUT: during a hand the
+        eliminated hold no cards and no turn, and no listed action is theirs or names them."""
+        s = game.state
+        target = facts.target
+        assert target is not None  # the elimination method needs its amount
+        out = set(s.eliminated)
+        check(out <= set(range(s.players)) and s.eliminated == sorted(out),
+              "DESAFIO.ELIMINATE", f"eliminated {s.eliminated}")
+        check(all((s.scores[x] >= target) == (x in out) for x in range(s.players)),
+              "DESAFIO.ELIMINATE",
+              f"eliminated {s.eliminated}, totals {s.scores} (amount {target})")
+        left = s.players - len(out)
+        if game.is_over:
+            check(left == 1, "DESAFIO.WINNER", f"game over with {left} players left")
+        else:
+            check(left >= 2, "DESAFIO.HEAD-TO-HEAD", f"{left} player(s) left, the game goes on")
+        if not out:
+            return
+        if not game.round_over:
+            check(not any(s.hands[x] for x in out) and s.current not in out,
+                  "DESAFIO.ELIMINATED-OUT", f"eliminated {sorted(out)} hold cards or the turn "
+                  f"(P{s.current})")
+        bad = [a for a in legal if a.player in out or a.target in out]
+        check(not bad, "DESAFIO.ELIMINATED-OUT",
+              f"listed actions by or naming an eliminated seat: {[str(a) for a in bad[:3]]}")
 
 
 class Desafio(Variant):
@@ -58,6 +123,7 @@ class Desafio(Variant):
                           "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild",
                           hand=1, target=3, depth=4),)
     setup_fields = ("eliminated",)
+    oracle = DesafioOracle
     __slots__ = ()
 
     @staticmethod
