@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance.supervisor import MEMORY_LIMIT, MIB
-from uno_cli.main import Command, add_subcommands, process_started
-from uno_cli.options import RULESETS, mebibytes, seconds
 from uno_spec import sitelinks
+from uno_spec.commands import Command, add_subcommands, process_started
+from uno_spec.options import RULESETS, mebibytes, seconds
 
 # The longest --timeout (seconds): a day per scenario.
 MAX_TIMEOUT = 86_400.0

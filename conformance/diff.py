@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from conformance import compare as cmp
+from conformance.divergence import Divergence, StepRecord, action_features
 from conformance.protocol import AdapterError, Unsupported, check_hello, check_rejection
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
@@ -52,16 +53,6 @@ GATED = {"scores": "scoring", "game_over": "scoring", "views": "views",
 STARTS = ("turn", "round", "game")
 STARTS_WEIGHT = {"turn": 3, "round": 2, "game": 1}
 ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision")
-KINDS = {
-    "observation": "observations differ after the step",
-    "accepted": "the implementation accepted an action the reference rejects",
-    "rejected": "the implementation rejected an action the reference accepts",
-    "error-code": "both rejected the action, with different error codes",
-    "state-changed": "the implementation's state changed after it rejected the action",
-    "setup-refused": "the implementation refused a set-up the reference plays",
-    "crash": "the implementation crashed or broke the protocol",
-    "hang": "the implementation did not answer in time",
-}
 BATCH = 25  # examples per Hypothesis run; a long session is a series of runs
 SHRINK_SECONDS = 30.0  # shrinking budget per run, from its first divergence
 POSITION_CACHE = 512  # start positions remembered (shrinking replays the same ones)
@@ -72,38 +63,6 @@ PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
 class DiffError(Exception):
     """The fuzzer cannot run (bad options, an oracle without the needed capabilities, an
     oracle that failed): one line for the user, exit status 2."""
-
-
-@dataclass
-class StepRecord:
-    act: dict[str, Any]
-    rejection: dict[str, Any] | None  # the oracle's; None: accepted
-    rules: list[str]  # the oracle's rules_applied (accepted) or its rejection rule
-
-
-@dataclass
-class Divergence:
-    kind: str  # a key of KINDS
-    rules: tuple[str, ...]  # the group: rule IDs of the oracle at the deciding step
-    message: str
-    ruleset: str
-    seed: int
-    setup: dict[str, Any]
-    steps: list[StepRecord]
-    expect: dict[str, Any]  # the oracle's observations after the deciding step (compared keys)
-    observed: dict[str, Any] = field(default_factory=dict)  # the implementation's
-    shuffled: bool = False
-
-    @property
-    def key(self) -> tuple[str, tuple[str, ...]]:
-        return (self.kind, self.rules)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "rules": list(self.rules), "message": self.message,
-                "ruleset": self.ruleset, "seed": self.seed, "setup": self.setup,
-                "steps": [{"act": s.act, "rejection": s.rejection, "rules": s.rules}
-                          for s in self.steps],
-                "expect": self.expect, "observed": self.observed}
 
 
 class DivergenceFound(Exception):  # noqa: N818 - what it reports
@@ -154,34 +113,6 @@ class DiffReport:
 def _norm(act: dict[str, Any]) -> str:
     return json.dumps({k: (v.lower() if isinstance(v, str) and k == "color" else v)
                        for k, v in act.items()}, sort_keys=True)
-
-
-def action_features(act: dict[str, Any], ruleset: str) -> set[str]:
-    """The features (spec/features.yaml) an action belongs to."""
-    parts = ruleset.split("+")
-    if act.get("next_round"):
-        return {"scoring"}
-    if "referee" in act:
-        return {"referee-penalties"}
-    if "play" in act:
-        return {"basic-play", "uno-call"} if act.get("uno") else {"basic-play"}
-    if act.get("draw"):
-        return {"basic-play"}
-    if act.get("pass"):
-        return {"draw-then-play"}
-    if "challenge" in act:
-        if act["challenge"] is False:  # accepting the card is the card's own feature
-            return {"flip"} if parts[0] == "flip" else {"wd4"}
-        return {"flip-challenge"} if parts[0] == "flip" else {"wd4-challenge"}
-    if "catch" in act:
-        return {"uno-catch"}
-    if "swap" in act:
-        return {"seven-o"} if "seven-o" in parts else {"swap-hands"}
-    if "color" in act:
-        return {"first-card"}
-    if act.get("uno"):
-        return {"uno-call"}
-    return {"basic-play"}
 
 
 class Side:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cli import memory_limit_bytes, memory_limit_option, timeout_option
-from uno_cli.options import RULESETS, positive_number
+from uno_spec.options import RULESETS, positive_number
 
 FORMATS = ("console", "json", "markdown")
 DEFAULT_EXAMPLES = 200

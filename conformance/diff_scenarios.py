@@ -17,12 +17,14 @@ from typing import Any
 import yaml
 
 from conformance import specdata
-from conformance.diff import KINDS, Divergence, action_features
+from conformance.divergence import KINDS, Divergence, action_features
 
 
 def scenario_features(div: Divergence) -> set[str]:
     """The features (spec/features.yaml) the divergence's scenario uses: the corpus' own
-    definition (conformance.features), applied to the scenario as it would be written."""
+    definition (conformance.features), applied to the scenario as it would be written and to
+    what the reference engine does with it (the `trace` `conformance lint` uses too)."""
+    from conformance.adapters.reference import reference_run
     from conformance.features import required
     from conformance.scenario import ScenarioError, parse_text
 
@@ -31,7 +33,7 @@ def scenario_features(div: Divergence) -> set[str]:
         [sc] = parse_text(to_yaml(doc), "<diff>")
     except ScenarioError:  # not a valid scenario: judged on its actions alone
         return {f for s in div.steps for f in action_features(s.act, div.ruleset)}
-    return set(required(sc))
+    return set(required(sc, reference_run([sc])[1].get(sc.id)))
 
 
 def slug(text: str) -> str:

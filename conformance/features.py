@@ -1,38 +1,43 @@
-"""What each feature of spec/features.yaml demands: the features a scenario's steps use.
+"""What each feature of the registry (spec/features.yaml, and each variant's `feature` in
+spec/rulesets/) demands: the features a scenario uses.
 
 A scenario requires exactly the features its setup, actions and observations use; an adapter
 that does not declare one of them gets `unsupported` for it. `conformance lint` compares each
-scenario's declared `features` with `required(scenario)` and reports any difference, so a tag
-can neither hide a deviation (a Wild Draw Four play tagged with the challenge it never makes)
-nor be forgotten. `NEEDS` is the one definition: `uno-fsm conformance features` prints it and
-docs/implementers.md explains it.
+scenario's declared `features` with `required(scenario, trace)` and reports any difference, so
+a tag can neither hide a deviation (a Wild Draw Four play tagged with the challenge it never
+makes) nor be forgotten. `NEEDS` is the one definition: `uno-fsm conformance features` prints
+it and docs/implementers.md explains it.
 
-Cards count by the face in play: in Flip the side is followed through the steps (a played Flip
-card turns it over). A card counts when it is played, even in an action the scenario expects to
-be rejected (the implementation must still know the card to refuse it), and when it is turned
-as the first card of a `start: round` set-up (the top of `draw`), and a played Flip card's other
-face counts too (it is the new top once everything is turned over).
+Two sources, and no rule coded here: what the scenario says (its set-up, with the first card
+of a `start: round` set-up, the top of its `draw`; the actions it names; the observations it
+expects), and what the reference engine did when it was run (`trace`:
+conformance.adapters.reference.reference_run, the same run that measures the phase edges):
+the face in play of each card an action names (the engine's side, so a Flip card played turns
+it for the next actions), the new top a Flip card turned up, the decision pending before each
+action (an action refused while a Wild Draw card awaits its victim's answer), and the rule
+IDs of its events (the draw pile running out: the discards reshuffled, CL.RESHUFFLE.KEEP-TOP,
+or nothing left, CL.RESHUFFLE.BOTH-EMPTY). A card counts when it is named by a play, even in
+an action the scenario expects to be rejected (the implementation must still know the card to
+refuse it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance import specdata
 from conformance.scenario import Scenario
 
+if TYPE_CHECKING:
+    from conformance.adapters.reference import Trace
+
 ACTION_FACES = ("S", "R", "D2", "D1", "D5", "SE", "F")  # colour + symbol
 WILD_FACES = ("W", "W4", "W2", "WDC", "WSH", "WC", "WSW")
-_CHALLENGED = {"W4", "W2", "WDC"}  # a challengeable play (CL.WD4.*, FL.*.W2/WDC.*)
-# The ruleset parameter holding the cards each effect takes from the draw pile (spec/rulesets/;
-# the Wild Draw Colour takes cards until the named colour).
-_DRAW_PARAMS = {"D2": "draw2", "D1": "draw1", "D5": "draw5", "W4": "wd4", "W2": "wd2"}
-VARIANT_FEATURES = {"cards-2018": "cards-2018", "stacking": "stacking", "seven-o": "seven-o",
-                    "jump-in": "jump-in", "swap-hands": "swap-hands", "partners": "partners",
-                    "desafio": "desafio", "flip-alt-scoring": "alt-scoring",
-                    "flip-light-scoring": "light-scoring"}
+# the rules of the engine's events when the draw pile runs out: the discards reshuffled into
+# it (`reshuffled`), or nothing left to draw (`exhausted`)
+EXHAUSTED = frozenset({"CL.RESHUFFLE.KEEP-TOP", "CL.RESHUFFLE.BOTH-EMPTY"})
 
 
 def symbol(face: str) -> str:
@@ -66,47 +71,13 @@ class Facts:
     top: str = ""  # the face on top of the set-up's discard pile
     reshuffled: bool = False  # the accepted steps take more cards than the draw pile holds
     refused: bool = False  # the set-up itself must be refused (`expect_setup_error`)
-    eliminated: bool = False  # Desafio: `eliminated` set up or observed
+    setup_keys: frozenset[str] = frozenset()  # the keys of the set-up
     match: bool = False  # a match scenario: the `match` operation, no game set up
 
 
-def _face(card: str, dark: bool) -> str:
-    faces = str(card).upper().split("/")
-    return faces[1] if dark and len(faces) > 1 else faces[0]
-
-
-_DARK = {"pink": "P", "teal": "T", "orange": "O", "purple": "V"}
-
-
-@dataclass
-class _Pile:
-    """The draw pile as the accepted steps take from it, to see whether it runs out."""
-
-    cards: list[str]
-    out: bool = False  # more was asked of it than it held: the discards were reshuffled
-    known: bool = True  # False once a new hand is dealt from a shuffled deck
-
-    def take(self, n: int) -> None:
-        if not self.known:
-            return
-        if n > len(self.cards):
-            self.out = True
-        del self.cards[:n]
-
-    def until(self, color: str | None) -> None:
-        """A Wild Draw Colour: cards are drawn until one of the named colour (dark faces)."""
-        letter = _DARK.get(str(color or "").lower())
-        if not self.known:
-            return
-        for i, card in enumerate(self.cards):
-            face = _face(card, True)
-            if letter and face[:1] == letter and face not in WILD_FACES:
-                del self.cards[:i + 1]
-                return
-        self.take(len(self.cards) + 1)
-
-
-def facts(sc: Scenario) -> Facts:
+def facts(sc: Scenario, trace: Trace | None = None) -> Facts:
+    """What `sc` uses: read from the scenario, and from the reference engine's `trace` of it
+    (without one, only what the scenario says: no faces, reshuffles or pending challenges)."""
     parts = tuple(sc.ruleset.split("+"))
     game = "flip" if parts[0] == "flip" else "classic"
     setup = sc.setup
@@ -115,33 +86,27 @@ def facts(sc: Scenario) -> Facts:
     except Exception:  # an unknown ruleset is lint's error already
         params = {}
     target = (params.get("scoring") or {}).get("target", 0) is not None
-    draws = {sym: int((params.get(key) or {}).get("draw", 0)) for sym, key in _DRAW_PARAMS.items()}
-    penalties = params.get("penalties") or {}
-    penalty = {"catch": int((params.get("uno") or {}).get("penalty", 0)),
-               "hint": int(penalties.get("hint", 0)),
-               "wrong-card": int(penalties.get("wrong_card", 0))}
     f = Facts(game=game, parts=parts, players=int(setup.get("players", 0)),
               start=str(setup.get("start", "turn")), target=target,
               setup_scores=bool(setup.get("scores")),
               refused=sc.expect_setup_error is not None,
-              eliminated="eliminated" in setup, match=sc.match is not None)
-    pile = _Pile([str(c) for c in setup.get("draw") or []])
-    held: dict[Any, int] = {int(s): len(cards) for s, cards in (setup.get("hands") or {}).items()}
+              setup_keys=frozenset(setup), match=sc.match is not None)
     discard = setup.get("discard") or []
+    steps = list(trace.steps) if trace is not None else []
+    draw = setup.get("draw") or []
+    if f.start == "round" and draw:  # the first card turned from `draw` (a round starts light)
+        f.faces.append(_written(draw[0], False))
+    if trace is not None and trace.ran:
+        f.reshuffled |= bool(EXHAUSTED & set(trace.setup_rules))
     if discard:
-        f.top = _face(discard[-1], setup.get("side") == "dark")
-    dark = setup.get("side") == "dark"
-    if f.start == "round" and pile.cards:
-        first = _face(pile.cards[0], False)  # a Flip round starts on the light side
-        f.faces.append(first)
-        pile.take(1)
-        dark = symbol(first) == "F"
+        f.top = _written(discard[-1], setup.get("side") == "dark")
     drawer: Any = None  # the seat whose accepted draw is the last accepted action
-    owed: tuple[str, Any] | None = None  # a challengeable play's draw, due when answered
+    done = iter(steps)  # the engine's record of each act, in order (it stops at a failure)
     for step in sc.steps:
         if step.expect is not None:
             _observe(f, step.expect)
             continue
+        did = next(done, None)
         act = step.act or {}
         accepted = step.error is None
         if step.error is not None:
@@ -159,40 +124,28 @@ def facts(sc: Scenario) -> Facts:
         if "challenge" in act:
             if act["challenge"] is True or not accepted:
                 f.challenged = True  # a challenge, or a refused answer to none
-        elif owed is not None and not accepted:
+        elif did is not None and not accepted and did.decision == "challenge":
             f.challenged = True  # refused because the victim owes the challenge decision
-        if "play" in act:
-            face = _face(act["play"], dark)
-            f.faces.append(face)
-        if not accepted:
-            continue
-        if "play" in act:
-            sym = symbol(face)
-            held[seat] = held.get(seat, 0) - 1
-            if sym in _CHALLENGED and held[seat] > 0:
-                owed = (sym, act.get("color"))
-            elif sym == "WDC":
-                pile.until(act.get("color"))
-            else:
-                pile.take(draws.get(sym, 0))
-            if sym == "F":
-                dark = not dark
-                pile.cards.reverse()  # the draw pile is turned over too
-                f.faces.append(_face(act["play"], dark))  # its other face is the new top
-        if "challenge" in act and owed is not None:
-            sym, color = owed
-            pile.until(color) if sym == "WDC" else pile.take(draws[sym])
-            owed = None
-        if "draw" in act:
-            pile.take(int((params.get("draw") or {}).get("count", 1)))
-            held[seat] = held.get(seat, 0) + 1
-        if "catch" in act or "referee" in act:
-            pile.take(penalty["catch"] if "catch" in act else penalty.get(str(act["referee"]), 0))
-        if "next_round" in act:
-            pile.known = False  # a new hand is dealt from the shuffled cards
-        drawer = seat if "draw" in act else None
-    f.reshuffled = pile.out
+        if "play" in act and (did is None or did.face is None):
+            # not run on the engine (no trace, or it stopped at an earlier step): the card as
+            # written, by its face of the set-up's side
+            f.faces.append(_written(act["play"], setup.get("side") == "dark"))
+        if did is not None:
+            if "play" in act and did.face is not None:
+                f.faces.append(did.face)
+            if did.accepted and "next_round" not in act:  # a next hand's cards are shuffled
+                f.faces.extend(did.turned)
+            if did.accepted:
+                f.reshuffled |= bool(EXHAUSTED & set(did.rules))
+        if accepted:
+            drawer = seat if "draw" in act else None
     return f
+
+
+def _written(card: Any, dark: bool) -> str:
+    """A card as the scenario writes it, by its face of a side (`R5`, `RF/W`)."""
+    faces = str(card).upper().split("/")
+    return faces[1] if dark and len(faces) > 1 else faces[0]
 
 
 def _observe(f: Facts, expect: dict[str, Any]) -> None:
@@ -219,8 +172,17 @@ def _target(f: Facts) -> bool:
             or (f.target and ("game_over" in f.observed or "round-over" in f.errors)))
 
 
-def _variant(part: str) -> Callable[[Facts], bool]:
-    return lambda f: part in f.parts
+def _variant(part: str, setup: frozenset[str], observed: frozenset[str]
+             ) -> Callable[[Facts], bool]:
+    return lambda f: part in f.parts or bool(f.setup_keys & setup or f.observed & observed)
+
+
+def _variant_need(part: str, setup: frozenset[str], observed: frozenset[str]) -> str:
+    also = [*(f"a set-up `{k}`" for k in sorted(setup)),
+            *(f"an `{k}` expectation" for k in sorted(observed))]
+    return f"the ruleset includes the `{part}` variant" + (
+        f", {', '.join(also[:-1])} or {also[-1]}" if len(also) > 1 else
+        f", or {also[0]}" if also else "")
 
 
 # feature id -> (what a scenario uses that needs it, the test). One definition per feature.
@@ -275,12 +237,11 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
     "two-player": ("a table of two players (`players: 2`)", lambda f: f.players == 2),
     "referee-penalties": ("a `referee` action", lambda f: "referee" in f.actions),
     "flip": ("the ruleset is UNO Flip (base `flip`)", lambda f: f.game == "flip"),
-    **{feature: (f"the ruleset includes the `{part}` variant", _variant(part))
-       for part, feature in VARIANT_FEATURES.items()},
-    # DESAFIO.*: the set-up field and the observation exist only in the elimination game
-    "desafio": ("the ruleset includes the `desafio` variant, a set-up `eliminated` or an "
-                "`eliminated` expectation",
-                lambda f: "desafio" in f.parts or f.eliminated or "eliminated" in f.observed),
+    # each variant's own feature (spec/rulesets/<variant>.yaml, `feature`: with the set-up
+    # fields and observations only that variant gives meaning to)
+    **{v.feature: (_variant_need(part, v.setup, v.observations),
+                   _variant(part, v.setup, v.observations))
+       for part, v in specdata.variant_features().items()},
     # PARTNERS.ROTATION.*, PARTNERS.TOURNAMENT.*: a match of several hands, no game set up
     "partners-match": ("a `match` block: a match format's schedule or the tally of hands it "
                        "fixes, asked of the adapter's `match` operation",
@@ -288,7 +249,8 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
 }
 
 
-def required(sc: Scenario) -> list[str]:
-    """The features a scenario uses, in the order of NEEDS."""
-    f = facts(sc)
+def required(sc: Scenario, trace: Trace | None = None) -> list[str]:
+    """The features a scenario uses, in the order of NEEDS (`trace`: the reference engine's
+    run of it; `conformance lint` passes it)."""
+    f = facts(sc, trace)
     return [feature for feature, (_, test) in NEEDS.items() if test(f)]

@@ -2,8 +2,9 @@
 
 Errors: a file that does not load or validate (conformance.scenario: the schema, seats, the
 ruleset and its deck), a duplicate id, a cited clause, rule, feature or error code that does
-not exist; declared `features` that differ from the features the scenario's steps use
-(conformance/features.py); a `dealer` expectation listing every seat (it cannot fail).
+not exist; declared `features` that differ from the features the scenario uses
+(conformance/features.py: what it says, and what the reference engine did when it was run,
+through its adapter); a `dealer` expectation listing every seat (it cannot fail).
 Warnings: rules that no scenario names, per ruleset, variants included, and `TurnPhases` edges
 that the scenarios do not traverse when run on the reference engine (of the edges a shipped
 ruleset can reach: `uno-fsm check`'s UNREACHABLE ones are excluded); errors with `strict`;
@@ -16,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from conformance import specdata
 from conformance.features import required
@@ -40,7 +42,7 @@ class LintResult:
         return not self.errors and not (strict and (self.uncovered or self.edges_missing))
 
 
-def _check(sc: Scenario, out: list[str]) -> None:
+def _check(sc: Scenario, out: list[str], trace: Any = None) -> None:
     def at(key: str) -> str:
         return f"{sc.file}:{sc.raw_lines.get(key, sc.line)}: scenario {sc.id}"
 
@@ -55,7 +57,7 @@ def _check(sc: Scenario, out: list[str]) -> None:
         if f not in feats:
             out.append(f"{at('features')}: feature {f} is not in spec/features.yaml")
     if set(sc.features) <= set(feats):
-        _check_features(sc, at("features"), out)
+        _check_features(sc, at("features"), out, trace)
     for step in sc.steps:
         dealer = (step.expect or {}).get("dealer")
         if isinstance(dealer, list) and set(dealer) >= set(range(int(sc.setup["players"]))):
@@ -73,9 +75,10 @@ def _check(sc: Scenario, out: list[str]) -> None:
                            f"error code {step.error} is not in spec/errors.yaml")
 
 
-def _check_features(sc: Scenario, where: str, out: list[str]) -> None:
-    """Declared features are exactly those the steps use (`uno-fsm conformance features`)."""
-    needed = required(sc)
+def _check_features(sc: Scenario, where: str, out: list[str], trace: Any) -> None:
+    """Declared features are exactly those the scenario uses (`uno-fsm conformance features`;
+    `trace`: what the reference engine did with it)."""
+    needed = required(sc, trace)
     extra = [f for f in sc.features if f not in needed]
     missing = [f for f in needed if f not in sc.features]
     if extra or missing:
@@ -91,9 +94,10 @@ def lint(paths: Sequence[Path] | None = None, coverage: bool = True) -> LintResu
     corpus = load_corpus(paths)
     res = LintResult(scenarios=len(corpus.scenarios), coverage_checked=coverage)
     res.errors.extend(str(e) for e in corpus.errors)
+    traces = _run_on_reference(corpus.scenarios, res)
     try:
         for sc in corpus.scenarios:
-            _check(sc, res.errors)
+            _check(sc, res.errors, traces.get(sc.id))
         if not coverage:
             return res
         covered = {r for sc in corpus.scenarios for r in sc.rules}
@@ -106,7 +110,6 @@ def lint(paths: Sequence[Path] | None = None, coverage: bool = True) -> LintResu
             res.coverage[ruleset] = (len(of), [rid for rid in of if rid not in covered])
     except Exception as exc:  # a broken spec/ is reported, not a traceback
         res.errors.append(f"cannot read spec data: {exc}")
-    _check_edges(corpus.scenarios, res)
     rulesets_of = {rid: [rs for rs, (_, missing) in res.coverage.items() if rid in missing]
                    for rid in res.uncovered}
     res.warnings.extend(f"rule {rid} ({', '.join(rulesets_of[rid]) or 'no ruleset'}) has no "
@@ -116,16 +119,18 @@ def lint(paths: Sequence[Path] | None = None, coverage: bool = True) -> LintResu
     return res
 
 
-def _check_edges(scenarios: Sequence[Scenario], res: LintResult) -> None:
-    """The phase edges the scenarios traverse on the reference engine (through its adapter:
-    the runner side does not import the engine)."""
-    from conformance.adapters.reference import phase_edges
+def _run_on_reference(scenarios: Sequence[Scenario], res: LintResult) -> dict[str, Any]:
+    """Run the scenarios on the reference engine (through its adapter: the runner side does
+    not import the engine): the phase edges they traverse, and what the engine did with each
+    one (the features it needs)."""
+    from conformance.adapters.reference import reference_run
 
     try:
-        edges = phase_edges(scenarios)
+        edges, traces = reference_run(scenarios)
     except Exception as exc:  # reported, not a traceback
         res.errors.append(f"cannot run the scenarios on the reference engine: {exc}")
-        return
+        return {}
     res.edges_reachable = len(edges.reachable)
     res.edges_missing = edges.missing
     res.edges_unreachable = sorted(edges.unreachable)
+    return traces

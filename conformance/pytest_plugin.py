@@ -108,7 +108,7 @@ def _timeout(text: str) -> float:
     import argparse
 
     from conformance.cli import MAX_TIMEOUT
-    from uno_cli.options import seconds
+    from uno_spec.options import seconds
 
     try:
         return seconds(MAX_TIMEOUT)(text)
@@ -122,7 +122,7 @@ def _memory_limit(text: str | None) -> int:
 
     from conformance.cli import MAX_MEMORY_LIMIT
     from conformance.supervisor import MEMORY_LIMIT, MIB
-    from uno_cli.options import mebibytes
+    from uno_spec.options import mebibytes
 
     if text is None:
         return MEMORY_LIMIT

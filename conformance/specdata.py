@@ -112,8 +112,23 @@ def _registry(name: str, list_key: str, id_key: str) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=1)
 def features() -> dict[str, str]:
-    """Feature registry (spec/features.yaml): id -> description."""
-    return _registry("features.yaml", "features", "id")
+    """Feature registry: id -> description; spec/features.yaml's, then each variant's own
+    (the `feature` of spec/rulesets/<variant>.yaml)."""
+    from uno_spec.rulesets import variant_features
+
+    out = _registry("features.yaml", "features", "id")
+    for feature in sorted(variant_features().values(), key=lambda v: v.feature):
+        out.setdefault(feature.feature, feature.description)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def variant_features() -> dict[str, Any]:
+    """Variant id -> its feature (`VariantFeature`: id, description, the set-up fields and
+    observations that need it), for the variants that declare one."""
+    from uno_spec.rulesets import variant_features
+
+    return variant_features()
 
 
 @functools.lru_cache(maxsize=1)

@@ -12,6 +12,7 @@ import pytest
 
 from conformance import cli as conformance_cli
 from uno_cli import main as cli
+from uno_spec import commands
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -148,6 +149,6 @@ def test_a_stand_in_chosen_by_argparse_is_parsed_again_for_real(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["spec", "stats"]) == 0
     direct = capsys.readouterr().out
-    monkeypatch.setattr(cli, "_chosen", lambda _argv: None)  # every command a stand-in
+    monkeypatch.setattr(commands, "chosen_command", lambda _argv: None)  # all stand-ins
     assert cli.main(["spec", "stats"]) == 0
     assert capsys.readouterr().out == direct != ""

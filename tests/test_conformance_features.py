@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from conformance import specdata
+from conformance.adapters.reference import reference_run
 from conformance.features import NEEDS, required
 from conformance.lint import lint
 from conformance.scenario import parse_text
@@ -33,8 +34,10 @@ def scenario(steps: list[dict[str, Any]], ruleset: str = "classic-official",
 
 
 def needs(steps: list[dict[str, Any]], **kw: Any) -> list[str]:
+    """The features of the scenario, with what the reference engine did with it (as `conformance
+    lint` runs it)."""
     (sc,) = parse_text(yaml.safe_dump(scenario(steps, **kw)), "t.yaml")
-    return required(sc)
+    return required(sc, reference_run([sc])[1][sc.id])
 
 
 PLAY = {"act": {"player": 0, "play": "R7"}}
@@ -118,8 +121,14 @@ def test_flip_follows_the_side() -> None:
     hands = {0: ["RF/W", "B2/V4"], 1: ["Y3/T3"], 2: ["G2/O2"]}
     common = {"hands": hands, "discard": ["R9/T9"], "draw": ["B1/P1"]}
     got = needs([{"act": {"player": 0, "play": "RF/W"}}], ruleset="flip", **common)
-    # the Flip card is an action card; its dark face (a Wild) is the new top
-    assert got == ["basic-play", "action-cards", "wild", "flip"]
+    # the Flip card is an action card; FL.FLIP.DISCARD-TURNED: the pile is turned over, the
+    # Flip card at the bottom, so the new top is R9/T9's dark face T9, a number (its own dark
+    # face, a Wild, is not in play)
+    assert got == ["basic-play", "action-cards", "flip"]
+    onto = needs([{"act": {"player": 0, "play": "RF/W"}}], ruleset="flip",
+                 **{**common, "discard": ["W/W", "R9/T9"]})
+    # ... and a Wild face turned up is a Wild in play (FL.FLIP.NEW-TOP-WILD)
+    assert onto == ["basic-play", "action-cards", "wild", "flip"]
     dark = needs([{"act": {"player": 0, "play": "B2/V4"}}], ruleset="flip", side="dark",
                  **common)
     assert dark == ["basic-play", "flip"]
@@ -127,7 +136,9 @@ def test_flip_follows_the_side() -> None:
                    {"act": {"player": 1, "challenge": True}}], ruleset="flip",
                   hands={0: ["W2/O2", "B2/V4"], 1: ["Y3/T3"], 2: ["G2/O2"]},
                   discard=["R9/T9"], draw=["B1/P1", "B3/P3"])
-    assert chall == ["basic-play", "wild", "flip-challenge", "flip"]
+    # FL.LIGHT.W2.INNOCENT: a legal Wild Draw Two (no red card held) challenged: the
+    # challenger draws 2 + 2 from a pile of 2, so the discards are reshuffled
+    assert chall == ["basic-play", "wild", "flip-challenge", "reshuffle", "flip"]
 
 
 def test_every_feature_has_one_definition() -> None:

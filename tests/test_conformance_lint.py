@@ -12,6 +12,7 @@ import pytest
 
 from conformance.lint import lint
 from uno_cli.main import main
+from uno_spec.rulesets import list_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 SCEN = Path(__file__).parent / "fixtures" / "conformance" / "scenarios"
@@ -53,10 +54,12 @@ def test_lint_unknown_variant_is_a_load_error(tmp_path: Path) -> None:
                                                    "ruleset: classic-official+no-such-variant"))
     res = lint([tmp_path])
     assert len(res.errors) == 1
-    assert res.errors[0].endswith("bad.yaml:4: scenario lint.bad.refs: ruleset: unknown variant "
-                                  "'no-such-variant' (known: cards-2018, desafio, "
-                                  "flip-alt-scoring, flip-light-scoring, jump-in, partners, "
-                                  "play-for-points, seven-o, stacking, swap-hands)")
+    # what is refused and why: the variant named, where; the variants it could have been are
+    # those of spec/rulesets (listed, not spelled out here)
+    head, _, known = res.errors[0].partition(" (known: ")
+    assert head.endswith("bad.yaml:4: scenario lint.bad.refs: ruleset: unknown variant "
+                         "'no-such-variant'")
+    assert known.rstrip(")").split(", ") == list_rulesets("variant")
 
 
 def test_lint_duplicates_and_schema_errors(tmp_path: Path) -> None:

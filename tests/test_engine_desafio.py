@@ -45,8 +45,8 @@ def test_elimination_is_played_with_the_designated_amount() -> None:
     """RUL.DESAFIO.THRESHOLD: the amount is the ruleset's `scoring.target`, 500 by default."""
     for ruleset in (DE, DE22):
         p = Params.of(ruleset)
-        assert p.elimination and p.target == 500 and not p.alt_scoring and not p.partners
-    assert not Params.of("classic-official").elimination
+        assert p.method == "elimination" and p.target == 500
+    assert Params.of("classic-official").method == "winner-scores-others"
     raw = dict(Params.of(DE).raw)
     raw["scoring"] = {**raw["scoring"], "target": None}
     with pytest.raises(ParamsError, match="'elimination' needs scoring.target"):
@@ -320,8 +320,9 @@ def test_setup_seat_of_an_eliminated_player_refused(change: dict[str, Any], code
 def test_setup_eliminated_outside_desafio_refused() -> None:
     with pytest.raises(MalformedAction) as info:
         Game.from_setup("classic-official", BASE)
-    assert info.value.message == ("setup: eliminated: classic-official eliminates nobody (the "
-                                  "Desafio variant's scoring method `elimination` does)")
+    # refused for what it names: the set-up field, and the variant that would read it
+    assert info.value.code == "malformed-action"
+    assert "eliminated" in info.value.message and "desafio" in info.value.message
 
 
 def test_setup_eliminated_default_current_is_left_of_the_dealer_in_play() -> None:

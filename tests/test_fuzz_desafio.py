@@ -44,9 +44,9 @@ def test_the_desafio_rulesets_are_fuzzed_with_the_others() -> None:
 
 def test_the_smaller_amount_is_read_by_the_oracle() -> None:
     machine = fuzz.make_machine("classic-official+desafio", (3, 4), target=40)
-    assert machine.facts.elimination and machine.facts.target == 40
+    assert machine.facts.plays("desafio") and machine.facts.target == 40
     assert fuzz.make_machine("classic-official+desafio", 3).facts.target == 500
-    assert not fuzz.make_machine("classic-official", 3).facts.elimination
+    assert not fuzz.make_machine("classic-official", 3).facts.plays("desafio")
 
 
 def test_nobody_eliminated_is_found(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -85,7 +85,7 @@ def test_timeout(command: str, value: str, why: str, tmp_path: Path,
                                      ["conformance", "compliance", "--run"]])
 def test_memory_limit(command: list[str], value: str, why: str, tmp_path: Path,
                       capsys: pytest.CaptureFixture[str]) -> None:
-    """One parser (uno_cli.options.mebibytes) for every command that starts programs."""
+    """One parser (uno_spec.options.mebibytes) for every command that starts programs."""
     assert main([*command, "--memory-limit", value]) == 2
     name = " ".join(command[:2])
     assert one_line(capsys) == (f"uno-fsm {name}: argument --memory-limit: {why} "

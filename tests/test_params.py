@@ -22,9 +22,11 @@ from uno_fsm import Action, Game, parse
 from uno_fsm.cards import COLORED_RANKS, WILD_RANKS
 from uno_fsm.deck import build_deck
 from uno_fsm.params import Params, ParamsError, from_mapping
-from uno_spec.parameters import Parameter, leaves, parameters, schema_file
+from uno_fsm.rules import VARIANTS
+from uno_spec.parameters import Parameter, leaves, parameters
+from uno_spec.paths import spec_root
 from uno_spec.rulesets import list_rulesets, load_ruleset, ruleset_files
-from uno_spec.schema import validate
+from uno_spec.schema import ruleset_validator, validate
 
 DECLARED = parameters()
 LEAVES = {path: p for path, p in DECLARED.items() if p.leaf}
@@ -61,12 +63,14 @@ def compositions() -> list[str]:
     return out
 
 
-
 def reads(name: str) -> set[str]:
-    """The parameter paths the engine fetches to play `name` (its Params and its deck)."""
+    """The parameter paths the engine fetches to play `name` (its Params, its deck, and each
+    variant's `enabled`, which reads the variant's own parameters)."""
     log: set[str] = set()
     params = from_mapping(name, Recorder(load_ruleset(name).params, log))
     build_deck(params)
+    for variant in VARIANTS:
+        variant.enabled(params)
     return log
 
 
@@ -99,7 +103,7 @@ def test_a_composed_ruleset_still_matches_the_schema(name: str) -> None:
     """Composition (variants override the base key by key) keeps every parameter valid."""
     doc = {"id": "composed", "kind": "base", "title": name,
            "params": thaw(load_ruleset(name).params)}
-    assert list(validate(doc, schema_file())) == []
+    assert list(validate(doc, ruleset_validator(spec_root()))) == []
 
 
 # ---- defaults: what the engine assumes when a ruleset leaves a parameter out -----------------

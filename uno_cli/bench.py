@@ -386,7 +386,7 @@ def render_text(r: dict[str, Any]) -> str:
 # ---- CLI ---------------------------------------------------------------------------------
 def register(sub: Any) -> None:
     """Add `uno-fsm bench`."""
-    from uno_cli.options import count
+    from uno_spec.options import count
 
     p = sub.add_parser("bench", help="benchmark the engine, the conformance runner, the fuzzer",
                        description="Measure game stepping like for like (against RLCard "

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from uno_cli.options import count, positive_number
 from uno_fsm import fuzz
 from uno_fsm.fuzz import ALL_RULESETS, STATS
+from uno_spec.options import count, positive_number
 
 
 def register(sub: Any) -> None:
@@ -88,7 +88,7 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
     for r in rulesets:
         try:
             machines.append(fuzz.make_machine(r, players))
-        except ValueError as exc:  # e.g. partners with an odd --players
+        except ValueError as exc:  # e.g. an odd --players where the ruleset needs an even count
             if args.ruleset:
                 print(f"uno-fsm fuzz: cannot fuzz {r}: {exc}", file=sys.stderr)
                 return 2

@@ -15,7 +15,7 @@ Start-up is lazy: only the module of the command being run is imported (serving 
 engine over stdio must not pay for Hypothesis, rich, python-statemachine or jsonschema). The
 other commands appear in the parser as light stand-ins carrying the help line of `COMMANDS`, so
 `uno-fsm --help` lists every command without importing any module. A module composes its own
-sub-commands the same way (`add_subcommands`: `conformance.cli.SUBCOMMANDS`).
+sub-commands the same way (`uno_spec.commands.add_subcommands`: `conformance.cli.SUBCOMMANDS`).
 tests/test_conformance_cli_startup.py checks that each help line here is the one its module
 registers, and which modules `conformance run` and `conformance serve` import.
 
@@ -29,37 +29,19 @@ UNO_FSM_TRACEBACK=1 to see the traceback instead).
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
-import time
 from collections.abc import Sequence
-from contextvars import ContextVar
-from typing import Any, NamedTuple
+from typing import Any
 
-# When this module was imported: the first thing the `uno-fsm` entry point does.
-IMPORTED = time.monotonic()
-
-
-def process_started() -> float:
-    """The `time.monotonic()` instant at which this process started (interpreter start-up
-    included): from /proc/self/stat on Linux (10 ms resolution), else when uno_cli.main was
-    imported. Durations a command reports ("OK in 5.70s") are measured from here."""
-    try:
-        with open("/proc/self/stat", encoding="ascii") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        since_boot = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: starttime
-        age = time.clock_gettime(time.CLOCK_BOOTTIME) - since_boot
-    except (OSError, ValueError, IndexError, AttributeError):
-        return IMPORTED
-    return min(IMPORTED, time.monotonic() - age) if 0 <= age < 86_400 * 365 else IMPORTED
-
-
-class Command(NamedTuple):
-    name: str
-    module: str  # its `register(sub)` adds this command (and maybe others of the same module)
-    help: str  # the help line the module registers (shown by `uno-fsm --help`)
-
+from uno_spec.commands import (  # noqa: F401 - IMPORTED, process_started: imported first
+    IMPORTED,
+    STUB,
+    Command,
+    add_commands,
+    chosen_command,
+    process_started,
+)
 
 COMMANDS: tuple[Command, ...] = (
     Command("spec", "uno_spec.cli", "check and document the specification (spec/)"),
@@ -76,18 +58,17 @@ COMMANDS: tuple[Command, ...] = (
 )
 COMMAND_MODULES = tuple(dict.fromkeys(c.module for c in COMMANDS))
 
-_STUB = "_uno_fsm_stub"
 TRACEBACK_ENV = "UNO_FSM_TRACEBACK"
 
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr (exit 2); every
     sub-command parser is of this class (argparse makes sub-parsers of the parent's class).
-    Its help formatter (uno_cli.options.HelpFormatter) lists the rulesets where a help says
+    Its help formatter (uno_spec.options.HelpFormatter) lists the rulesets where a help says
     `RULESETS`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        from uno_cli.options import HelpFormatter
+        from uno_spec.options import HelpFormatter
 
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
@@ -102,16 +83,6 @@ def one_line(text: object, limit: int = 500) -> str:
     return out if len(out) <= limit else out[:limit] + "..."
 
 
-def _chosen(argv: Sequence[str]) -> str | None:
-    """The command named on the command line (the first word that is not an option)."""
-    for word in argv:
-        if word == "--":
-            return None
-        if not word.startswith("-"):
-            return word
-    return None
-
-
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; with `argv`, only the module of the command named in it is imported (the
     others are stand-ins with their help line); without, every command module is imported."""
@@ -120,48 +91,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description="A formally specified UNO rules engine and a cited conformance suite.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_commands(sub, COMMANDS, None if argv is None else tuple(argv))
+    add_commands(sub, COMMANDS, None if argv is None else tuple(argv))
     return parser
-
-
-# The words after the command whose module is registering now (None: build every command):
-# what `add_subcommands` reads, so that a module's own sub-commands are composed lazily too.
-_WORDS: ContextVar[tuple[str, ...] | None] = ContextVar("uno_fsm_words", default=None)
-
-
-def add_subcommands(sub: Any, commands: Sequence[Command]) -> None:
-    """For a module's `register(sub)`: add `commands` (sub-commands that other modules
-    register) to the sub-parsers `sub`, importing only the module of the one named on the
-    command line; the others are stand-ins with their help line (conformance.cli: `conformance
-    compliance`, `site`, `diff`...)."""
-    _add_commands(sub, commands, _WORDS.get())
-
-
-def _add_commands(sub: Any, commands: Sequence[Command], words: tuple[str, ...] | None) -> None:
-    chosen = _chosen(words) if words is not None else None
-    rest = words[words.index(chosen) + 1:] if words is not None and chosen is not None else ()
-    wanted = {c.module for c in commands if words is None or c.name == chosen}
-    registered: set[str] = set()
-    for command in commands:
-        if command.module in wanted:
-            if command.module not in registered:
-                registered.add(command.module)
-                token = _WORDS.set(None if words is None else rest)
-                try:
-                    importlib.import_module(command.module).register(sub)
-                finally:
-                    _WORDS.reset(token)
-            continue
-        if command.name in sub.choices:
-            continue
-        stub = sub.add_parser(command.name, help=command.help, add_help=False)
-        stub.add_argument("rest", nargs=argparse.REMAINDER)
-        stub.set_defaults(**{_STUB: command.name})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    command = _chosen(words) or "uno-fsm"
+    command = chosen_command(words) or "uno-fsm"
     try:
         return _main(words)
     except SystemExit as exc:  # argparse: --help (0) or a usage error, already printed (2)
@@ -190,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(words: list[str]) -> int:
     parser = build_parser(words)
     args = parser.parse_args(words)
-    if getattr(args, _STUB, None) is not None:  # a stand-in was chosen: parse for real
+    if getattr(args, STUB, None) is not None:  # a stand-in was chosen: parse for real
         parser = build_parser()
         args = parser.parse_args(words)
     handler = getattr(args, "handler", None)

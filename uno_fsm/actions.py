@@ -9,7 +9,7 @@ Action kinds and the machine events they send (uno_fsm.phases.TurnPhases):
 | `pass` | player (keep the drawn card) | keep |
 | `color` | player, color (the colour for a Wild played without one) | pick_color |
 | `challenge` / `accept` | player (the victim of a Wild Draw Four) | challenge_card / accept |
-| `swap` | player, target (Seven-O variant) | choose_swap |
+| `swap` | player, target (a variant's swap decision) | choose_swap |
 | `uno` | player (holding one card) | call_uno |
 | `catch` | player, target (who did not call UNO) | catch |
 | `hint` | target (referee: the player who gave a hint) | hint |
@@ -25,21 +25,22 @@ from functools import partial
 from typing import NamedTuple
 
 from uno_fsm import errors as E
+from uno_fsm import phase_table as P
 from uno_fsm.cards import Card, of_game
 
 EVENT_OF: dict[str, str] = {
-    "play": "play_card",
-    "draw": "draw",
-    "pass": "keep",
-    "color": "pick_color",
-    "challenge": "challenge_card",
-    "accept": "accept",
-    "swap": "choose_swap",
-    "uno": "call_uno",
-    "catch": "catch",
-    "hint": "hint",
-    "wrong-card": "wrong_card",
-    "next-round": "next_round",
+    "play": P.PLAY_CARD,
+    "draw": P.DRAW,
+    "pass": P.KEEP,
+    "color": P.PICK_COLOR,
+    "challenge": P.CHALLENGE_CARD,
+    "accept": P.ACCEPT,
+    "swap": P.CHOOSE_SWAP,
+    "uno": P.CALL_UNO,
+    "catch": P.CATCH,
+    "hint": P.HINT,
+    "wrong-card": P.WRONG_CARD,
+    "next-round": P.NEXT_ROUND,
 }
 REFEREE_KINDS = frozenset({"hint", "wrong-card"})
 # the fields each kind may carry (besides `kind`); any other field set is malformed-action

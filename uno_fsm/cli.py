@@ -22,9 +22,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
-from uno_cli.options import MATCHES, RULESETS, DefaultsHelpFormatter, count
 from uno_fsm.bots import BOTS
 from uno_spec import sitelinks
+from uno_spec.options import MATCHES, RULESETS, DefaultsHelpFormatter, count
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction

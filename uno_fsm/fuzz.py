@@ -16,8 +16,8 @@ random legal actions, random illegal actions and table penalties, and checks aft
 
 What a ruleset plays (its variants, hand size, target, player counts) is read from the
 composed ruleset's params (`oracle.Facts`); `make_machine(..., target=N)` plays it to a smaller
-target score (`with_target`: Desafio's elimination amount, so that fuzzed games reach their
-eliminations and their end). A failed check raises `FuzzFailure`, whose message
+target score (`with_target`: a smaller elimination amount, DESAFIO.ELIMINATE, so that fuzzed
+games reach their eliminations and their end). A failed check raises `FuzzFailure`, whose message
 carries a ready-to-paste conformance scenario (`uno_fsm.export.draft_yaml`) for the position
 before the failing action. The `uno-fsm fuzz` command is `uno_cli.fuzz`.
 """
@@ -64,6 +64,7 @@ from uno_fsm.oracle import (
     postconditions,
 )
 from uno_fsm.params import Params, from_mapping
+from uno_fsm.rules import VARIANTS
 
 __all__ = ["ALL_RULESETS", "LONG_PROFILE", "STATS", "FuzzFailure", "compare_paths",
            "make_machine", "run", "scenario_yaml", "unsupported_reason", "with_target"]
@@ -85,18 +86,10 @@ settings.register_profile(
 LONG_PROFILE = "long"  # the profile `uno-fsm fuzz` runs batches with
 
 # ---- rulesets ----------------------------------------------------------------------------
-CLASSIC_RULESETS = (
-    "classic-official", "classic-2022", "classic-official+cards-2018", "classic-2022+cards-2018",
-    "classic-guide",
-)
+CLASSIC_RULESETS = ("classic-official", "classic-2022", "classic-guide")
 FLIP_RULESET = "flip"
-VARIANT_RULESETS = ("classic-official+seven-o", "classic-2022+seven-o", "flip+flip-alt-scoring",
-                    "classic-official+stacking", "classic-2022+stacking",
-                    "classic-official+jump-in", "classic-2022+jump-in",
-                    "classic-official+swap-hands", "classic-2022+swap-hands",
-                    "classic-official+partners", "classic-2022+partners",
-                    "classic-2022+play-for-points",
-                    "classic-official+desafio", "classic-2022+desafio")
+# the variants' own (`Variant.fuzz`, uno_fsm/rules/)
+VARIANT_RULESETS = tuple(c.ruleset for v in VARIANTS for c in v.fuzz)
 ALL_RULESETS = (*CLASSIC_RULESETS, FLIP_RULESET, *VARIANT_RULESETS)
 
 
@@ -309,7 +302,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
                  kinds: Sequence[str] = ILLEGAL_KINDS,
                  target: int | None = None) -> type[UnoMachine]:
     """A state machine class for `ruleset`; `players` is a count or an inclusive range (only
-    the counts the ruleset is played with are drawn: an even count for partners); `target` a
+    the counts the ruleset is played with are drawn: an even count under `players.even`); `target` a
     smaller target score (elimination amount) than the ruleset's (`with_target`)."""
     lo, hi = (players, players) if isinstance(players, int) else (players[0], players[1])
     facts = Facts.of(ruleset) if target is None else \

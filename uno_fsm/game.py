@@ -19,7 +19,8 @@ from uno_fsm.actions import EVENT_OF, Action, Event, Pending, wrong_game
 from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
 from uno_fsm.dispatch import EVENTLESS, TABLE
 from uno_fsm.params import Params
-from uno_fsm.rules import DECISIONS, Rules, desafio
+from uno_fsm.phase_table import DECISIONS, GAME_OVER, PLAY, ROUND_OVER
+from uno_fsm.rules import VARIANTS, Rules
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
 
 # The table with its method names bound to Rules functions, once, at import.
@@ -45,6 +46,8 @@ _EVENTLESS: dict[str, tuple[_Compiled, ...]] = {
 }
 _ALLOWED: dict[str, dict[str, object]] = {p: dict(evs) for p, evs in TABLE.items()}
 
+
+_ENDED = frozenset({ROUND_OVER, GAME_OVER})  # the hand is over (or the game)
 
 def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
     if value is None:
@@ -153,12 +156,18 @@ class Game:
             direction=CLOCKWISE if direction == "clockwise" else COUNTERCLOCKWISE,
             dealer=dealer % n, side=side, rng=random.Random(seed),
         )
-        # the Desafio set-up field (DESAFIO.ELIMINATED-OUT): the seats already out
-        st.eliminated = desafio.setup_eliminated(params, setup, n, hands, st.scores)
-        if st.eliminated and start != "game" and st.dealer in st.eliminated:
-            raise E.Eliminated(f"setup: dealer {st.dealer} is eliminated (cannot deal)",
-                               "DESAFIO.ELIMINATED-OUT")
         game = cls(st, params, {"setup": dict(setup), "seed": seed})
+        # the set-up fields of the variants (`Variant.setup_fields`, hook `from_setup`): read
+        # by those the ruleset plays, refused for the others
+        played = {type(v) for v in game._rules.variants}
+        for variant in VARIANTS:
+            if variant not in played:
+                for key in variant.setup_fields:
+                    if setup.get(key) is not None:
+                        raise E.MalformedAction(f"setup: {key}: {params.ruleset} does not play "
+                                                f"the variant {variant.name!r} that reads it")
+        for hook in game._rules.hooks.from_setup:
+            hook(setup, start)
         if start == "game":
             # docs/contracts.md, `start: game`: nothing dealt yet; `draw` (optional) is the whole
             # deck, top first. The dealer is chosen from its top by the ruleset's method, then
@@ -183,7 +192,7 @@ class Game:
                 raise E.MalformedAction("setup: start: turn needs a discard pile")
             st.current = _whole(setup.get("current", game._rules.left(st.dealer)),
                                 "current") % n
-            if st.current in st.eliminated:
+            if st.current not in game._rules.seats():  # a seat out of the game has no turn
                 raise E.Eliminated(f"setup: current {st.current} is eliminated (has no turn)",
                                    "DESAFIO.ELIMINATED-OUT")
             color = setup.get("active_color")
@@ -199,7 +208,7 @@ class Game:
                 st.active_color = top.color
             else:
                 raise E.MalformedAction("setup: active_color is needed when the top is a Wild")
-            st.phase = "play"
+            st.phase = PLAY
         else:
             raise E.MalformedAction(f"setup: start must be turn, round or game, not {start!r}")
         return game
@@ -210,19 +219,19 @@ class Game:
         """The decision the game waits for; None when the game is over."""
         st = self.state
         phase = st.phase
-        if phase == "game_over":
+        if phase == GAME_OVER:
             return None
-        if phase == "round_over":
-            return Pending(None, "round-over")
+        if phase == ROUND_OVER:
+            return Pending(None, DECISIONS[ROUND_OVER])
         return Pending(st.current, DECISIONS[phase])
 
     @property
     def is_over(self) -> bool:
-        return self.state.phase == "game_over"
+        return self.state.phase == GAME_OVER
 
     @property
     def round_over(self) -> bool:
-        return self.state.phase in ("round_over", "game_over")
+        return self.state.phase in _ENDED
 
     @property
     def scores(self) -> list[int]:
@@ -231,13 +240,13 @@ class Game:
     @property
     def winner(self) -> int | None:
         st = self.state
-        return st.winner if st.phase == "game_over" else st.round_winner
+        return st.winner if st.phase == GAME_OVER else st.round_winner
 
     @property
     def winners(self) -> list[int]:
         """The game's winners once it is over (FLALT.TIE: the tied lowest share the win)."""
         st = self.state
-        return list(st.winners) if st.phase == "game_over" else []
+        return list(st.winners) if st.phase == GAME_OVER else []
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every action the rules allow now (turn owner, the variants' plays, open windows);
@@ -274,8 +283,8 @@ class Game:
         if listed is not None:
             # an action taken from the current legal list (the same object, listed for this
             # very state: `listed` is forgotten whenever the state changes) was validated
-            # when it was listed; an out-of-turn play (jump-in) still goes through `validate`
-            # for its event
+            # when it was listed; a play by another seat than the turn owner's still goes
+            # through `validate` for its event
             for a in listed:
                 if a is action:
                     if a.kind != "play" or a.player == st.current:

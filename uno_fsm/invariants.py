@@ -7,9 +7,8 @@
   nothing legal; `legal_actions()` non-empty until then, turn actions owed by the pending
   player (out-of-turn plays only as a jump-in, penalties only the same card);
 - the side and the active colour consistent; Flip cards double-faced and shown by the side in
-  play; partners holding one total; Desafio's eliminated seats (`oracle.desafio`: their
-  totals at the amount, two or more left until the game is over, no cards, turn or listed
-  action of theirs during a hand);
+  play; and each variant's own (`Variant.oracle`, `Oracle.position`: e.g. a team holding
+  one total, the eliminated seats of an elimination game);
 - an action outside `legal_actions()` refused with an `IllegalAction` whose code is in
   spec/errors.yaml and whose rule is in spec/rules, the state (RNG included) and the log
   unchanged.
@@ -24,11 +23,14 @@ from operator import attrgetter
 from uno_fsm.actions import Action
 from uno_fsm.errors import IllegalAction
 from uno_fsm.game import Game
-from uno_fsm.oracle import desafio, jump_in, partners
+from uno_fsm.oracle import jump_in
 from uno_fsm.oracle.base import CLASSIC_COLORS, DARK_COLORS, Facts, check, face_on
+from uno_fsm.phase_table import DEALING, DECISIONS, GAME_OVER
 from uno_fsm.state import State
 
-DECISION_NAMES = frozenset({"play", "play-drawn", "color", "challenge", "swap", "round-over"})
+# the decisions a position can wait for (the machine's: uno_fsm.phases.DECISIONS), not the
+# transient deal nor the end of the game
+DECISION_NAMES = frozenset(DECISIONS[p] for p in DECISIONS if p not in (DEALING, GAME_OVER))
 _TEXT = attrgetter("text")
 _WINDOW_KINDS = frozenset({"uno", "catch", "next-round"})
 
@@ -66,13 +68,11 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
           f"extra {dict(cards - deck)}")
     if s.drawn is not None and s.phase == "play_drawn" and s.current is not None:
         check(s.drawn in s.hands[s.current], "CL.DRAW.ONLY-DRAWN", "drawn card not in the hand")
-    if facts.partners:
-        partners.check_team_totals(s)
     pend = game.pending
     if legal is None:
         legal = game.legal_actions()
-    if facts.elimination:
-        desafio.check_position(game, facts, legal)
+    for o in facts.oracles:  # the variants' own invariants
+        o.position(facts, game, legal)
     if game.is_over:
         check(pend is None and not legal, "CL.END.NO-PENDING",
               f"game over with pending {pend} and {len(legal)} legal actions")
@@ -96,7 +96,7 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
             check(face_on(a.card, s.side).kind == top.kind, "V.STACK.NO-CROSS",
                   f"{a} listed on a pending {top} penalty")
     if s.stack:  # V.STACK.WHO: a penalty is pending on the turn owner's decision only
-        check(facts.stacking and pend.decision in ("play", "challenge"), "V.STACK.WHO",
+        check(facts.plays("stacking") and pend.decision in ("play", "challenge"), "V.STACK.WHO",
               f"stack {s.stack} while pending {pend}")
     # side consistency: the active colour is a colour of the side in play (FL.* / CL.WILD)
     check(s.side in ("light", "dark"), "FL.FLIP.SIDE-CHANGE", f"side {s.side!r}")

@@ -268,7 +268,7 @@ def check_format(fmt: MatchFormat) -> None:
     """PARTNERS.ROTATION.HAND: the hands are dealt under a partners ruleset at tables of
     four (MatchError otherwise; unknown ruleset names raise the loader's SpecError)."""
     params = Params.of(fmt.ruleset)
-    if not params.partners:
+    if params.method != "partners":
         raise MatchError(f"match {fmt.id}: ruleset {fmt.ruleset} is not a partners ruleset")
     if fmt.rounds < 1 or fmt.hands_per_partner < 1:
         raise MatchError(f"match {fmt.id}: at least one round and one hand with each partner")

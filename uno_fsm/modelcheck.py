@@ -49,6 +49,7 @@ from uno_fsm import game as game_module
 from uno_fsm import oracle
 from uno_fsm.actions import Action
 from uno_fsm.cards import Card
+from uno_fsm.configs import DECK_2022, FLIP_DECK, ONE_COLOUR, CheckConfig
 from uno_fsm.deck import build_deck
 from uno_fsm.dispatch import EVENTLESS, TABLE
 from uno_fsm.errors import IllegalAction, UnresolvableSetup
@@ -57,6 +58,7 @@ from uno_fsm.game import Game
 from uno_fsm.illegal_actions import illegal_candidate
 from uno_fsm.invariants import check_invariants, check_rejected
 from uno_fsm.params import Params, from_mapping
+from uno_fsm.rules import VARIANTS
 from uno_fsm.state import State
 
 
@@ -65,80 +67,30 @@ class ConfigError(ValueError):
 
 
 # ---- configurations -------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Config:
-    """One bounded configuration: a ruleset with a reduced deck, hand size and target score."""
-
-    ruleset: str
-    players: int
-    deck: str  # a deck spec (`parse_deck_spec`)
-    hand: int = 2
-    target: int | None = 10  # None: the ruleset's own target
-    depth: int | None = None  # None: unbounded
-    max_states: int = 200_000
-    seed: int = 0  # the RNG of every shuffle after the deal
-    illegal: int = 2  # illegal candidates tried per state
-    referee: bool = False  # also the table penalties (hints, wrong cards): never listed
+Config = CheckConfig  # one bounded configuration (uno_fsm.configs)
 
 
-# Bundled configurations: `uno-fsm check --ruleset R` without --deck. Small enough to finish in
-# a few seconds each (tests/test_modelcheck.py runs them all); `LONG` are larger ones.
-_ONE = "colors=red;numbers=1;actions=skip,reverse,draw2;wilds=wild,wd4"
-_TWO = "colors=red,yellow;numbers=1;actions=skip,reverse,draw2;wilds=wild,wd4"
-_FLIP = ("light.colors=red;light.numbers=1;light.actions=draw1,skip,flip;"
-         "light.wilds=wild,wd2;dark.colors=pink;dark.numbers=1;"
-         "dark.actions=draw5,skip_everyone,flip;dark.wilds=wild,wdc")
-# classic-2022 turns first cards until a number shows (CL22.FIRST.IGNORE): more numbers than
-# the hands hold, so one is always left to turn (a real deck always has one)
-_2022 = "colors=red;numbers=1,2,3;actions=reverse,draw2;wilds=wd4"
-BUNDLED: dict[str, Config] = {c.ruleset: c for c in (
-    Config("classic-official", 2, _ONE, hand=2, target=100, depth=5),
-    Config("classic-2022", 2, _2022, hand=1, depth=5),
-    Config("flip", 2, _FLIP, hand=2, target=100, depth=4),
-    Config("classic-official+cards-2018", 2,
-           "colors=red;numbers=1;actions=skip;wilds=wild,wd4,wild_shuffle_hands,custom_wild",
-           hand=2, target=100, depth=4),
-    Config("classic-2022+play-for-points", 2, _2022, hand=1, target=30, depth=5),
+# The base rulesets' configurations; each variant declares its own (`Variant.checks`,
+# uno_fsm/rules/). Small enough to finish in a few seconds each (tests/test_modelcheck.py runs
+# them all); `LONG` are larger ones.
+BASE_CONFIGS = (
+    Config("classic-official", 2, ONE_COLOUR, hand=2, target=100, depth=5),
+    Config("classic-2022", 2, DECK_2022, hand=1, depth=5),
+    Config("flip", 2, FLIP_DECK, hand=2, target=100, depth=4),
     # GUIDE.FIRST.*: every first card but the Wilds stands with no effect (one hand: no target)
-    Config("classic-guide", 2, _ONE, hand=1, depth=5),
-    Config("classic-official+stacking", 2,
-           "colors=red;numbers=1;actions=skip,draw2:2;wilds=wd4:2", hand=2, target=100,
-           depth=5),
-    Config("classic-official+jump-in", 2,
-           "colors=red;numbers=1:2;actions=skip:2,draw2;wilds=wild", hand=2, target=100,
-           depth=5),
-    Config("classic-official+seven-o", 2,
-           "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild", hand=2, target=100,
-           depth=4),
-    Config("classic-official+swap-hands", 2,
-           "colors=red;numbers=1;actions=skip,reverse;wilds=wild,wild_swap_hands", hand=2,
-           target=100, depth=4),
-    Config("classic-official+partners", 4,
-           "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild", hand=1, target=100,
-           depth=3),
-    Config("flip+flip-alt-scoring", 2, _FLIP, hand=2, target=100, depth=4),
-    # DESAFIO.*: three players, so that one elimination leaves a head-to-head (CL.TWO.*); a
-    # number card held (1, 2) stays below the amount, an action card or a Wild reaches it
-    Config("classic-official+desafio", 3,
-           "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild", hand=1, target=3,
-           depth=4),
-    Config("flip+flip-light-scoring", 2, _FLIP, hand=2, target=100, depth=4),
-)}
-# the table penalties (`--referee`), on the same deck, a shallower bound (each hint grows a hand)
-# (two colours, so that a card can fail to match: CL.PEN.WRONG-CARD)
-REFEREE = (
+    Config("classic-guide", 2, ONE_COLOUR, hand=1, depth=5),
+    # the table penalties (`--referee`), a shallower bound (each hint grows a hand); two
+    # colours, so that a card can fail to match (CL.PEN.WRONG-CARD)
     Config("classic-official", 2, "colors=red,yellow;numbers=1;actions=skip;wilds=wild,wd4",
            hand=2, target=100, depth=3, referee=True),
-    Config("classic-official+seven-o", 2,
-           "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild", hand=2, target=100,
-           depth=2, referee=True),
 )
-# a 7 played by jumping in owes a swap (V.JUMPIN.EFFECTS with V.SEVENO.SEVEN-PENDING)
-COMBINED = (
-    Config("classic-official+seven-o+jump-in", 2,
-           "colors=red;numbers=7:2,1;actions=skip;wilds=wild", hand=2, target=100, depth=4),
-)
-CI_CONFIGS: tuple[Config, ...] = (*BUNDLED.values(), *REFEREE, *COMBINED)
+CI_CONFIGS: tuple[Config, ...] = (*BASE_CONFIGS, *(c for v in VARIANTS for c in v.checks))
+# `uno-fsm check --ruleset R` without --deck: the first configuration of R without the table
+# penalties (`--referee` adds them to it)
+BUNDLED: dict[str, Config] = {}
+for _c in CI_CONFIGS:
+    if not _c.referee:
+        BUNDLED.setdefault(_c.ruleset, _c)
 
 # Phase edges and guard outcomes no shipped ruleset can reach, and why (the CI configurations
 # reach every other one: tests/test_modelcheck.py)
@@ -842,7 +794,7 @@ def config_of(args: argparse.Namespace) -> Config:
 
 def register(sub: Any) -> None:
     """Add `uno-fsm check`."""
-    from uno_cli.options import count
+    from uno_spec.options import count
 
     p = sub.add_parser("check", help="model-check the engine on reduced decks",
                        description="Explore every state the reference engine reaches from "

@@ -2,6 +2,8 @@
 
 Every number the engine uses comes from here, read from the ruleset's `params`; nothing in
 the engine repeats them. `Params.of("classic-official")` loads through `uno_spec.rulesets`.
+The fields are the base rules' parameters; a variant (uno_fsm/rules/, `Variant`) reads its own
+from the same mapping with `Params.get`, so this module names no variant.
 """
 
 from __future__ import annotations
@@ -76,19 +78,12 @@ class Params:
     points: Mapping[str, Any]
     colors: tuple[str, ...]  # letters of the (light side) colours
     dark_colors: tuple[str, ...]  # letters of the dark side's colours (Flip), else ()
-    seven_o: bool
-    stacking: bool  # V.STACK.* (variant stacking): a draw penalty may be passed on
-    jump_in: bool  # V.JUMPIN.* (variant jump-in): an identical card may be played out of turn
-    swap_card: bool  # V.SWAP.CARD (variant swap-hands): the deck holds a Wild Swap Hands
-    even_players: bool  # PARTNERS.EVEN (RUL.PARTNERS.TEAMS): only an even number of players
-    partners: bool  # PARTNERS.* (variant partners): seat i partners seat i + n/2
+    even_players: bool  # players.even: only an even number of players (PARTNERS.EVEN)
     # Flip: penalty draws of the coloured draw cards and the challenge of each Wild Draw card
     draws: Mapping[str, int]  # draw-card kind -> cards the next player draws (draw2/draw1/draw5)
     challenges: Mapping[str, Challenge]  # wd4 / wd2 / wdc -> its challenge parameters
-    alt_scoring: bool  # FLALT.OWN-HAND: each player scores their own hand; lowest total wins
-    # DESAFIO.* (variant desafio): running totals of the own hand; `target` eliminates
-    elimination: bool
     light_scoring: bool  # FL.SCORE.LIGHT-SIDE (`scoring.side: light`): the light faces score
+    method: str  # scoring.method (CL.SCORE.WINNER; a variant's own method: its hooks score)
 
     @staticmethod
     def of(ruleset: str | Any) -> Params:
@@ -101,8 +96,13 @@ class Params:
             return from_mapping("custom", ruleset)
         return from_mapping(str(ruleset.id), ruleset.params)
 
+    def get(self, path: str, default: Any = None) -> Any:
+        """The parameter at the dotted `path` (`<group>.enabled`), or `default`: how a variant
+        reads the parameters its ruleset file declares."""
+        return _get(self.raw, path, default)
+
     def players_ok(self, n: int) -> bool:
-        """CL.DECK.PLAYERS; PARTNERS.EVEN (RUL.PARTNERS.TEAMS): an even count when required."""
+        """CL.DECK.PLAYERS; PARTNERS.EVEN: an even count when `players.even` says so."""
         return self.min_players <= n <= self.max_players and not (self.even_players and n % 2)
 
     def colors_of(self, side: str) -> tuple[str, ...]:
@@ -129,8 +129,10 @@ def _load(name: str) -> Params:
 
 
 # Scoring methods the engine plays (a ruleset asking for another is refused rather than played
-# wrongly); `elimination` is the Desafio variant's (DESAFIO.*, uno_fsm/rules/desafio.py)
+# wrongly): the base rules' and those of the variants' `score_hand` hooks (uno_fsm/rules/;
+# tests/test_variants_registry.py checks this list against their ruleset files)
 SCORING_METHODS = ("winner-scores-others", "partners", "own-hand-lowest-wins", "elimination")
+TARGETED_METHODS = ("elimination",)  # methods that need scoring.target (DESAFIO.ELIMINATE)
 
 
 def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
@@ -138,9 +140,9 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
     if method not in SCORING_METHODS:
         raise ValueError(f"{name}: the engine does not play the scoring method {method!r} "
                          f"(it plays {', '.join(SCORING_METHODS)})")
-    if method == "elimination" and _get(p, "scoring.target") is None:
+    if method in TARGETED_METHODS and _get(p, "scoring.target") is None:
         # DESAFIO.ELIMINATE (RUL.DESAFIO.THRESHOLD): the designated amount is a parameter
-        raise ParamsError(f"{name}: scoring method 'elimination' needs scoring.target")
+        raise ParamsError(f"{name}: scoring method {method!r} needs scoring.target")
     colors = _get(p, "deck.colors") or _get(p, "deck.light.colors") or ()
     return Params(
         ruleset=name,
@@ -161,19 +163,13 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         target=None if _get(p, "scoring.target") is None else _int(p, "scoring.target"),
         points=_points(_get(p, "scoring.points", {}) or {}),
         colors=tuple(COLOR_LETTERS[str(c)] for c in colors),
-        seven_o=bool(_get(p, "seven_o.enabled", False)),
-        stacking=bool(_get(p, "stacking.enabled", False)),
-        jump_in=bool(_get(p, "jump_in.enabled", False)),
-        swap_card=bool(_get(p, "deck.wilds.wild_swap_hands", 0)),
         even_players=bool(_get(p, "players.even", False)),
-        partners=_get(p, "scoring.method") == "partners",
         dark_colors=tuple(COLOR_LETTERS[str(c)] for c in (_get(p, "deck.dark.colors") or ())),
         # (draw amounts default to 0 only for decks without those cards: Flip has no Draw Two)
         draws={kind: _int(p, f"{kind}.draw", 0) for kind in ("draw2", "draw1", "draw5")},
         challenges=_challenges(p),
-        alt_scoring=_get(p, "scoring.method") == "own-hand-lowest-wins",
-        elimination=method == "elimination",
         light_scoring=_side(name, p) == "light",
+        method=str(method),
     )
 
 

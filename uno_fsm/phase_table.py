@@ -7,6 +7,8 @@ machine. `uno_fsm.dispatch` groups the edges into the table `Game.apply` walks.
 
 from __future__ import annotations
 
+from typing import Final
+
 PHASES: tuple[str, ...] = (
     'dealing',
     'play',
@@ -18,6 +20,40 @@ PHASES: tuple[str, ...] = (
     'game_over',
 )
 INITIAL = 'dealing'
+# the phases and the events by name (rule code compares with these, never with a
+# string of its own)
+DEALING: Final = 'dealing'
+PLAY: Final = 'play'
+PLAY_DRAWN: Final = 'play_drawn'
+CHOOSE_COLOR: Final = 'choose_color'
+CHALLENGE: Final = 'challenge'
+SWAP: Final = 'swap'
+ROUND_OVER: Final = 'round_over'
+GAME_OVER: Final = 'game_over'
+PLAY_CARD: Final = 'play_card'
+JUMP_IN: Final = 'jump_in'
+DRAW: Final = 'draw'
+CALL_UNO: Final = 'call_uno'
+CATCH: Final = 'catch'
+HINT: Final = 'hint'
+WRONG_CARD: Final = 'wrong_card'
+KEEP: Final = 'keep'
+PICK_COLOR: Final = 'pick_color'
+CHALLENGE_CARD: Final = 'challenge_card'
+ACCEPT: Final = 'accept'
+CHOOSE_SWAP: Final = 'choose_swap'
+NEXT_ROUND: Final = 'next_round'
+# the decision each phase waits for (`Game.pending.decision`; uno_fsm.phases.DECISIONS)
+DECISIONS: dict[str, str] = {
+    'dealing': 'dealing',
+    'play': 'play',
+    'play_drawn': 'play-drawn',
+    'choose_color': 'color',
+    'challenge': 'challenge',
+    'swap': 'swap',
+    'round_over': 'round-over',
+    'game_over': 'none',
+}
 # (source, event, conds, target, effects, internal), in document order; event "" is
 # an eventless transition
 EDGES: tuple[tuple[str, str, tuple[str, ...], str, tuple[str, ...], bool], ...] = (

@@ -148,6 +148,25 @@ def machine_phases() -> tuple[tuple[str, ...], str]:
             next(s.id for s in TurnPhases.states if s.initial))
 
 
+# The decision each phase waits for: `Game.pending.decision`, the observation vocabulary of
+# docs/contracts.md (the scenario `pending.decision`); generated into uno_fsm/phase_table.py.
+DECISIONS: dict[str, str] = {
+    "dealing": "dealing",  # transient: never pending once `Game.new` / `apply` returns
+    "play": "play",
+    "play_drawn": "play-drawn",
+    "choose_color": "color",
+    "challenge": "challenge",
+    "swap": "swap",
+    "round_over": "round-over",
+    "game_over": "none",
+}
+
+
+def machine_events() -> tuple[str, ...]:
+    """The events of TurnPhases, in document order (eventless transitions have none)."""
+    return tuple(dict.fromkeys(row[1] for row in machine_edges() if row[1]))
+
+
 def derive_table() -> tuple[Table, Eventless]:
     """(event table, eventless table) read from TurnPhases now, transitions in document order:
     what `uno_fsm.dispatch.TABLE` and `EVENTLESS` (from the checked-in edges) must equal."""
@@ -168,10 +187,20 @@ def table_module() -> str:
         "",
         "from __future__ import annotations",
         "",
+        "from typing import Final",
+        "",
         "PHASES: tuple[str, ...] = (",
         *(f"    {p!r}," for p in phases),
         ")",
         f"INITIAL = {initial!r}",
+        "# the phases and the events by name (rule code compares with these, never with a",
+        "# string of its own)",
+        *(f"{p.upper()}: Final = {p!r}" for p in phases),
+        *(f"{e.upper()}: Final = {e!r}" for e in machine_events()),
+        "# the decision each phase waits for (`Game.pending.decision`; uno_fsm.phases.DECISIONS)",
+        "DECISIONS: dict[str, str] = {",
+        *(f"    {p!r}: {DECISIONS[p]!r}," for p in phases),
+        "}",
         "# (source, event, conds, target, effects, internal), in document order; event \"\" is",
         "# an eventless transition",
         "EDGES: tuple[tuple[str, str, tuple[str, ...], str, tuple[str, ...], bool], ...] = (",

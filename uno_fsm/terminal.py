@@ -199,11 +199,12 @@ class Table:
         g = self.game
         target = g.params.target
         goal = f" (first to {target} wins)" if target else ""
-        if g.params.elimination:  # DESAFIO.ELIMINATE: what a player holds counts against them
+        # DESAFIO.ELIMINATE: what a player holds counts against them
+        if g.params.method == "elimination":
             goal = f" (a player reaching {target} is eliminated; the last one left wins)"
         self.console.print(Text(f"{title}{goal}:", style="bold"))
         # FLALT.OWN-HAND, DESAFIO.SCORE: the lowest total is the best
-        low = g.params.alt_scoring or g.params.elimination
+        low = g.params.method in ("own-hand-lowest-wins", "elimination")
         for seat, score in sorted(enumerate(g.scores), key=lambda s: s[1] if low else -s[1]):
             out = "  eliminated" if seat in g.state.eliminated else ""
             self.console.print(f"  {self.name(seat):7} {score:4}{out}")
@@ -259,13 +260,15 @@ class Table:
             "hands-swapped": f"{n} swap{'' if me else 's'} hands with "
                              f"{'you' if ev.count == self.me else self.name(ev.count)}",
             "reshuffled": f"The discard pile ({ev.count} cards) is shuffled into a new draw pile",
+            "exhausted": "No card is left to draw (the draw pile and the discards are empty)",
             "skipped-everyone": f"{n} skip{'' if me else 's'} everyone and play"
                                 f"{'' if me else 's'} again",
             "dealt": f"{n} deal{'' if me else 's'} {ev.count} cards each",
             "dealer": f"{n} {'are' if me else 'is'} the dealer",
             "jumped-in": f"{n} jump{'' if me else 's'} in",
         }
-        if k == "went-out" and self.game.params.elimination:  # DESAFIO.SCORE: nothing to score
+        # DESAFIO.SCORE: nothing to score
+        if k == "went-out" and self.game.params.method == "elimination":
             return (f"{n} go{'' if me else 'es'} out",)
         if k == "eliminated":  # DESAFIO.ELIMINATE
             return (f"{n} {'are' if me else 'is'} eliminated with {ev.count} points",)

@@ -10,6 +10,7 @@ message)`; nothing raises.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +19,8 @@ from typing import Any
 from uno_spec.files import InputError, read_text
 from uno_spec.loader import SpecError, YamlMap, display_path, load_yaml, yaml_files
 from uno_spec.matches import check_match
-from uno_spec.parameters import parameters, schema_file
-from uno_spec.schema import schema_path, validate
+from uno_spec.parameters import param_groups, parameters, schema_file, variant_parameters
+from uno_spec.schema import Schema, ruleset_validator, schema_path, validate
 
 
 @dataclass(frozen=True, order=True)
@@ -95,6 +96,10 @@ class _Linter:
         """Parse and schema-check each file; the mappings that parsed come back."""
         out: list[tuple[str, YamlMap]] = []
         schema = schema_path(self.root, kind)
+        # rulesets: with the parameter groups the variants declare (`parameters`)
+        compiled: Path | Schema = schema
+        if kind == "rulesets" and schema.is_file():
+            compiled = ruleset_validator(self.root)
         for path in paths:
             shown = display_path(path)
             try:
@@ -108,7 +113,7 @@ class _Linter:
                 self.broken.add(kind)
                 continue
             if schema.is_file():
-                for line, message in validate(doc, schema):
+                for line, message in validate(doc, compiled):
                     self.add(shown, line, message)
             else:
                 self.add(display_path(schema), 0, "schema file missing")
@@ -193,6 +198,43 @@ class _Linter:
                                  f"{_hint(rule, self.rules)}")
             self.counts[kind if kind == "features" else "error codes"] = len(seen)
 
+    def _variant_declarations(self) -> None:
+        """A variant's own declarations: its feature id is not one of spec/features.yaml's
+        nor another variant's; each parameter group it declares is declared nowhere else."""
+        listed: set[str] = set()
+        path = self.root / "features.yaml"
+        if path.is_file():
+            try:
+                doc = load_yaml(path)
+            except SpecError:
+                doc = None
+            if isinstance(doc, YamlMap):
+                listed = {str(i.get("id")) for i in doc.get("features") or []
+                          if isinstance(i, YamlMap)}
+        schema = json.loads(schema_file(self.root).read_text(encoding="utf-8"))
+        groups: dict[str, str] = {g: "the ruleset schema" for g in param_groups(schema)}
+        features: dict[str, str] = {}
+        for rid, e in sorted(self.rulesets.items()):
+            feature = e.data.get("feature")
+            if isinstance(feature, YamlMap) and isinstance(feature.get("id"), str):
+                fid = feature["id"]
+                other = "spec/features.yaml" if fid in listed else features.get(fid)
+                if other is not None:
+                    self.add(e.file, e.data.line_of("feature"),
+                             f"variant {rid}: feature {fid!r} is already declared by {other}")
+                features.setdefault(fid, f"variant {rid}")
+            declared = e.data.get("parameters")
+            if not isinstance(declared, YamlMap):
+                continue
+            for group in declared:
+                if group in groups:
+                    self.add(e.file, declared.line_of(group),
+                             f"variant {rid}: parameter group {group!r} is already declared by "
+                             f"{groups[group]}")
+                groups.setdefault(str(group), f"variant {rid}")
+        if "features" in self.counts:
+            self.counts["features"] += len(features)
+
     @property
     def rules_loaded(self) -> bool:
         return bool(self.rules)
@@ -258,6 +300,7 @@ class _Linter:
                     self.add(e.file, e.data.line_of("conflicts"),
                              f"variant {rid} conflicts with {name!r}, which is not a variant"
                              f"{_hint(name, variants)}")
+        self._variant_declarations()
         for mid, e in self.matches.items():
             self._ref(e, "cites", self.clauses, "clause", f"match {mid}")
             self._ref(e, "rules", self.rules, "rule", f"match {mid}")
@@ -307,11 +350,19 @@ class _Linter:
         if "rules" in self.broken or not self.rules or path.parent != self.root / "schema":
             return
         text = path.read_text(encoding="utf-8").splitlines()
+        own = variant_parameters(self.root)  # group -> (variant, node): in the variant's file
         for param in parameters(self.root).values():
             for rule in param.rules:
                 if rule not in self.rules:
-                    line = next((n for n, t in enumerate(text, 1) if f'"{rule}"' in t), 0)
-                    self.add(display_path(path), line, f"parameter {param.path} names unknown "
+                    group = param.path.split(".")[0]
+                    where, lines = display_path(path), text
+                    declaring = self.root / "rulesets" / f"{own[group][0]}.yaml" \
+                        if group in own else None
+                    if declaring is not None and declaring.is_file():
+                        where = display_path(declaring)
+                        lines = read_text(declaring).splitlines()
+                    line = next((n for n, t in enumerate(lines, 1) if rule in t), 0)
+                    self.add(where, line, f"parameter {param.path} names unknown "
                              f"rule {rule!r}{_hint(rule, self.rules)}")
 
     # -- seeds --------------------------------------------------------------------------------

@@ -1,5 +1,10 @@
 """The ruleset parameters: every one the ruleset schema declares (`$defs.params` of
-spec/schema/ruleset.schema.json), with its type, allowed values, default and rule IDs.
+spec/schema/ruleset.schema.json, with the `parameters` each variant's own ruleset file
+declares merged in: `ruleset_schema`), with its type, allowed values, default and rule IDs.
+
+A variant's parameters live in its own file (spec/rulesets/<variant>.yaml, `parameters`: one
+JSON Schema node per parameter group it adds), so that adding a variant does not edit the
+shared schema; a group may be declared once (the base schema's, or one variant's).
 
 The schema is the one list of the parameters the engine reads: `spec lint` rejects a ruleset
 naming any other (`additionalProperties: false` at every level) and a ruling whose `params`
@@ -115,16 +120,62 @@ def schema_file(root: Path | None = None) -> Path:
     return own if own.is_file() else spec_root() / "schema" / SCHEMA
 
 
+def variant_parameters(root: Path | None = None) -> dict[str, tuple[str, Any]]:
+    """The parameter groups the variants of a spec tree declare: group -> (variant id, its
+    JSON Schema node), from each file's `parameters` (files that do not parse, or that declare
+    none, are skipped: `spec lint` reports them)."""
+    from uno_spec.loader import SpecError, load_yaml, yaml_files
+
+    out: dict[str, tuple[str, Any]] = {}
+    for path in yaml_files(root if root is not None else spec_root(), "rulesets"):
+        try:
+            doc = load_yaml(path)
+        except SpecError:
+            continue
+        if not isinstance(doc, Mapping) or not isinstance(doc.get("parameters"), Mapping):
+            continue
+        for group, node in doc["parameters"].items():
+            out.setdefault(str(group), (str(doc.get("id") or path.stem), node))
+    return out
+
+
+def ruleset_schema(root: Path | None = None) -> dict[str, Any]:
+    """The ruleset schema of a spec tree (`schema_file`), with the parameter groups its
+    variants declare added to `$defs.params` (a group the schema already has is left as the
+    schema says: `spec lint` reports the clash)."""
+    schema = json.loads(schema_file(root).read_text(encoding="utf-8"))
+    props = param_groups(schema)
+    for group, (_, node) in variant_parameters(root).items():
+        props.setdefault(group, _plain(node))
+    return schema
+
+
+def param_groups(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The `properties` of a ruleset schema's `params` (a tree's own schema may have none)."""
+    node = _resolve(schema, (schema.get("properties") or {}).get("params") or {})
+    props = node.get("properties")
+    return props if isinstance(props, dict) else {}
+
+
+def _plain(node: Any) -> Any:
+    """A YAML node as plain JSON data (mappings with string keys, lists)."""
+    if isinstance(node, Mapping):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list | tuple):
+        return [_plain(v) for v in node]
+    return node
+
+
 @functools.lru_cache(maxsize=8)
-def _parameters(path: Path) -> Mapping[str, Parameter]:
-    schema = json.loads(path.read_text(encoding="utf-8"))
+def _parameters(text: str) -> Mapping[str, Parameter]:
+    schema = json.loads(text)
     params = _resolve(schema, schema["properties"]["params"])
     return {p.path: p for p in _walk(schema, params, "")}
 
 
 def parameters(root: Path | None = None) -> Mapping[str, Parameter]:
     """Every declared parameter by dotted path (groups and leaves), in schema order."""
-    return _parameters(schema_file(root).resolve())
+    return _parameters(json.dumps(ruleset_schema(root)))
 
 
 def leaves(params: Mapping[str, Any], declared: Mapping[str, Parameter] | None = None,

@@ -1,4 +1,4 @@
-"""Rulesets: a base (`classic-official`) composed with variants (`+stacking+jump-in`).
+"""Rulesets: a base (`classic-official`) composed with variants (`base+variant+...`).
 
 spec/rulesets/<id>.yaml holds either a base (`kind: base`) or a variant (`kind: variant`, with
 `applies_to: [bases]`, `conflicts: [variant ids]`). `load_ruleset("base+v1+v2")` deep-merges
@@ -31,6 +31,20 @@ class RulesetFile:
     params: Mapping[str, Any] = field(hash=False)
     file: str = ""
     line: int = 1
+    # a variant's feature (the feature registry: spec/features.yaml and these), or None
+    feature: VariantFeature | None = None
+
+
+@dataclass(frozen=True)
+class VariantFeature:
+    """A variant's feature (`feature` of its ruleset file): needed by every scenario of a
+    ruleset including the variant, and by any naming one of its set-up fields or expecting
+    one of its observations."""
+
+    feature: str
+    description: str
+    setup: frozenset[str] = frozenset()
+    observations: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -96,10 +110,15 @@ def _ruleset_files(root: Path) -> Mapping[str, RulesetFile]:
         if not isinstance(params, Mapping):
             raise SpecError(shown, doc.line_of("params"),
                             f"ruleset {rid!r}: params must be a mapping")
+        feature = doc.get("feature")
         out[rid] = RulesetFile(
             id=rid, kind=kind, title=str(doc.get("title") or ""),
             applies_to=_strs(doc.get("applies_to")), conflicts=_strs(doc.get("conflicts")),
             rulings=_strs(doc.get("rulings")), params=freeze(params), file=shown, line=doc.line,
+            feature=VariantFeature(str(feature.get("id")), str(feature.get("description", "")),
+                                   frozenset(_strs(feature.get("setup"))),
+                                   frozenset(_strs(feature.get("observations"))))
+            if isinstance(feature, Mapping) and feature.get("id") else None,
         )
     return MappingProxyType(out)
 
@@ -107,6 +126,12 @@ def _ruleset_files(root: Path) -> Mapping[str, RulesetFile]:
 def ruleset_files(root: Path | None = None) -> Mapping[str, RulesetFile]:
     """Every ruleset file by id (raises SpecError on a malformed file)."""
     return _ruleset_files((root if root is not None else spec_root()).resolve())
+
+
+def variant_features(root: Path | None = None) -> dict[str, VariantFeature]:
+    """Variant id -> its feature, for the variants that declare one (the feature every
+    scenario of a ruleset including the variant needs)."""
+    return {r.id: r.feature for r in ruleset_files(root).values() if r.feature is not None}
 
 
 def list_rulesets(kind: str | None = None, root: Path | None = None) -> list[str]:

@@ -137,6 +137,19 @@ def validator(schema_path: Path) -> Schema:
     return compile_schema(json.loads(schema_path.read_text(encoding="utf-8")))
 
 
+@functools.lru_cache(maxsize=8)
+def _compiled(text: str) -> Schema:
+    return compile_schema(json.loads(text))
+
+
+def ruleset_validator(root: Path) -> Schema:
+    """The compiled ruleset schema of a spec tree: its schema file with the parameter groups
+    its variants declare (`uno_spec.parameters.ruleset_schema`)."""
+    from uno_spec.parameters import ruleset_schema
+
+    return _compiled(json.dumps(ruleset_schema(root)))
+
+
 def _line(doc: Any, path: list[str | int]) -> int:
     """The line of the deepest mapping key along `path` in a YamlMap tree."""
     node, line = doc, doc.line if isinstance(doc, YamlMap) else 1
@@ -187,12 +200,14 @@ def _message(err: ValidationError) -> str:
     return err.message
 
 
-def validate(doc: Any, schema_path: Path) -> Iterator[tuple[int, str]]:
-    """(line, message) for each schema violation of `doc`, in document order."""
+def validate(doc: Any, schema_path: Path | Schema) -> Iterator[tuple[int, str]]:
+    """(line, message) for each schema violation of `doc`, in document order (`schema_path`:
+    a schema file, or a compiled schema)."""
     def at(err: ValidationError) -> int:  # an unknown parameter: the line of its own key
         return _line(doc, [*err.absolute_path, *_unknown_parameters(err)[:1]])
 
-    errors = sorted(validator(schema_path).iter_errors(doc),
+    schema = schema_path if isinstance(schema_path, Schema) else validator(schema_path)
+    errors = sorted(schema.iter_errors(doc),
                     key=lambda e: (at(e), list(map(str, e.path))))
     for err in errors:
         where = _where(list(err.absolute_path))

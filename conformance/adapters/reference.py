@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.protocol import PROTOCOL, AdapterError, Unsupported
@@ -82,6 +82,7 @@ class ReferenceAdapter:
     def __init__(self) -> None:
         self.game: Any = None
         self.applied: list[str] = []  # rule IDs of the events of the last accepted action
+        self.events: list[Any] = []  # those events
         self.shuffled = False  # whether that action (or the setup) drew on the random source
 
     def hello(self) -> dict[str, Any]:
@@ -147,6 +148,7 @@ class ReferenceAdapter:
         except NotImplementedError as exc:
             raise Unsupported(str(exc)) from exc
         self.applied = _rules_of(events)
+        self.events = events
         self.shuffled = self.game.state.rng.getstate() != rng_before
         return None
 
@@ -430,15 +432,103 @@ class PhaseEdges:
         return [e for e in self.reachable if e not in self.exercised]
 
 
-def phase_edges(scenarios: Sequence[Any]) -> PhaseEdges:
-    """Run `scenarios` on the reference engine in this process and record the phase edges its
-    dispatch table takes (issue 15 item 3; the recording is `uno-fsm check`'s,
-    uno_fsm.modelcheck.traced). Outcomes are not judged here: `conformance run` does that."""
+@dataclass
+class StepTrace:
+    """What the reference engine did with one `act` of a scenario (conformance.features)."""
+
+    accepted: bool
+    rules: tuple[str, ...]  # the rule IDs of its events, or of its refusal
+    face: str | None  # the face in play of the card the action names (its text if unparsed)
+    decision: str | None  # the decision pending before it (`pending.decision`), None: none
+    turned: tuple[str, ...]  # faces turned up by it: a next hand's first card, a flip's top
+
+
+@dataclass
+class Trace:
+    """What the reference engine did with one scenario: its set-up (the rule IDs of the
+    set-up's events, the faces turned first) and each `act` in order; `ran` is False when
+    no set-up was played (a match scenario, a refused set-up)."""
+
+    ran: bool = False
+    setup_rules: tuple[str, ...] = ()
+    turned: tuple[str, ...] = ()
+    steps: list[StepTrace] = field(default_factory=list)
+
+
+class TracingReference(ReferenceAdapter):
+    """The reference engine recording a `Trace` of what it does (`reference_run`)."""
+
+    def __init__(self, sink: list[Trace]) -> None:
+        super().__init__()
+        self.sink = sink
+
+    def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        out = super().setup(params)
+        trace = Trace()
+        if self.game is not None and out is None:
+            events = self.game.setup_events
+            trace = Trace(True, tuple(_rules_of(events)), _turned(self.game, events))
+        self.sink.append(trace)
+        return out
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
+        g = self.game
+        decision = face = None
+        if g is not None:
+            pending = g.pending
+            decision = None if pending is None else pending.decision
+            face = _face_of(g, action.get("play") if isinstance(action, dict) else None)
+        out = super().act(action)
+        rules: tuple[str, ...] = tuple(self.applied) if out is None else tuple(
+            [out["rule"]] if out.get("rule") else [])
+        turned = _turned(self.game, self.events) if out is None else ()
+        if self.sink:
+            self.sink[-1].steps.append(StepTrace(out is None, rules, face, decision, turned))
+        return out
+
+
+def _face_of(game: Any, card: Any) -> str | None:
+    """The face in play of a card named in notation, as the engine reads it (its text when it
+    is not a card of this game)."""
+    from uno_fsm.cards import CardNotationError, parse
+
+    if not isinstance(card, str):
+        return None
+    try:
+        return str(parse(card).face(game.state.side).text)
+    except (CardNotationError, ValueError, AttributeError):
+        return card.upper().split("/")[0]
+
+
+def _turned(game: Any, events: Any) -> tuple[str, ...]:
+    """The faces the events turned up: a first card (`first-card`), a flip's new top."""
+    out: list[str] = []
+    for e in events or ():
+        if e.kind == "first-card" and e.card is not None:
+            out.append(e.card.light.text)  # FL.SETUP.FIRST-DISCARD: turned light side up
+        elif e.kind == "flipped" and e.card is not None:
+            out.append(e.card.face(game.state.side).text)
+    return tuple(out)
+
+
+def reference_run(scenarios: Sequence[Any]) -> tuple[PhaseEdges, dict[str, Trace]]:
+    """Run `scenarios` on the reference engine in this process: the phase edges its dispatch
+    table takes (issue 15 item 3; the recording is `uno-fsm check`'s,
+    uno_fsm.modelcheck.traced) and, per scenario id, the `Trace` of what it did (the
+    features a scenario needs: conformance.features). Outcomes are not judged here:
+    `conformance run` does that."""
     from conformance.runner import Runner
     from uno_fsm import modelcheck
 
     cov = modelcheck.Coverage()
-    runner = Runner(ReferenceAdapter, adapter_name="reference")
+    sink: list[Trace] = []
+    traces: dict[str, Trace] = {}
+
+    def done(result: Any) -> None:
+        traces[result.id] = sink.pop() if sink else Trace()
+        sink.clear()
+
+    runner = Runner(lambda: TracingReference(sink), adapter_name="reference", on_result=done)
     try:
         with modelcheck.traced(cov):
             runner.run(scenarios)
@@ -447,9 +537,15 @@ def phase_edges(scenarios: Sequence[Any]) -> PhaseEdges:
     every = [label for label, _ in modelcheck.all_edges()]
     # UNREACHABLE also lists guard outcomes (`edge/guard=value`): only its edges count here
     unreachable = {e: why for e, why in modelcheck.UNREACHABLE.items() if e in every}
-    return PhaseEdges(reachable=tuple(e for e in every if e not in unreachable),
-                      unreachable=unreachable,
-                      exercised=frozenset(e for e, n in cov.edges.items() if n))
+    edges = PhaseEdges(reachable=tuple(e for e in every if e not in unreachable),
+                       unreachable=unreachable,
+                       exercised=frozenset(e for e, n in cov.edges.items() if n))
+    return edges, traces
+
+
+def phase_edges(scenarios: Sequence[Any]) -> PhaseEdges:
+    """The phase edges `scenarios` traverse on the reference engine (`reference_run`)."""
+    return reference_run(scenarios)[0]
 
 
 class ReferenceOracle(ReferenceAdapter):

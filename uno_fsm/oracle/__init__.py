@@ -6,10 +6,12 @@ Each module holds one rule area and names the rule IDs it checks, like the engin
 layout: `turns` (drawing, keeping, the first colour), `play` (playing a card, dispatching to
 the card's area), `action_cards`, `wild_draw` (challenges), `uno_call` (UNO and the table
 penalties), `dealing` (the deal and the first card), `scoring` (going out and the end),
-`deck`, `flip`, and one module per variant: `stacking`, `jump_in`, `seven_o`, `swap_hands`,
-`cards_2018`, `partners`, `flip_alt_scoring`, `desafio`. `base` holds what they share
-(`Facts`, read from the composed ruleset's params; `Snap`; `check`; `step_seat`, which skips
-Desafio's eliminated seats).
+`deck`, `flip`, and one module for each variant written before the registry whose checks
+are not yet in its own module (`stacking`, `jump_in`, `seven_o`, `swap_hands`, `cards_2018`).
+The other variants' checks are their `Variant.oracle` (uno_fsm/rules/), which `postconditions`
+and `uno_fsm.invariants.check_invariants` call through `Facts.oracles`. `base` holds what they
+share (`Facts`, read from the composed ruleset's params; `Snap`, `check`, `step_seat`, which
+skips the seats out of the game: uno_fsm.checks).
 """
 
 from __future__ import annotations
@@ -75,7 +77,9 @@ def postconditions(facts: Facts, before: Snap, action: Action, game: Game,
     elif kind == "draw" and before.stack:
         stacking.post_take_all(before, game)
     elif kind == "draw":
-        turns.post_draw(before, game)
+        # a variant's own draw (`Oracle.post_draw`) replaces the base rules' check
+        if not any([o.post_draw(facts, before, game) for o in facts.oracles]):
+            turns.post_draw(facts, before, game)
     elif kind == "pass":
         turns.post_pass(before, game)
     elif kind == "color":
@@ -90,3 +94,6 @@ def postconditions(facts: Facts, before: Snap, action: Action, game: Game,
         uno_call.post_uno(before, action, game, listed)
     elif kind == "wrong-card":
         uno_call.post_wrong_card(before, action, game)
+    if kind == "play":
+        for o in facts.oracles:  # the variants' own postconditions of a play
+            o.post_play(facts, before, action, game, listed)

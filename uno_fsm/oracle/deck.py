@@ -24,10 +24,10 @@ def expected_deck(facts: Facts) -> Counter[str] | None:
             deck[c + r] += 2
     deck["W"] += 4  # CL.DECK.WILDS
     deck["W4"] += 4
-    if facts.cards_2018:  # CL18.DECK: one Shuffle Hands, three custom Wilds
+    if facts.plays("cards-2018"):  # CL18.DECK: one Shuffle Hands, three custom Wilds
         deck["WSH"] += 1
         deck["WC"] += 3
-    if facts.swap_card:  # V.SWAP.CARD (RUL.SWAP.CARD): one Swap Hands Wild
+    if facts.plays("swap-hands"):  # V.SWAP.CARD (RUL.SWAP.CARD): one Swap Hands Wild
         deck["WSW"] += 1
     return deck
 

@@ -21,7 +21,7 @@ def check_jump(facts: Facts, before: Snap, action: Action) -> None:
     postconditions then hold from the jumper's seat (V.JUMPIN.CONTINUES, V.JUMPIN.EFFECTS)."""
     card = action.card
     assert card is not None and action.player is not None
-    check(facts.jump_in, "CL.PLAY.OUT-OF-TURN", f"out-of-turn {action} accepted")
+    check(facts.plays("jump-in"), "CL.PLAY.OUT-OF-TURN", f"out-of-turn {action} accepted")
     top = before.top()
     check(identical(face_on(card, before.side), top), "V.JUMPIN.IDENTICAL",
           f"{card} jumped in on {top}")
@@ -35,7 +35,7 @@ def check_listed(facts: Facts, a: Action, decision: str, owner: int | None, st: 
     jump-in: identical card, play decision, no penalty pending (CL.PLAY.OUT-OF-TURN without
     the variant)."""
     f = face_on(a.card, st.side) if a.card is not None else None
-    check(facts.jump_in and a.kind == "play" and decision == "play" and not st.stack
+    check(facts.plays("jump-in") and a.kind == "play" and decision == "play" and not st.stack
           and identical(f, top),
-          "V.JUMPIN.IDENTICAL" if facts.jump_in else "CL.PLAY.OUT-OF-TURN",
+          "V.JUMPIN.IDENTICAL" if facts.plays("jump-in") else "CL.PLAY.OUT-OF-TURN",
           f"{a} listed while P{owner} owes the decision")

@@ -64,13 +64,13 @@ def post_play(facts: Facts, before: Snap, action: Action, game: Game,
         flip.post_skip_everyone(p, pend)
     elif kind == "reverse":
         action_cards.post_reverse(facts, p, pend, before, game)
-    elif kind == "draw2" and facts.stacking:
+    elif kind == "draw2" and facts.plays("stacking"):
         stacking.post_stacked_draw_two(card, p, pend, before, game)
     elif kind in action_cards.DRAW_CARDS:
         action_cards.post_draw_card(kind, card, p, pend, before, game, avail)
     elif kind in wild_draw.CHALLENGEABLE:
         wild_draw.post_wild_draw(facts, kind, card, p, pend, before, game)
-    elif facts.seven_o and f.rank == "7":
+    elif facts.plays("seven-o") and f.rank == "7":
         seven_o.post_seven(p, pend)
     elif kind == "wild_swap_hands":
         swap_hands.post_swap_card(action, p, pend, game)

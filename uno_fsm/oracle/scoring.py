@@ -1,13 +1,12 @@
 """Going out, scoring and the end of the game (CL.END.*, CL.SCORE.*, CL18.SCORE, CL22.SCORE.*,
-FL.END.*, FL.SCORE.*, FL.GAME.*; with the partners, Flip alternative scoring and Desafio
-variants)."""
+FL.END.*, FL.SCORE.*, FL.GAME.*); a variant that scores a hand its own way checks it in its
+module (`Oracle.score_out`, `Oracle.team`)."""
 
 from __future__ import annotations
 
 from uno_fsm.actions import Action
 from uno_fsm.cards import Card, Face
 from uno_fsm.game import Game
-from uno_fsm.oracle import desafio, flip_alt_scoring, partners
 from uno_fsm.oracle.action_cards import DRAW_CARDS
 from uno_fsm.oracle.base import Facts, Snap, check, face_on, gain
 from uno_fsm.oracle.flip import flip_points
@@ -65,32 +64,28 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
                    else points(face_on(c, side), facts) for c in h)
 
     target = facts.target
-    if facts.alt_scoring:
-        flip_alt_scoring.check_own_hands(before, after, p, hand_points)
-        over = target is not None and max(after.scores) >= target
-        rid = "FLALT.END-500"
-    elif facts.elimination:
-        assert target is not None  # the elimination method needs its amount
-        over = desafio.check_hand_end(before, game, p, hand_points, target)
-        rid = "DESAFIO.WINNER"
+    # a variant scoring the hand its own way (`Oracle.score_out`), else the winner (and the
+    # seats a variant makes score with them: `Oracle.team`) scores the others' cards
+    own = next((got for o in facts.oracles
+                if (got := o.score_out(facts, before, game, p, hand_points)) is not None), None)
+    if own is not None:
+        over, rid = own
     else:
-        # PARTNERS.SCORE: the team scores the opponents' cards only (both partners carry the
-        # team total, PARTNERS.TARGET); without partners the team is the player alone
-        team = partners.team(facts, p, n)
+        team_of = next((mates for o in facts.oracles if (mates := o.team(p, n)) is not None),
+                       None)
+        team, score_rid, target_rid = team_of if team_of is not None else (
+            {p}, "FL.SCORE.WINNER" if facts.flip else "CL.SCORE.WINNER",
+            "FL.GAME.TARGET-500" if facts.flip else "CL.SCORE.TARGET")
         gained = sum(hand_points(h) for s_, h in enumerate(after.hands) if s_ not in team)
-        rid = "PARTNERS.SCORE" if facts.partners else (
-            "FL.SCORE.WINNER" if facts.flip else "CL.SCORE.WINNER")
-        check(all(after.scores[s_] == before.scores[s_] + gained for s_ in team), rid,
+        check(all(after.scores[s_] == before.scores[s_] + gained for s_ in team), score_rid,
               f"P{p} scored {after.scores[p] - before.scores[p]}, the opponents hold "
               f"{gained}")
         check(all(after.scores[s_] == before.scores[s_] for s_ in range(n)
-                  if s_ not in team), rid, "a loser's score changed")
+                  if s_ not in team), score_rid, "a loser's score changed")
         # CL22.SCORE.ONE-HAND, GUIDE.END.FIRST-OUT: no target, the first player out wins
         over = target is None or after.scores[p] >= target
         one_hand = "GUIDE.END.FIRST-OUT" if facts.base == "classic-guide" else "CL22.SCORE.ONE-HAND"
-        rid = one_hand if target is None else (
-            "PARTNERS.TARGET" if facts.partners else
-            "FL.GAME.TARGET-500" if facts.flip else "CL.SCORE.TARGET")
+        rid = one_hand if target is None else target_rid
     if over:
         check(pend is None and game.is_over, rid, f"the game should be over: pending {pend}")
     else:

@@ -13,7 +13,7 @@ from uno_fsm.oracle.base import Facts, Snap, check, has_catch
 
 def rotates(facts: Facts, f: Face, before: Snap, p: int) -> bool:
     """V.SEVENO.ZERO-ROTATE: a 0 not played as the last card rotates the hands."""
-    return facts.seven_o and f.rank == "0" and len(before.hands[p]) > 1
+    return facts.plays("seven-o") and f.rank == "0" and len(before.hands[p]) > 1
 
 
 def check_rotation(before: Snap, card: Card, p: int, game: Game) -> None:

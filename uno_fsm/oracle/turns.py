@@ -7,22 +7,29 @@ from collections import Counter
 
 from uno_fsm.actions import Action
 from uno_fsm.game import Game
-from uno_fsm.oracle.base import Snap, available, check, face_on, gain, playable
+from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain, playable
 
 
-def post_draw(before: Snap, game: Game) -> None:
-    """CL.DRAW.UNABLE / CL.DRAW.UNWILLING: exactly one card (CL.RESHUFFLE.BOTH-EMPTY: none);
-    a playable drawn card may be played (CL.DRAW.PLAY-DRAWN), else the turn passes."""
+def post_draw(facts: Facts, before: Snap, game: Game) -> None:
+    """CL.DRAW.UNABLE / CL.DRAW.UNWILLING: the ruleset's `draw.count` cards, one in every
+    shipped ruleset (CL.RESHUFFLE.BOTH-EMPTY: fewer when the piles run out); a playable drawn
+    card (the last one) may be played (CL.DRAW.PLAY-DRAWN), else the turn passes."""
     after, pend = game.state, game.pending
     p = before.current
     assert p is not None
-    want = min(1, available(before, False))
+    want = min(facts.draw, available(before, False))
     check(gain(before, after, p) == want, "CL.DRAW.UNABLE",
           f"P{p} drew {gain(before, after, p)} cards, expected {want}")
     if not want:
         return
-    got = Counter(after.hands[p]) - Counter(before.hands[p])
-    drawn = next(iter(got))
+    got = list((Counter(after.hands[p]) - Counter(before.hands[p])).elements())
+    # the last card drawn decides: the one card (draw.count 1); of several, the hands do not
+    # say which came last, so the engine's pending drawn card is checked to be one of them
+    drawn = got[0] if len(got) == 1 else after.drawn
+    if drawn is None or drawn not in got:
+        check(pend is not None and pend.player == before.step(p) and pend.decision == "play",
+              "CL.DRAW.UNPLAYABLE-PASSES", f"after drawing {len(got)} cards: pending {pend}")
+        return
     if playable(face_on(drawn, before.side), before.active_color, before.top()):
         # CL.DRAW.PLAY-DRAWN: the player may now play the drawn card or keep it
         check(pend is not None and pend.player == p and pend.decision == "play-drawn",

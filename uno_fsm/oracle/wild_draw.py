@@ -47,7 +47,7 @@ def post_wild_draw(facts: Facts, kind: str, card: Card, p: int, pend: Pending, b
     check(pend.player == victim and pend.decision == "challenge", rid,
           f"after a {card}: pending {pend}")
     check(gain(before, game.state, victim) == 0, rid, "the victim drew before deciding")
-    if facts.stacking and kind == "wd4":  # V.STACK.ACCUMULATE
+    if facts.plays("stacking") and kind == "wd4":  # V.STACK.ACCUMULATE
         after = game.state
         check(after.stack == before.stack + 4, "V.STACK.ACCUMULATE",
               f"stack {after.stack} after a Wild Draw Four on {before.stack}")

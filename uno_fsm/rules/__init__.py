@@ -7,9 +7,10 @@ the mixins below. Every rule is coded once, next to a comment naming its rule ID
 Validation (`validate`) runs before any effect and raises an `IllegalAction` without touching
 the state. Guards and effects take `(self, action)`; eventless transitions pass `action=None`.
 
-House rules are `Variant`s (uno_fsm/rules/hooks.py), each in a module of its own, listed in
-`VARIANTS`: the shared flow calls their named hooks; a variant's machine guards and effects
-(if it has any) are a mixin among the bases of `Rules`.
+Variants (house rules and the editions composed as `base+variant`) are `Variant`s
+(uno_fsm/rules/hooks.py), each in a module of its own, listed in `VARIANTS`: the shared flow
+calls their named hooks; a variant's machine guards and effects (if it has any) are a mixin
+among the bases of `Rules`.
 
 CL.PLAY.NO-TRADE: no effect of the base rules moves a card from one hand to another (only the
 variant swaps, V.SEVENO.* and V.SWAP.*, and the 2018 Wild Shuffle Hands, CL18.WSH.*, do).
@@ -23,25 +24,33 @@ from uno_fsm.actions import Action
 from uno_fsm.params import Params
 from uno_fsm.rules import action_cards, flip, wild_draw
 from uno_fsm.rules.action_cards import ActionCardRules
+from uno_fsm.rules.cards_2018 import Cards2018
 from uno_fsm.rules.dealing import DealingRules, dealer_value
 from uno_fsm.rules.desafio import Desafio
+from uno_fsm.rules.draw_until_playable import DrawUntilPlayable
 from uno_fsm.rules.flip import FlipRules
 from uno_fsm.rules.flip_alt import FlipAltScoring
+from uno_fsm.rules.flip_light_scoring import FlipLightScoring
 from uno_fsm.rules.hooks import SwapRules, Variant
 from uno_fsm.rules.jump_in import JumpIn, JumpInRules
+from uno_fsm.rules.no_action_finish import NoActionFinish
 from uno_fsm.rules.partners import Partners
+from uno_fsm.rules.play_for_points import PlayForPoints
 from uno_fsm.rules.scoring import ScoringRules
 from uno_fsm.rules.seven_o import SevenO, SwapDecisionRules
 from uno_fsm.rules.stacking import Stacking, StackingRules
 from uno_fsm.rules.swap_hands import SwapHands
-from uno_fsm.rules.turn import DECISIONS, TurnRules
+from uno_fsm.rules.turn import TurnRules
 from uno_fsm.rules.uno_call import UnoCallRules
 from uno_fsm.rules.wild_draw import WildDrawRules
 from uno_fsm.state import State
 
-# The house rules, in the order their hooks are called (a new variant: one line here).
+# The variants (spec/rulesets/, `kind: variant`), in the order their hooks are called: the one
+# list (a new variant: its module, and one line here). The engine, the oracle, the fuzzer and
+# the model checker iterate it; tests/test_variants_registry.py checks it against spec/.
 VARIANTS: tuple[type[Variant], ...] = (Stacking, JumpIn, SevenO, SwapHands, Partners,
-                                       FlipAltScoring, Desafio)
+                                       FlipAltScoring, Desafio, Cards2018, PlayForPoints,
+                                       FlipLightScoring, DrawUntilPlayable, NoActionFinish)
 
 
 class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRules,
@@ -60,5 +69,5 @@ class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRule
 Guard = Callable[[Rules, Action | None], bool]
 Effect = Callable[[Rules, Action | None], None]
 
-__all__ = ["DECISIONS", "VARIANTS", "Effect", "Guard", "Rules", "SwapRules", "Variant",
+__all__ = ["VARIANTS", "Effect", "Guard", "Rules", "SwapRules", "Variant",
            "dealer_value"]

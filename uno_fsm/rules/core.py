@@ -6,12 +6,14 @@ parameters, the events of the action being applied and the hooks of the variants
 plays (uno_fsm/rules/hooks.py).
 
 Rules here: CL.RESHUFFLE.* (the draw pile refilled from the discards), CL.PEN.FROM-DRAW-PILE,
-FL.PLAY.ACTIVE-SIDE (every face is read through `face`).
+FL.PLAY.ACTIVE-SIDE (every face is read through `face`). The seats in play (`seat`, `left`,
+`seats`, `seated`): every seat of the table, unless a variant takes some out of the game
+(hook `seats_in_play`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 from mypy_extensions import trait
@@ -19,8 +21,6 @@ from mypy_extensions import trait
 from uno_fsm.actions import FORMED, Action, Event, interned, new_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.params import Params
-from uno_fsm.rules.desafio import seats_in_play
-from uno_fsm.rules.desafio import step as desafio_step
 from uno_fsm.rules.hooks import CardEffect, Hooks, Variant
 from uno_fsm.state import CLOCKWISE, State
 
@@ -51,6 +51,8 @@ class Core:
     _plays: Plays
     seat_actions: dict[str, tuple[Action, ...]]
     challenge_kinds: frozenset[str]
+    _seat_hooks: tuple[Callable[[], Sequence[int] | None], ...]
+    _match_hooked: bool
 
     # filled by uno_fsm.rules: the house rules (VARIANTS) and the card effects (kind -> the
     # name of a method of Rules: `effect(actor, face, action) -> bool`)
@@ -68,6 +70,9 @@ class Core:
         self._allowed = allowed  # phase -> event -> edges (the machine's table)
         self.variants = tuple(v(self) for v in self.VARIANTS if v.enabled(params))
         self.hooks = Hooks(self.variants)
+        self._seat_hooks = self.hooks.seats_in_play
+        # a variant changes the matching rule (hooks `playable`, `restrict_plays`)
+        self._match_hooked = bool(self.hooks.playable or self.hooks.restrict_plays)
         effects: dict[str, CardEffect] = {k: getattr(self, m)
                                           for k, m in self.CARD_EFFECTS.items()}
         for v in self.variants:
@@ -120,28 +125,48 @@ class Core:
         return self.face(st.discard[-1]) if st.discard else None
 
     def seat(self, seat: int, steps: int = 1) -> int:
-        """The seat `steps` places from `seat` in the direction of play."""
+        """The seat `steps` places from `seat` in the direction of play, among the seats in
+        play."""
         st = self.st
-        if st.eliminated:  # DESAFIO.ELIMINATED-OUT: eliminated seats are skipped (desafio.py)
-            return desafio_step(st, seat, steps, st.direction)
+        if self._seat_hooks:
+            return self._step(seat, steps, st.direction)
         return (seat + st.direction * steps) % st.players
 
     def left(self, seat: int) -> int:
-        """CL.SEAT.LEFT: the next seat clockwise (DESAFIO.ELIMINATED-OUT: in play)."""
-        st = self.st
-        if st.eliminated:
-            return desafio_step(st, seat, 1, CLOCKWISE)
-        return (seat + 1) % st.players
+        """CL.SEAT.LEFT: the next seat clockwise (among the seats in play)."""
+        if self._seat_hooks:
+            return self._step(seat, 1, CLOCKWISE)
+        return (seat + 1) % self.st.players
 
     def seats(self) -> Sequence[int]:
-        """The seats in the game, ascending (DESAFIO.ELIMINATED-OUT: not the eliminated)."""
-        st = self.st
-        return seats_in_play(st) if st.eliminated else range(st.players)
+        """The seats in the game, ascending: every seat, or those a variant leaves in play
+        (hook `seats_in_play`)."""
+        for hook in self._seat_hooks:
+            got = hook()
+            if got is not None:
+                return got
+        return range(self.st.players)
 
     def seated(self) -> int:
-        """How many players take part (CL.TWO.SCOPE; DESAFIO.HEAD-TO-HEAD: the final pair)."""
-        st = self.st
-        return st.players - len(st.eliminated)
+        """How many players take part (CL.TWO.SCOPE: two of them play the two-player rules)."""
+        return len(self.seats()) if self._seat_hooks else self.st.players
+
+    def _step(self, seat: int, steps: int, direction: int) -> int:
+        """`seat` moved `steps` seats in `direction`, counting only the seats in play (with two
+        in play, seat + 2 is the seat itself: CL.TWO.SKIP-AGAIN, CL.TWO.D2-AGAIN,
+        CL.TWO.WD4-AGAIN). Bounded: at most `players` moves per step."""
+        n = self.st.players
+        seats = self.seats()
+        if len(seats) == n:
+            return (seat + direction * steps) % n
+        if steps < 0:
+            direction, steps = -direction, -steps
+        for _ in range(steps):
+            for _ in range(n):
+                seat = (seat + direction) % n
+                if seat in seats:
+                    break
+        return seat
 
     def color_ok(self, color: str | None) -> bool:
         return color in self.p.colors_of(self.st.side)  # CL.WILD.FOUR-COLOURS
@@ -163,21 +188,35 @@ class Core:
         self.events.append(Event("reshuffled", count=len(rest), rule="CL.RESHUFFLE.KEEP-TOP"))
         return True
 
-    def give(self, seat: int, n: int, rule: str) -> tuple[Card, ...]:
-        """`seat` draws `n` cards (CL.PEN.FROM-DRAW-PILE, CL.RESHUFFLE.WHEN). Bounded: n
-        turns, and it stops when both piles are empty (however large a ruleset's penalty)."""
+    def give(self, seat: int, n: int, rule: str,
+             until: Callable[[Card], bool] | None = None) -> tuple[Card, ...]:
+        """`seat` draws `n` cards from the draw pile (CL.PEN.FROM-DRAW-PILE), or, with `until`,
+        cards until `until(card)` holds for one drawn (at least one card); an empty draw pile
+        is refilled from the discards first (CL.RESHUFFLE.WHEN), and the drawing stops short
+        when both are empty (CL.RESHUFFLE.BOTH-EMPTY). The one refill-and-draw loop of the
+        engine (penalties, drawing, a Wild Draw Colour's `give_until`, a variant's draw).
+        Bounded: every turn of the loop moves one card from the draw pile into the hand and
+        none goes back (a reshuffle only moves discards under the top into the draw pile), so
+        it ends within `n` cards, or len(draw) + len(discard) - 1 with `until`."""
         st = self.st
         hand = st.hands[seat]
         got: list[Card] = []
         draw = st.draw
-        for _ in range(n):
+        left = n
+        while left > 0 or until is not None:
             if not draw:
                 if not self.reshuffle():
-                    break  # CL.RESHUFFLE.BOTH-EMPTY: the draw stops short
+                    # CL.RESHUFFLE.BOTH-EMPTY: the draw stops short
+                    self.events.append(Event("exhausted", seat, count=len(got),
+                                             rule="CL.RESHUFFLE.BOTH-EMPTY"))
+                    break
                 draw = st.draw
             card = draw.pop()
             hand.append(card)
             got.append(card)
+            left -= 1
+            if until is not None and until(card):
+                break
         out = tuple(got)
         self.events.append(new_event(("drew", seat, None, out, None, len(out), rule)))
         return out
@@ -215,10 +254,6 @@ class Core:
         raise NotImplementedError
 
     def penalty(self, seat: int, n: int, color: str | None, rule: str) -> None:
-        raise NotImplementedError
-
-    def give_until(self, seat: int, color: str | None, rule: str,
-                   extra: int = 0) -> None:
         raise NotImplementedError
 
     def challenged(self) -> str:

@@ -14,6 +14,7 @@ from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
 from uno_fsm.deck import build_deck
+from uno_fsm.phase_table import DEALING
 from uno_fsm.rules.core import Core
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
 
@@ -189,7 +190,7 @@ class DealingRules(Core):
                                       "turned", rule)
         left = self.left(st.dealer)  # CL.SEAT.LEFT, CL.DEAL.FIRST-PLAYER
         st.current = left
-        st.phase = "dealing"
+        st.phase = DEALING
         for _ in range(FIRST_CARD_TURNS * len(st.draw)):
             if not st.draw:
                 return  # CL22.FIRST.IGNORE: every card was ignored; the last one stays on top

@@ -19,26 +19,32 @@ the rulings RUL.DESAFIO.* (spec/rulings/classic.yaml); the ruleset is the varian
   winner of that last hand wins the game): `decided`, `end_game`.
 
 Eliminated players keep their seat numbers (observations name seats) but are skipped
-everywhere a seat is chosen: turn order, dealing, the dealer draw, catches, swaps, Jump-In
+everywhere a seat is chosen: turn order, dealing, the dealer draw, catches, swaps, plays out of turn
 (RUL.DESAFIO.ELIMINATED: "seats close up in the same order"). The scoring and the end of the
 game plug in through the variant hooks (`Desafio`: `score_hand`, `on_scored`, `target_reached`,
 `end_game`); the seats through the helpers of `Core` that every area uses to choose a seat
-(`seat`, `left`, `seats`, `seated`: `step` and `seats_in_play` here, read from
-`State.eliminated`, so a game without eliminations pays one truth test), `TurnRules.validate`
-(`check_action`) and `Game.from_setup` (`setup_eliminated`).
+(`seat`, `left`, `seats`, `seated`) through the hook `seats_in_play` (read from
+`State.eliminated`), the actions through the hook `check_action` (called by `Rules.validate`)
+and the set-up field `eliminated` through the hook `from_setup` (called by `Game.from_setup`).
+No shared module imports this one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
+from uno_fsm.checks import Oracle, Snap, check
+from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import Variant
 from uno_fsm.state import State
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def seats_in_play(st: State) -> tuple[int, ...]:
@@ -47,31 +53,102 @@ def seats_in_play(st: State) -> tuple[int, ...]:
     return tuple(s for s in range(st.players) if s not in out)
 
 
-def step(st: State, seat: int, steps: int, direction: int) -> int:
-    """The seat `steps` places from `seat` going `direction`, counting only the seats in play
-    (DESAFIO.ELIMINATED-OUT, RUL.DESAFIO.ELIMINATED: an eliminated seat has no turn; with two
-    left, seat + 2 is the seat itself: CL.TWO.SKIP-AGAIN, CL.TWO.D2-AGAIN, CL.TWO.WD4-AGAIN).
-    Bounded: at most `players` moves per step; `from_setup` and `score` keep two or more in
-    play while a hand is played."""
-    n = st.players
-    out = st.eliminated
-    if steps < 0:
-        direction, steps = -direction, -steps
-    for _ in range(steps):
-        for _ in range(n):
-            seat = (seat + direction) % n
-            if seat not in out:
-                break
-    return seat
+class DesafioOracle(Oracle):
+    """DESAFIO.*, read from the rule texts (the eliminated seats are not counted wherever the
+    shared oracle counts seats: `Snap.step`, `Snap.seated`, `step_seat`)."""
+
+    def score_out(self, facts: Any, before: Snap, game: Game, p: int,
+                  hand_points: Callable[[list[Card]], int]) -> tuple[bool, str] | None:
+        """P`p` went out. DESAFIO.SCORE: every player in the game adds the points of their own
+        hand to their total, the winner (holding nothing) nothing; DESAFIO.ELIMINATE,
+        DESAFIO.SIMULTANEOUS: every player at or over the amount is out, all together; the game
+        is over (returned) when one is left (DESAFIO.WINNER): the hand's winner."""
+        after = game.state
+        target = facts.target
+        assert target is not None  # the elimination method needs its amount
+        out = before.out
+        for seat, h in enumerate(after.hands):
+            own = 0 if seat in out else hand_points(h)
+            check(after.scores[seat] == before.scores[seat] + own, "DESAFIO.SCORE",
+                  f"P{seat} scored {after.scores[seat] - before.scores[seat]}, holds {own}")
+        reached = {s for s in range(before.players)
+                   if s not in out and after.scores[s] >= target}
+        now = out | reached
+        check(after.eliminated == sorted(now) and p not in now,
+              "DESAFIO.SIMULTANEOUS" if len(reached) > 1 else "DESAFIO.ELIMINATE",
+              f"eliminated {after.eliminated} with totals {after.scores} (amount {target}); "
+              f"before {sorted(out)}")
+        over = len(now) == before.players - 1
+        if over:
+            check(after.winner == p, "DESAFIO.WINNER",
+                  f"P{p} won the last hand, the winner is {after.winner}")
+        return over, "DESAFIO.WINNER"
+
+    def position(self, facts: Any, game: Game, legal: list[Any]) -> None:
+        """Invariants. DESAFIO.ELIMINATE: the eliminated seats, ascending, are those whose
+        totals reached the amount; DESAFIO.HEAD-TO-HEAD: two or more are left while the game
+        goes on, DESAFIO.WINNER: one when it is over; DESAFIO.ELIMINATED-OUT: during a hand the
+        eliminated hold no cards and no turn, and no listed action is theirs or names them."""
+        s = game.state
+        target = facts.target
+        assert target is not None  # the elimination method needs its amount
+        out = set(s.eliminated)
+        check(out <= set(range(s.players)) and s.eliminated == sorted(out),
+              "DESAFIO.ELIMINATE", f"eliminated {s.eliminated}")
+        check(all((s.scores[x] >= target) == (x in out) for x in range(s.players)),
+              "DESAFIO.ELIMINATE",
+              f"eliminated {s.eliminated}, totals {s.scores} (amount {target})")
+        left = s.players - len(out)
+        if game.is_over:
+            check(left == 1, "DESAFIO.WINNER", f"game over with {left} players left")
+        else:
+            check(left >= 2, "DESAFIO.HEAD-TO-HEAD", f"{left} player(s) left, the game goes on")
+        if not out:
+            return
+        if not game.round_over:
+            check(not any(s.hands[x] for x in out) and s.current not in out,
+                  "DESAFIO.ELIMINATED-OUT", f"eliminated {sorted(out)} hold cards or the turn "
+                  f"(P{s.current})")
+        bad = [a for a in legal if a.player in out or a.target in out]
+        check(not bad, "DESAFIO.ELIMINATED-OUT",
+              f"listed actions by or naming an eliminated seat: {[str(a) for a in bad[:3]]}")
 
 
 class Desafio(Variant):
     name = "desafio"
+    fuzz = (FuzzConfig("classic-official+desafio"), FuzzConfig("classic-2022+desafio"))
+    # DESAFIO.*: three players, so that one elimination leaves a head-to-head (CL.TWO.*); a
+    # number card held (1, 2) stays below the amount, an action card or a Wild reaches it
+    checks = (CheckConfig("classic-official+desafio", 3,
+                          "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild",
+                          hand=1, target=3, depth=4),)
+    setup_fields = ("eliminated",)
+    oracle = DesafioOracle
     __slots__ = ()
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.elimination
+        return p.method == "elimination"
+
+    def seats_in_play(self) -> Sequence[int] | None:
+        """DESAFIO.ELIMINATED-OUT (RUL.DESAFIO.ELIMINATED): an eliminated player has no turn,
+        deals nothing, is dealt nothing and is named by no action; the seats close up in the
+        same order (a game without eliminations pays one truth test)."""
+        st = self.r.st
+        return seats_in_play(st) if st.eliminated else None
+
+    def check_action(self, action: Action) -> None:
+        if self.r.st.eliminated:
+            check_action(self.r.st, action)
+
+    def from_setup(self, setup: Mapping[str, Any], start: str) -> None:
+        """The set-up field `eliminated` (DESAFIO.ELIMINATED-OUT): the seats already out; an
+        eliminated seat cannot deal (`start: turn` / `round` name the dealer)."""
+        st = self.r.st
+        st.eliminated = setup_eliminated(self.r.p, setup, st.players, st.hands, st.scores)
+        if st.eliminated and start != "game" and st.dealer in st.eliminated:
+            raise E.Eliminated(f"setup: dealer {st.dealer} is eliminated (cannot deal)",
+                               "DESAFIO.ELIMINATED-OUT")
 
     def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:
         """DESAFIO.SCORE (RUL.DESAFIO.SCORING): every player in the game adds the points of
@@ -139,7 +216,7 @@ def setup_eliminated(params: Params, setup: Mapping[str, Any], n: int,
     value = setup.get("eliminated")
     if value is None:
         return []
-    if not params.elimination:
+    if params.method != "elimination":
         raise E.MalformedAction(f"setup: eliminated: {params.ruleset} eliminates nobody (the "
                                 "Desafio variant's scoring method `elimination` does)")
     if not isinstance(value, list | tuple):

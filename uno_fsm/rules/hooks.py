@@ -12,17 +12,19 @@ A hook reads and changes the game through `self.r` (the `Rules`: `self.r.st` the
 `self.r.p` the parameters, `self.r.give`, `self.r.seat`, `self.r.face`, `self.r.events`...).
 A variant that needs a new phase or event adds it to `uno_fsm.phases.TurnPhases` (the one
 definition of the phases) and its guards and effects as methods of a mixin listed in the bases
-of `uno_fsm.rules.Rules` (the machine's model): see `StackingRules` in `stacking.py`.
+of `uno_fsm.rules.Rules` (the machine's model): the `<Name>Rules` mixins of the variant modules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from uno_fsm.actions import Action
 from uno_fsm.cards import Card, Face
+from uno_fsm.checks import Oracle
+from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
 
 if TYPE_CHECKING:
@@ -34,7 +36,8 @@ CardEffect = Callable[[int, Face, Action], bool]
 
 HOOKS = ("playable", "check_play", "plays_in", "out_of_turn", "extra_actions",
          "on_challengeable", "settle_penalty", "on_go_out", "swap_rules", "score_hand",
-         "on_scored", "target_reached", "end_game")
+         "on_scored", "target_reached", "end_game", "seats_in_play", "check_action",
+         "draw_turn", "from_setup", "restrict_plays")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +51,27 @@ class SwapRules:
 
 
 class Variant:
-    """A house rule. Subclasses override `enabled` and the hooks they need (see the module
-    docstring); every hook here is the default, which changes nothing."""
+    """A variant (spec/rulesets/<name>.yaml, `kind: variant`): everything the engine, the
+    fuzzer and the model checker know of it. Subclasses set the class attributes and override
+    `enabled` and the hooks they need (see the module docstring); every hook here is the
+    default, which changes nothing.
+
+    - `name`: the variant's ruleset id; its parameters are declared in that ruleset file
+      (`schema`, merged into spec/schema/ruleset.schema.json's `$defs.params` by uno_spec) and
+      read by `enabled` and the hooks through `Params.get`; its feature id is the file's
+      `feature` (read by the conformance harness through uno_spec, never from here);
+    - `fuzz`: the composed rulesets `uno-fsm fuzz` plays it in (uno_fsm.fuzz);
+    - `checks`: its model-check configurations (uno_fsm.modelcheck: `uno-fsm check`);
+    - `oracle`: its postconditions and invariants for both (uno_fsm.checks.Oracle), written
+      from the rule texts, never calling the hooks."""
 
     name: ClassVar[str] = ""  # the ruleset variant it plays (spec/rulesets/<name>.yaml)
+    fuzz: ClassVar[tuple[FuzzConfig, ...]] = ()
+    checks: ClassVar[tuple[CheckConfig, ...]] = ()
+    oracle: ClassVar[type[Oracle]] = Oracle
+    # keys of a scenario set-up only this variant gives meaning to (`from_setup` reads them;
+    # a set-up naming one of a variant the ruleset does not play is refused)
+    setup_fields: ClassVar[tuple[str, ...]] = ()
 
     __slots__ = ("r",)
 
@@ -60,13 +80,19 @@ class Variant:
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        """Whether the composed ruleset plays this variant."""
+        """Whether the composed ruleset plays this variant (read from its parameters)."""
         return False
 
     def playable(self, cards: Iterable[Card]) -> list[Card] | None:
         """Matching (`Rules.playable`): the cards among `cards` playable now, or None (the
         base match decides)."""
         return None
+
+    def restrict_plays(self, cards: list[Card]) -> list[Card]:
+        """Matching (`Rules.playable`), after the match (the base's or a `playable` hook's):
+        the turn owner's cards among `cards` the variant still lets them play (refuse the
+        others in `check_play`, with the variant's rule)."""
+        return cards
 
     def check_play(self, action: Action) -> None:
         """`Rules.validate`, the turn owner's play, before the match: raise an
@@ -84,7 +110,7 @@ class Variant:
         return None
 
     def extra_actions(self, out: list[Action]) -> None:
-        """`Rules.legal_actions`, after the turn owner's actions and before the windows:
+        """`Rules.list_legal`, after the turn owner's actions and before the windows:
         append the variant's legal actions to `out`."""
         return None
 
@@ -110,7 +136,7 @@ class Variant:
         return False
 
     def swap_rules(self, face: Face) -> SwapRules | None:
-        """The `swap` decision (`needs_swap`, `validate`, `swap_hands`): its rule IDs if a
+        """The `swap` decision (`needs_swap`, `validate`, the swap itself): its rule IDs if a
         play of `face` opens it, else None."""
         return None
 
@@ -134,6 +160,30 @@ class Variant:
         """The `round_over -> game_over` effect: True if the variant named the winners itself
         (else the winner of the last hand wins)."""
         return False
+
+
+    def seats_in_play(self) -> Sequence[int] | None:
+        """The seats still in the game, ascending, or None (every seat): every choice of a
+        seat (`Core.seat`, `left`, `seats`, `seated`: turn order, dealing, catches...)
+        skips the others (e.g. DESAFIO.ELIMINATED-OUT)."""
+        return None
+
+    def check_action(self, action: Action) -> None:
+        """`Rules.validate`, after the seat checks, for every action: raise an `IllegalAction`
+        to refuse it (e.g. an action by or naming a seat out of the game)."""
+        return None
+
+    def draw_turn(self, seat: int, rule: str) -> tuple[Card, ...] | None:
+        """`draw_card`, the turn owner's draw instead of a play (`rule`: CL.DRAW.UNABLE or
+        CL.DRAW.UNWILLING): the cards drawn (drawn with `Core.give`; the last one is the card
+        that may then be played), or None (the ruleset's `draw.count`)."""
+        return None
+
+    def from_setup(self, setup: Mapping[str, Any], start: str) -> None:
+        """`Game.from_setup`, once the position is built (before the first card, the deal or
+        the current player): read the variant's `setup_fields`; raise an `IllegalAction` to
+        refuse the set-up."""
+        return None
 
 
 class Hooks:
@@ -162,3 +212,8 @@ class Hooks:
     on_scored: tuple[Callable[[int], None], ...]
     target_reached: tuple[Callable[[], bool | None], ...]
     end_game: tuple[Callable[[], bool], ...]
+    seats_in_play: tuple[Callable[[], Sequence[int] | None], ...]
+    check_action: tuple[Callable[[Action], None], ...]
+    draw_turn: tuple[Callable[[int, str], tuple[Card, ...] | None], ...]
+    from_setup: tuple[Callable[[Mapping[str, Any], str], None], ...]
+    restrict_plays: tuple[Callable[[list[Card]], list[Card]], ...]

@@ -12,7 +12,9 @@ from mypy_extensions import trait
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
+from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
+from uno_fsm.phase_table import JUMP_IN, PLAY
 from uno_fsm.rules.core import Core
 from uno_fsm.rules.hooks import Variant
 
@@ -40,11 +42,21 @@ class JumpInRules(Core):
 
 class JumpIn(Variant):
     name = "jump-in"
+    fuzz = (FuzzConfig("classic-official+jump-in"), FuzzConfig("classic-2022+jump-in"))
+    checks = (
+        CheckConfig("classic-official+jump-in", 2,
+                    "colors=red;numbers=1:2;actions=skip:2,draw2;wilds=wild", hand=2,
+                    target=100, depth=5),
+        # a 7 played by jumping in owes a swap (V.JUMPIN.EFFECTS with V.SEVENO.SEVEN-PENDING)
+        CheckConfig("classic-official+seven-o+jump-in", 2,
+                    "colors=red;numbers=7:2,1;actions=skip;wilds=wild", hand=2, target=100,
+                    depth=4),
+    )
     __slots__ = ()
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.jump_in
+        return bool(p.get("jump_in.enabled", False))
 
     def jump_card(self, card: Card) -> bool:
         """V.JUMPIN.IDENTICAL, V.JUMPIN.NOT-WILD (RUL.JUMPIN.WHICH-CARDS): `card` is a coloured
@@ -57,7 +69,7 @@ class JumpIn(Variant):
         """V.JUMPIN.TIMING (RUL.JUMPIN.TIMING): only while the turn owner's play-or-draw
         decision is pending; RUL.VARIANTS.JUMPIN-STACKING: not while a penalty is pending."""
         st = self.r.st
-        return st.phase == "play" and not st.stack
+        return st.phase == PLAY and not st.stack
 
     def out_of_turn(self, action: Action) -> str | None:
         """An out-of-turn play under Jump-In: the `jump_in` event, or NotYourTurn."""
@@ -82,7 +94,7 @@ class JumpIn(Variant):
         if a.color is not None:
             raise E.MalformedAction(f"{card} is not a Wild: no colour is named with it")
         r.validate_uno_call(a, hand)  # V.JUMPIN.GO-OUT, CL.UNO.CALL-INVALID
-        return "jump_in"
+        return JUMP_IN
 
     def extra_actions(self, out: list[Action]) -> None:
         """V.JUMPIN.IDENTICAL, V.JUMPIN.WHO: the other players' identical cards."""

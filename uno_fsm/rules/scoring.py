@@ -4,7 +4,7 @@ Rules: CL.END.* (going out, a last draw card), CL.SCORE.* / CL18.SCORE / CL22.SC
 GUIDE.END.* (the winner scores the others' cards; the target, or one hand), FL.END.* /
 FL.SCORE.* / FL.GAME.* (the same on the side in play; FL.SCORE.LIGHT-SIDE: always the light
 faces, `scoring.side: light`). Other scoring methods are variants: `score_hand`,
-`target_reached` and `end_game` hooks (partners.py, flip_alt.py).
+`target_reached` and `end_game` hooks (the variants' modules).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class ScoringRules(Core):
         # FL.SCORE.WILD, FL.SCORE.WILD-DRAW-TWO, FL.SCORE.WILD-DRAW-COLOUR (FL.SCORE.SIDE,
         # RUL.FLIP.SCORING-SIDE: the faces of the side in play now): the points table is the
         # ruleset's
-        # FL.SCORE.LIGHT-SIDE (variant flip-light-scoring, RUL.FLIP.SCORING-SIDE): the light faces
+        # FL.SCORE.LIGHT-SIDE (`scoring.side: light`, RUL.FLIP.SCORING-SIDE): the light faces
         side, face = ("light", _light) if p.light_scoring else (st.side, self.face)
         held = [sum(p.points_of(g.kind, g.number, side) for g in map(face, hand))
                 for hand in st.hands]
@@ -92,7 +92,7 @@ class ScoringRules(Core):
         st.uno_window = None
         points, rule = scored
         self.events.append(Event("went-out", winner, count=points, rule=rule))
-        for after in self.hooks.on_scored:  # e.g. DESAFIO.ELIMINATE (desafio.py)
+        for after in self.hooks.on_scored:  # e.g. DESAFIO.ELIMINATE
             after(winner)
 
     def end_game(self, action: Action | None = None) -> None:

@@ -12,10 +12,14 @@ from mypy_extensions import trait
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
+from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
+from uno_fsm.phase_table import SWAP
 from uno_fsm.rules.core import Core
 from uno_fsm.rules.hooks import CardEffect, SwapRules, Variant
 
+# the reduced deck of its model-check configurations: a 0, a 7 and a plain number
+SEVENS = "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild"
 # V.SEVENO.SEVEN-SWAP, V.SEVENO.SEVEN-PENDING, V.SEVENO.SEVEN-TARGET
 SEVEN_SWAP = SwapRules("V.SEVENO.SEVEN-SWAP", "V.SEVENO.SEVEN-PENDING", "V.SEVENO.SEVEN-TARGET")
 
@@ -38,7 +42,7 @@ class SwapDecisionRules(Core):
         """V.SEVENO.SEVEN-PENDING: a swap only while one is pending, by the player who owes
         it (V.SWAP.TARGET for a Wild Swap Hands), with another player (V.SEVENO.SEVEN-TARGET)."""
         st = self.st
-        if st.phase != "swap":
+        if st.phase != SWAP:
             raise E.NoSwapPending("no swap is pending", "V.SEVENO.SEVEN-PENDING")
         rules = self.swap_rules_now()
         if a.player != st.current:
@@ -86,11 +90,19 @@ class SevenO(Variant):
     """V.SEVENO.*: a 7 opens the swap decision; a 0 rotates the hands."""
 
     name = "seven-o"
+    fuzz = (FuzzConfig("classic-official+seven-o"), FuzzConfig("classic-2022+seven-o"))
+    checks = (
+        CheckConfig("classic-official+seven-o", 2, SEVENS, hand=2, target=100, depth=4),
+        # the table penalties (`--referee`), a shallower bound (each hint grows a hand)
+        CheckConfig("classic-official+seven-o", 2, SEVENS, hand=2, target=100, depth=2,
+                    referee=True),
+    )
     __slots__ = ()
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.seven_o  # V.SEVENO.BASES: only set by classic compositions
+        # V.SEVENO.BASES: only set by classic compositions
+        return bool(p.get("seven_o.enabled", False))
 
     def swap_rules(self, face: Face) -> SwapRules | None:
         return SEVEN_SWAP if face.rank == "7" else None  # V.SEVENO.SEVEN-SWAP

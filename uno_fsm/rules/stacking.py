@@ -14,7 +14,9 @@ from mypy_extensions import trait
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
+from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
+from uno_fsm.phase_table import CHALLENGE
 from uno_fsm.rules.action_cards import DRAW_KINDS
 from uno_fsm.rules.core import Core
 from uno_fsm.rules.hooks import CardEffect, Variant
@@ -43,11 +45,15 @@ class StackingRules(Core):
 
 class Stacking(Variant):
     name = "stacking"
+    fuzz = (FuzzConfig("classic-official+stacking"), FuzzConfig("classic-2022+stacking"))
+    checks = (CheckConfig("classic-official+stacking", 2,
+                          "colors=red;numbers=1;actions=skip,draw2:2;wilds=wd4:2", hand=2,
+                          target=100, depth=5),)
     __slots__ = ()
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.stacking
+        return bool(p.get("stacking.enabled", False))
 
     def playable(self, cards: Iterable[Card]) -> list[Card] | None:
         """V.STACK.D2-ON-D2, V.STACK.D2-ANY-COLOUR, V.STACK.W4-ON-W4, V.STACK.NO-CROSS
@@ -73,13 +79,13 @@ class Stacking(Variant):
     def plays_in(self, phase: str) -> bool:
         """V.STACK.W4-ON-W4: the victim of a Wild Draw Four may stack one instead of answering
         the challenge (V.STACK.W4-CHALLENGE: stacking gives it up)."""
-        return phase == "challenge"
+        return phase == CHALLENGE
 
     def extra_actions(self, out: list[Action]) -> None:
         """V.STACK.W4-ON-W4: in the `challenge` decision, the victim's stacking plays."""
         r = self.r
         st = r.st
-        if st.phase != "challenge":
+        if st.phase != CHALLENGE:
             return
         cur = st.current
         hand = st.hands[cur]

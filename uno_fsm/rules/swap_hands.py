@@ -10,6 +10,7 @@ turned first it is a special Wild (V.SWAP.FIRST-CARD, dealing.py); played, it op
 from __future__ import annotations
 
 from uno_fsm.cards import Face
+from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import SwapRules, Variant
 
@@ -24,11 +25,15 @@ class SwapHands(Variant):
     V.SWAP.BASES: the card is only in the decks of classic compositions."""
 
     name = "swap-hands"
+    fuzz = (FuzzConfig("classic-official+swap-hands"), FuzzConfig("classic-2022+swap-hands"))
+    checks = (CheckConfig("classic-official+swap-hands", 2,
+                          "colors=red;numbers=1;actions=skip,reverse;wilds=wild,"
+                          "wild_swap_hands", hand=2, target=100, depth=4),)
     __slots__ = ()
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.swap_card
+        return bool(p.get(f"deck.wilds.{SWAP_CARD}", 0))  # V.SWAP.CARD
 
     def swap_rules(self, face: Face) -> SwapRules | None:
         return CARD_SWAP if face.kind == SWAP_CARD else None

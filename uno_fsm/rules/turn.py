@@ -8,7 +8,7 @@ on the side in play) are part of the one matching rule, `playable`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import cast
 
 from mypy_extensions import trait
@@ -16,31 +16,42 @@ from mypy_extensions import trait
 from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, Action, check_form, interned, new_event
 from uno_fsm.cards import Card, Face
+from uno_fsm.phase_table import (
+    CALL_UNO,
+    CATCH,
+    CHALLENGE,
+    CHOOSE_COLOR,
+    DECISIONS,
+    GAME_OVER,
+    PLAY,
+    PLAY_DRAWN,
+    ROUND_OVER,
+    SWAP,
+)
 from uno_fsm.rules.core import Core
-from uno_fsm.rules.desafio import check_action
 
 TURN_KINDS = frozenset({"play", "draw", "pass", "color"})
-WINDOW_EVENTS = frozenset({"call_uno", "catch"})  # CL.UNO.WINDOW: these keep the window open
-DECISIONS = {
-    "play": "play",
-    "play_drawn": "play-drawn",
-    "choose_color": "color",
-    "challenge": "challenge",
-    "swap": "swap",
-    "round_over": "round-over",
-    "dealing": "dealing",
-    "game_over": "none",
-}
+WINDOW_EVENTS = frozenset({CALL_UNO, CATCH})  # CL.UNO.WINDOW: these keep the window open
+ENDED = frozenset({ROUND_OVER, GAME_OVER})  # no window outlives the hand
+# the rule a turn action breaks when it does not answer the decision of the phase
 _WRONG_DECISION_RULE: dict[tuple[str, str], str] = {
-    ("play", "pass"): "CL.PLAY.TURN-OPTIONS",
-    ("play_drawn", "draw"): "CL.DRAW.ONLY-DRAWN",
-    ("challenge", "play"): "CL.WD4.CHALLENGE.DECISION",
-    ("challenge", "draw"): "CL.WD4.CHALLENGE.DECISION",
-    ("choose_color", "play"): "CL.FIRST.WILD",
-    ("choose_color", "draw"): "CL.FIRST.WILD",
-    ("play", "color"): "CL.WILD.COLOUR",
-    ("play_drawn", "color"): "CL.WILD.COLOUR",
+    (PLAY, "pass"): "CL.PLAY.TURN-OPTIONS",
+    (PLAY_DRAWN, "draw"): "CL.DRAW.ONLY-DRAWN",
+    (CHALLENGE, "play"): "CL.WD4.CHALLENGE.DECISION",
+    (CHALLENGE, "draw"): "CL.WD4.CHALLENGE.DECISION",
+    (CHOOSE_COLOR, "play"): "CL.FIRST.WILD",
+    (CHOOSE_COLOR, "draw"): "CL.FIRST.WILD",
+    (PLAY, "color"): "CL.WILD.COLOUR",
+    (PLAY_DRAWN, "color"): "CL.WILD.COLOUR",
 }
+
+
+def _restricted(cards: list[Card],
+                restrict: tuple[Callable[[list[Card]], list[Card]], ...]) -> list[Card]:
+    """The match filtered by every `restrict_plays` hook, in order."""
+    for hook in restrict:
+        cards = hook(cards)
+    return cards
 
 
 @trait
@@ -49,16 +60,20 @@ class TurnRules(Core):
 
     # ---- matching --------------------------------------------------------------------
     def playable(self, cards: Iterable[Card]) -> list[Card]:
-        """The cards among `cards` that may be played on the discard pile now (the one copy of
-        the matching rule; `matches` and `legal_actions` use it; a variant may restrict it:
-        the `playable` hook, e.g. V.STACK.*)."""
-        st = self.st
-        hooks = self.hooks.playable
-        if hooks:
-            for hook in hooks:
+        """The cards among `cards` (a list, tuple or dict: iterated more than once) that may be
+        played on the discard pile now (the one copy of the matching rule; `matches` and
+        `list_legal` use it); a variant changes it through the hooks `playable` (its own
+        match, e.g. V.STACK.*) and `restrict_plays` (a filter of the match, e.g.
+        V.NOFINISH.LAST-CARD)."""
+        restrict: tuple[Callable[[list[Card]], list[Card]], ...] = ()
+        if self._match_hooked:  # one flag test for the games without such a hook
+            hooks = self.hooks
+            restrict = hooks.restrict_plays
+            for hook in hooks.playable:
                 got = hook(cards)
                 if got is not None:
-                    return got
+                    return _restricted(got, restrict) if restrict else got
+        st = self.st
         color = st.active_color
         discard = st.discard
         dark = st.side == "dark"
@@ -70,7 +85,7 @@ class TurnRules(Core):
         if color is None and rank is None and top is not None:
             # FL.FLIP.NEW-TOP-WILD: a Wild face turned up by a flip leaves no colour active;
             # any card may be played (and sets the colour)
-            return list(cards)
+            return _restricted(list(cards), restrict) if restrict else list(cards)
         # FL.PLAY.ACTIVE-SIDE, FL.PLAY.ACTIVE-FACES-ONLY: only the faces of the side in play
         # count (FL.LIGHT.D1.MATCH, FL.LIGHT.REVERSE.MATCH, FL.LIGHT.SKIP.MATCH,
         # FL.DARK.D5.MATCH, FL.DARK.REVERSE.MATCH, FL.DARK.SE.MATCH and FL.FLIP.MATCH are this
@@ -91,7 +106,7 @@ class TurnRules(Core):
                 f = c.light
                 if f.is_wild or f.color == color or f.rank == rank:
                     append(c)
-        return out
+        return _restricted(out, restrict) if restrict else out
 
     def matches(self, card: Card) -> bool:
         """Whether `card` may be played now (CL.PLAY.MATCH)."""
@@ -132,49 +147,40 @@ class TurnRules(Core):
                 out.append(interned("play", seat, card, None, uno))
         return tuple(out)
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        """Every action the rules allow now (turn owner, the variants' `extra_actions`, open
-        windows); table penalties (referee actions) are not listed. With `player`, only that
-        player's. Found once per decision (`listed`, until the state changes)."""
-        out = self.listed
-        if out is None:
-            out = self.list_legal()
-        if player is None:
-            return list(out)
-        return [a for a in out if a.player == player]
-
     def list_legal(self) -> list[Action]:
-        """Find the legal actions of the decision (kept in `listed`)."""
+        """Find the legal actions of the decision (kept in `listed`; `Game.legal_actions`
+        hands out copies): the turn owner's, the variants' `extra_actions`, the open windows;
+        table penalties (referee actions) are not listed."""
         st = self.st
         phase = st.phase
         out: list[Action] = []
         cur = st.current
-        if phase == "play":
+        if phase == PLAY:
             hand = st.hands[cur]
             playable = self.turn_playable = self.playable(hand)
             # each card once (a hand may hold two alike)
             self.play_actions(cur, dict.fromkeys(playable) if len(playable) > 1 else playable,
                               hand, out)
             out.append(self.seat_actions["draw"][cur])
-        elif phase == "play_drawn":
+        elif phase == PLAY_DRAWN:
             hand = st.hands[cur]
             cands = [st.drawn] if st.drawn is not None else []
             # CL.DRAW.PLAY-DRAWN: only the drawn card; a last Wild cannot be drawn
             self.play_actions(cur, self.playable(cands), hand, out, last_wild=False)
             out.append(self.seat_actions["pass"][cur])
-        elif phase == "choose_color":
+        elif phase == CHOOSE_COLOR:
             out.extend(interned("color", cur, color=c) for c in self.p.colors_of(st.side))
-        elif phase == "challenge":
+        elif phase == CHALLENGE:
             out.append(self.seat_actions["challenge"][cur])
             out.append(self.seat_actions["accept"][cur])
-        elif phase == "swap":
+        elif phase == SWAP:
             out.extend(interned("swap", cur, target=t) for t in self.seats() if t != cur)
-        elif phase == "round_over":
+        elif phase == ROUND_OVER:
             out.append(interned("next-round", None))
         for hook in self.hooks.extra_actions:
             hook(out)
         w = st.uno_window
-        if w is not None and phase not in ("round_over", "game_over") and len(st.hands[w]) == 1:
+        if w is not None and phase not in ENDED and len(st.hands[w]) == 1:
             out.append(self.seat_actions["uno"][w])
             out.extend(interned("catch", s, target=w) for s in self.seats() if s != w)
         self.listed = out
@@ -190,7 +196,7 @@ class TurnRules(Core):
         # CL.PLAY.TURN-OPTIONS: anything but an Action of this game's cards is malformed-action
         a = (cast(Action, action) if id(action) in self._formed
              else check_form(action, self._flip))
-        if phase == "game_over":
+        if phase == GAME_OVER:
             raise E.GameOver("the game is over", "CL.END.NO-PENDING")
         kind = a.kind
         event = EVENT_OF[kind]
@@ -204,10 +210,10 @@ class TurnRules(Core):
         elif kind == "next-round" and (actor is not None or a.target is not None):
             # nobody in particular deals the next round: legal_actions lists it seatless
             raise E.MalformedAction("next-round names no seat")
-        if st.eliminated:
-            check_action(st, a)  # DESAFIO.ELIMINATED-OUT (desafio.py)
+        for check in self.hooks.check_action:  # e.g. a seat out of the game (seats_in_play)
+            check(a)
         allowed = self._allowed[phase]
-        if phase == "round_over" and event not in allowed:
+        if phase == ROUND_OVER and event not in allowed:
             raise E.RoundOver("the round is over", "CL.END.NO-PENDING")
         if kind in ("challenge", "accept"):
             self.validate_challenge(a)
@@ -218,13 +224,13 @@ class TurnRules(Core):
         if kind in TURN_KINDS:
             if actor != st.current:
                 if kind == "play":
-                    for hook in self.hooks.out_of_turn:  # e.g. V.JUMPIN.* (jump_in.py)
+                    for hook in self.hooks.out_of_turn:  # e.g. V.JUMPIN.IDENTICAL
                         got = hook(a)
                         if got is not None:
                             return got
-                # CL.PLAY.OUT-OF-TURN (no jump-in in the base rules)
+                # CL.PLAY.OUT-OF-TURN (the base rules let nobody play out of turn)
                 raise E.NotYourTurn(f"P{st.current} owes the decision", "CL.PLAY.OUT-OF-TURN")
-            if phase == "challenge" and kind == "play" and not any(
+            if phase == CHALLENGE and kind == "play" and not any(
                     h(phase) for h in self.hooks.plays_in):
                 # CL.WD4.CHALLENGE.DECISION; V.STACK.NOT-OFFICIAL: nothing is stacked on it
                 raise E.WrongDecision("challenge or accept the Wild Draw card",
@@ -252,9 +258,9 @@ class TurnRules(Core):
         hand = st.hands[st.current]
         if card not in hand:
             raise E.CardNotInHand(f"P{st.current} holds no {card}", "CL.PLAY.TURN-OPTIONS")
-        if st.phase == "play_drawn" and card is not st.drawn:
+        if st.phase == PLAY_DRAWN and card is not st.drawn:
             raise E.OnlyDrawnCard(f"only the drawn {st.drawn} may be played", "CL.DRAW.ONLY-DRAWN")
-        for hook in self.hooks.check_play:  # e.g. V.STACK.NO-CROSS (stacking.py)
+        for hook in self.hooks.check_play:  # e.g. V.STACK.NO-CROSS
             hook(a)
         f = self.face(card)
         if not self.matches(card):  # CL.PLAY.ILLEGAL-REJECTED
@@ -327,7 +333,13 @@ class TurnRules(Core):
         if playable is None:
             playable = self.playable(st.hands[st.current])
         rule = "CL.DRAW.UNWILLING" if playable else "CL.DRAW.UNABLE"
-        got = self.give(st.current, self.p.draw_count, rule)
+        got = None
+        for hook in self.hooks.draw_turn:  # a variant's own draw (e.g. until playable)
+            got = hook(st.current, rule)
+            if got is not None:
+                break
+        if got is None:
+            got = self.give(st.current, self.p.draw_count, rule)
         st.drawn = got[-1] if got else None
 
     def pass_turn(self, action: Action | None = None) -> None:

@@ -11,6 +11,7 @@ from mypy_extensions import trait
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
+from uno_fsm.phase_table import PLAY_DRAWN
 from uno_fsm.rules.core import Core
 
 
@@ -58,7 +59,7 @@ class UnoCallRules(Core):
                 if a.card not in st.hands[t]:  # type: ignore[index]
                     raise E.CardNotInHand(f"P{t} holds no {a.card}", "CL.PEN.WRONG-CARD-TURN-OWNER")
                 legal = self.matches(a.card) and (
-                    st.phase != "play_drawn" or a.card is st.drawn
+                    st.phase != PLAY_DRAWN or a.card is st.drawn
                 )
                 if legal:
                     raise E.WrongDecision(f"{a.card} may be played: it is not a wrong card",
@@ -104,7 +105,7 @@ class UnoCallRules(Core):
         assert a is not None and a.target is not None
         st = self.st
         self.give(a.target, self.p.wrong_card_penalty, "CL.PEN.WRONG-CARD")
-        for hook in self.hooks.settle_penalty:  # e.g. V.STACK.TAKE-ALL (stacking.py)
+        for hook in self.hooks.settle_penalty:  # e.g. V.STACK.TAKE-ALL
             hook(a.target, "wrong-card")
         st.drawn = None
         st.current = self.seat(a.target)

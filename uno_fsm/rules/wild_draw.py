@@ -12,8 +12,9 @@ from mypy_extensions import trait
 
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
-from uno_fsm.cards import Card, Face
+from uno_fsm.cards import Face
 from uno_fsm.params import UNTIL_COLOUR
+from uno_fsm.phase_table import CHALLENGE
 from uno_fsm.rules.core import Core
 
 # rule IDs of the challengeable Wild Draw cards: kind -> (accept, guilty, innocent, going out)
@@ -41,24 +42,11 @@ class WildDrawRules(Core):
         """FL.DARK.WDC.DRAW-UNTIL (RUL.FLIP.WDC.UNTIL-DRAWN): `seat` draws until a drawn card's
         active face has `color` (at least one card; Wild faces do not stop it), then `extra`
         more (FL.DARK.WDC.INNOCENT, RUL.FLIP.WDC.INNOCENT-EXTRA). FL.DARK.WDC.EXHAUSTED: an empty
-        draw pile is refilled by the usual reshuffle; with nothing left to draw it stops.
-        Bounded: every turn of the loop moves one card from the draw pile into the hand and
-        none goes back (a reshuffle only moves discards under the top into the draw pile), so
-        it ends within len(draw) + len(discard) - 1 cards."""
-        st = self.st
-        hand = st.hands[seat]
-        got: list[Card] = []
+        draw pile is refilled by the usual reshuffle; with nothing left to draw it stops
+        (`Core.give`, the one refill-and-draw loop)."""
         face = self.face
-        while True:
-            if not st.draw and not self.reshuffle():
-                break  # FL.DARK.WDC.EXHAUSTED, CL.RESHUFFLE.BOTH-EMPTY
-            card = st.draw.pop()
-            hand.append(card)
-            got.append(card)
-            if color is not None and face(card).color == color:
-                break
-        out = tuple(got)
-        self.events.append(Event("drew", seat, cards=out, count=len(out), rule=rule))
+        self.give(seat, 0, rule, until=lambda card: color is not None
+                  and face(card).color == color)
         if extra:
             self.give(seat, extra, rule)
 
@@ -73,7 +61,7 @@ class WildDrawRules(Core):
     def validate_challenge(self, a: Action) -> None:
         """A `challenge` or `accept`: only while a Wild Draw card waits, only by its victim."""
         st = self.st
-        if st.phase != "challenge":
+        if st.phase != CHALLENGE:
             rule = "CL.WD4.CHALLENGE.WHO"
             if self._flip:  # FL.LIGHT.W2.CHALLENGER, FL.DARK.WDC.CHALLENGER
                 rule = _CHALLENGER_RULE["wdc" if st.side == "dark" else "wd2"]
@@ -129,7 +117,7 @@ class WildDrawRules(Core):
         st.challenge_by = actor
         st.challenge_legal = legal  # CL.WD4.BLUFF-ACCEPTED: an illegal one is played all the same
         st.current = self.seat(actor)
-        for hook in self.hooks.on_challengeable:  # e.g. V.STACK.W4-ON-W4 (stacking.py)
+        for hook in self.hooks.on_challengeable:  # e.g. V.STACK.W4-ON-W4
             hook(actor, f, a)
         self.after_play(a, actor)
 

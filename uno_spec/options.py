@@ -1,6 +1,10 @@
 """Option types shared by every command: a bad value is refused while the command line is
 parsed, before any file is read or any program started, in one line (exit 2).
 
+They live here, below the engine (`uno_fsm`) and the harness (`conformance`), so that both
+packages' commands use them without importing `uno_cli`, which composes those commands
+(imports point down only: tests/test_imports.py).
+
 `inf`, `nan`, `0` and negative numbers are refused where they make no sense (`--timeout`,
 `--minutes`), counts must be whole and at least their minimum (`--games 0`, `--repeat -1`).
 """
@@ -82,7 +86,6 @@ def mebibytes(maximum: int) -> Callable[[str], int]:
     return parse
 
 
-
 # In a help text, RULESETS stands for the rulesets and variants of spec/rulesets/, listed when
 # the help is shown (HelpFormatter), so that no help copies the list by hand and building the
 # parser reads no file.
@@ -90,7 +93,7 @@ RULESETS = "{RULESETS}"
 
 
 def ruleset_listing() -> str:
-    """`bases classic-2022, ...; variants (BASE+VARIANT+...) cards-2018, ...`, from spec/."""
+    """`bases classic-2022, ...; variants (BASE+VARIANT+...) ...`, from spec/."""
     try:
         from uno_spec.rulesets import list_rulesets
 
@@ -106,7 +109,7 @@ MATCHES = "{MATCHES}"
 
 
 def match_listing() -> str:
-    """`partners-rotation, partners-tournament`, from spec/matches/."""
+    """The match formats of spec/matches/, comma-separated."""
     try:
         from uno_spec.matches import list_matches
 
@@ -116,8 +119,8 @@ def match_listing() -> str:
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """The help formatter of every `uno-fsm` parser (uno_cli.main.Parser): expands RULESETS
-    and MATCHES."""
+    """The help formatter of every `uno-fsm` parser (uno_cli.main.Parser): expands RULESETS and
+    MATCHES."""
 
     def _expand_help(self, action: argparse.Action) -> str:
         text = super()._expand_help(action)
