@@ -41,7 +41,7 @@ def test_reference_against_itself_in_process_is_clean() -> None:
     report = Differ(ReferenceOracle, ReferenceAdapter).run(examples=60, seed=1)
     assert report.groups == []
     assert report.stats.steps > 100 and report.stats.illegal > 10
-    assert report.starts == ["turn", "round", "game"]
+    assert report.starts == ["made", "turn", "round", "game"]
 
 
 def test_reference_against_itself_over_stdio_is_clean() -> None:
@@ -55,7 +55,7 @@ def test_a_ruleset_with_few_player_counts_gets_every_start_and_a_progress_displa
     seen: list[int] = []
     differ = Differ(ReferenceOracle, ReferenceAdapter, rulesets=["classic-official+partners"],
                     on_progress=lambda d: seen.append(d.stats.steps))
-    assert differ.starts == ["turn", "round", "game"]  # probed with 4 players, not 2 or 3
+    assert differ.starts == ["made", "turn", "round", "game"]  # probed with 4 players, not 2 or 3
     report = differ.run(examples=15, seed=5)
     assert report.groups == [] and report.stats.steps > 0
     assert seen and seen == sorted(seen)
@@ -124,7 +124,7 @@ def test_rlcard_deviations_are_rediscovered_within_its_features() -> None:
     # acceptance): a Wild Draw Four refused while another card could be played
     assert any(d.kind == "rejected" and d.steps[-1].act.get("play") == "W4"
                for d, _ in report.groups), [d.message for d, _ in report.groups]
-    assert report.starts == ["turn", "round"]  # RLCard refuses `start: game`
+    assert report.starts == ["made", "turn", "round"]  # RLCard refuses `start: game`
     used = {r for d, _ in report.groups for s in d.steps for r in s.rules}
     assert not [r for r in used if r.startswith(("CL.UNO", "CL.WD4.CHALLENGE", "CL.SCORE"))]
 
