@@ -1,4 +1,4 @@
-"""The reference engine (uno_fsm) behind the in-process adapter protocol `uno-conformance/1`.
+"""The reference engine (uno_fsm) behind the in-process adapter protocol `uno-conformance/2`.
 
 This module is the only place that knows both the protocol (docs/contracts.md "Adapter
 protocol") and the engine; it imports `uno_fsm` lazily, when an adapter is first set up.
@@ -25,6 +25,7 @@ OBSERVATIONS = [
 # besides the scenario observations; declared by `ReferenceOracle` only, so that a corpus run's
 # `state_unchanged` (which observes every declared key) does not compute them
 ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "events", "shuffled", "position"]
+PLAYERS = (2, 10)  # CL.DECK.PLAYERS; a ruleset narrower still refuses the others at setup
 POSITION_VERSION = 1  # the `position` observation's format (docs/adapter-protocol.md)
 DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
             "challenge": "challenge", "swap": "swap", "round-over": "none"}
@@ -95,6 +96,7 @@ class ReferenceAdapter:
             "rulesets": list(capabilities()[0]),
             "features": list(capabilities()[1]),
             "observations": list(OBSERVATIONS),
+            "players": {"min": PLAYERS[0], "max": PLAYERS[1]},
         }
 
     def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
