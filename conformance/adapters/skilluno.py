@@ -25,10 +25,10 @@ environment (`.ci/setup-implementations`: `.venv-skilluno`), over stdio:
 from __future__ import annotations
 
 import queue
-from collections import Counter
 import random
 import tempfile
 import threading
+from collections import Counter
 from typing import Any
 
 from conformance.protocol import PROTOCOL, AdapterError, Unsupported

@@ -30,9 +30,10 @@ draw (`uno/_core.py draw`, numpy's global generator): the module-level `draw` th
 and `Game.__init__` call deals the pile's cards in order while a scenario runs. A draw beyond the
 pile is `unsupported` (uno-game's deck never runs out: no exhausted pile, no reshuffle). uno-game
 keeps no discard pile, only the card to match (`game.card`), so `discard_size` is not declared;
-`draw_size` is the pile the adapter deals from, all the deck uno-game has while a scenario runs. Seats are `game.players` in order (`direction = 1` is clockwise); uno-game has no
-dealer and picks the first player at random, so for `start: round` the adapter sets the seat left
-of the dealer. For `start: turn` the top discard is a copy of the card with its effect marked
+`draw_size` is the pile the adapter deals from, all the deck uno-game has while a scenario runs.
+Seats are `game.players` in order (`direction = 1` is clockwise); uno-game has no dealer and
+picks the first player at random, so for `start: round` the adapter sets the seat left of the
+dealer. For `start: turn` the top discard is a copy of the card with its effect marked
 done (`played` a no-op), so that `Game.begin` does not apply it a second time as a first card.
 """
 
