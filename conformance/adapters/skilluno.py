@@ -257,7 +257,8 @@ class SkillUnoAdapter:
                               "(Player.choose_play)")
         if action.get("draw") is True:
             seat.choice, seat.color = None, None
-            return self._run()
+            self._run()
+            return None
         if "play" not in action:
             return _rejection("malformed-action", f"no action in {action!r}")
         try:
@@ -275,7 +276,8 @@ class SkillUnoAdapter:
                               f"{card_text(g.discard_pile[-1])} (Card.is_playable_on)",
                               "CL.PLAY.MATCH")
         seat.choice = index
-        return self._run(wd4=wanted == "W4")
+        self._run(wd4=wanted == "W4")
+        return None
 
     def _colour(self, seat: Any, card: str, color: Any) -> dict[str, Any] | None:
         """A Wild's colour comes with the play (skilluno asks `choose_color` as its effect)."""
@@ -296,7 +298,8 @@ class SkillUnoAdapter:
     def _drawn(self, seat: Any, action: dict[str, Any]) -> dict[str, Any] | None:
         """The turn waits at skilluno's question "play the drawn card? (y/n)"."""
         if action.get("pass") is True:
-            return self._answer("n")
+            self._answer("n")
+            return None
         if "play" not in action:
             return _rejection("wrong-decision", "skilluno asks whether to play the drawn card")
         drawn = card_text(seat.hand[-1])
@@ -311,32 +314,32 @@ class SkillUnoAdapter:
         problem = self._colour(seat, wanted, action.get("color"))
         if problem is not None:
             return problem
-        return self._answer("y", wd4=wanted == "W4")
+        self._answer("y", wd4=wanted == "W4")
+        return None
 
     def _run(self, wd4: bool = False) -> None:
         actor = self.game.current_player_idx
         self.turn = _Turn(self.game)
         self.turn.thread.start()
-        return self._settle(actor, wd4)
+        self._settle(actor, wd4)
 
     def _answer(self, text: str, wd4: bool = False) -> None:
         assert self.turn is not None
         actor = self.game.current_player_idx
         self.turn.answers.put(text)
-        return self._settle(actor, wd4)
+        self._settle(actor, wd4)
 
     def _settle(self, actor: int, wd4: bool) -> None:
         assert self.turn is not None
         kind, exc = self.turn.next()
         if kind == "ask":
-            return None  # waits for the play-or-keep answer
+            return  # waits for the play-or-keep answer
         self.turn = None
         if exc is not None:
             raise AdapterError("skilluno-crashed",
                                f"skilluno raised {type(exc).__name__}: {exc}") from exc
         if wd4:
             self.wd4_victim = self._next_of(actor)
-        return None
 
     def _next_of(self, seat: int) -> int:
         return (seat + self.game.direction) % self.n
