@@ -134,10 +134,11 @@ def _applies(rule: str, ruleset: str | None) -> bool:
 
 
 def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: int | None = None,
-                   ruleset: str | None = None) -> str | None:
+                   ruleset: str | None = None, after: str | None = None) -> str | None:
     """The rule that governs the observation `key` (a mismatch key: `current`, `hand_sizes.2`,
     `pending.decision`) after a step whose reference events are `events` (dicts with `kind`,
-    `player`, `rule`, optionally `card`), or None when no event changes it."""
+    `player`, `rule`, optionally `card`), or None when no event changes it. `after`: the
+    decision the reference waits for after the step."""
     top = key.split(".", 1)[0]
     seat = _seat_of(key)
     cands = [e for e in events if e.get("rule") and top in EFFECTS.get(str(e.get("kind")),
@@ -145,13 +146,31 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     if seat is not None:
         own = [e for e in cands if str(e.get("player")) == seat]
         cands = own or cands
+    if top in ("draw_size", "discard_size"):  # a reshuffle decides the piles' sizes
+        cands = [e for e in cands if e.get("kind") == "reshuffled"] or cands
     if not cands:
         return None
     event = cands[-1]
     rule = str(event["rule"])
+    kind = event.get("kind")
+    classic = (ruleset or "classic").startswith("classic")
+    if kind == "played" and top in ("top", "discard_size"):
+        rule = "CL.PLAY.DISCARD-FACE-UP"
+    elif kind == "played" and top == "active_color" and classic and \
+            str(event.get("card") or "").upper().startswith("W"):
+        rule = "CL.WILD.COLOUR"
+    elif kind == "drew" and rule in ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING") and \
+            top in (*TURN, "top", "hands", "hand_sizes", "active_color", "direction") and \
+            after is not None:  # what follows a draw: the drawn card's decision
+        rule = "CL.DRAW.PLAY-DRAWN" if after == "play-drawn" else "CL.DRAW.UNPLAYABLE-PASSES"
+    if top in ("game_over", "round_over") and kind == "went-out" and classic and \
+            not any(e.get("kind") == "game-over" for e in events):
+        rule = "CL.SCORE.TARGET"  # the hand is over, the game goes on to the target
     if event.get("kind") == "first-card" and event.get("card") and \
             (ruleset or "").split("+")[0] in FIRST_CARD_RULESETS:
         rule = FIRST_CARD.get(_symbol(str(event["card"])), "CL.FIRST.NUMBER")
+    if rule == "CL.WD4.CHALLENGE.GUILTY" and top in TURN:
+        rule = "CL.WD4.CHALLENGE.GUILTY-TURN"  # who plays after a guilty challenge
     if players == 2:
         aspect = "turn" if top in TURN else top
         rule = TWO_PLAYERS.get((rule, aspect), rule)
@@ -193,7 +212,7 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
               decision: str, events: Sequence[Mapping[str, Any]] = (),
               rejection: Mapping[str, Any] | None = None, action: Mapping[str, Any] | None = None,
               before: Mapping[str, Any] | None = None, players: int | None = None,
-              ruleset: str | None = None) -> Signature:
+              ruleset: str | None = None, after: str | None = None) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
@@ -207,7 +226,7 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
         if kind == "observation":
             key = min(mismatches, key=lambda k: (first_key([k]) != what, k)) if mismatches \
                 else what
-            rule = governing_rule(key, events, players=players, ruleset=ruleset)
+            rule = governing_rule(key, events, players=players, ruleset=ruleset, after=after)
         else:
             rule = (rejection or {}).get("rule")
     elif kind in ("accepted", "error-code"):
@@ -216,9 +235,9 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     elif kind == "rejected":
         what = codes[1]
         rule = allowing_rule(action or {}, events, before=before, ruleset=ruleset)
-    else:  # setup-refused, crash, hang
+    else:  # setup-refused, crash, hang: the rule of what the step was to do next
         what = codes[1]
-        rule = next((str(e["rule"]) for e in events if e.get("rule")), None)
+        rule = governing_rule("pending", events, players=players, ruleset=ruleset)
     if rule is None:
         rule = next((str(e["rule"]) for e in events if e.get("rule")), "")
     return Signature(kind, what, decision, rule or "")
@@ -228,7 +247,7 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
                      events: Sequence[Mapping[str, Any]] = (),
                      rejection: Mapping[str, Any] | None = None,
                      before: Mapping[str, Any] | None = None, players: int | None = None,
-                     ruleset: str | None = None) -> Signature | None:
+                     ruleset: str | None = None, after: str | None = None) -> Signature | None:
     """The signature of a `conformance run` result (its JSON form, conformance.runner's
     `Result.to_json`) that did not pass; `events`, `rejection`, `before` and `decision` are the
     reference's at the failing step. None for a result that passed or was not judged."""
@@ -237,7 +256,7 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
     expected, observed = result.get("expected"), result.get("observed")
     common: dict[str, Any] = {"decision": decision, "events": events, "rejection": rejection,
                               "action": action, "before": before, "players": players,
-                              "ruleset": ruleset}
+                              "ruleset": ruleset, "after": after}
     if status == "errored":
         msg = str(result.get("message", ""))
         kind = "hang" if msg.startswith("timeout") else "crash"
@@ -262,3 +281,47 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
             if isinstance(observed, dict) else ""
         return signature("error-code", codes=(want, got), **common)
     return signature("observation", mismatches=keys, **common)
+
+
+ORACLE_VIEW = ["events", "rules_applied", "pending", "hands", "active_color", "legal_actions"]
+
+
+def failure_signature(result: Mapping[str, Any], scenario: Any, oracle: Any
+                      ) -> Signature | None:
+    """The signature of a `conformance run` failure (the result's JSON form) of `scenario`,
+    with the reference's events at the failing step: `oracle` (an adapter declaring `events`,
+    such as the reference's `ReferenceOracle`) plays the scenario up to that step. None for a
+    result that passed or was not judged, or when the reference cannot play it."""
+    from conformance.protocol import AdapterError, Unsupported
+
+    if str(result.get("outcome") or result.get("status")) not in ("failed", "errored"):
+        return None
+    step = result.get("step")
+    try:
+        if oracle.setup(scenario.setup_params()) is not None:
+            return None
+        obs = oracle.observe(ORACLE_VIEW)
+        ctx: dict[str, Any] = {"decision": "setup", "events": list(obs.get("events") or []),
+                               "rejection": None, "before": None,
+                               "after": (obs.get("pending") or {}).get("decision")}
+        for s in scenario.steps:
+            if step is None or s.index > step:  # None: it failed at the set-up
+                break
+            if s.act is None:
+                continue
+            before = {k: obs.get(k) for k in ("hands", "pending", "active_color")}
+            before["playable"] = sorted({a["play"] for a in obs.get("legal_actions") or []
+                                         if "play" in a})
+            rejection = oracle.act(s.act)
+            obs = oracle.observe(ORACLE_VIEW)
+            pending = before.get("pending") or {}
+            ctx = {"decision": str(pending.get("decision") or "none"),
+                   "events": list(obs.get("events") or []) if rejection is None else [],
+                   "rejection": rejection, "before": before,
+                   "after": (obs.get("pending") or {}).get("decision")}
+    except (AdapterError, Unsupported):
+        return None
+    return result_signature(result, decision=ctx["decision"], events=ctx["events"],
+                            rejection=ctx["rejection"], before=ctx["before"],
+                            players=scenario.setup.get("players"), ruleset=scenario.ruleset,
+                            after=ctx["after"])

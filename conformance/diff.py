@@ -119,6 +119,7 @@ class Divergence:
     shuffled: bool = False  # the deciding step (or the setup) drew on the random source
     signature: Signature = field(default_factory=lambda: Signature("", "", "", ""))
     setup_events: list[dict[str, Any]] = field(default_factory=list)  # the oracle's
+    after: str | None = None  # the decision the oracle waits for after the deciding step
 
     @property
     def key(self) -> Signature:
@@ -886,7 +887,8 @@ class Differ:
 
     def signature_of(self, record: Divergence, kind: str, *, mismatches: Sequence[str] = (),
                      codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
-                     events: Sequence[dict[str, Any]] = ()) -> Signature:
+                     events: Sequence[dict[str, Any]] = (), after: str | None = None
+                     ) -> Signature:
         """The group of a divergence at the record's last step (conformance.blame)."""
         last = record.steps[-1] if record.steps else None
         if last is not None:
@@ -896,7 +898,7 @@ class Differ:
                          events=events, rejection=rejection,
                          action=last.act if last is not None else None,
                          before=last.before if last is not None else None,
-                         players=record.players, ruleset=record.ruleset)
+                         players=record.players, ruleset=record.ruleset, after=after)
 
     def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
                   observed: dict[str, Any], *, message: str,
@@ -913,13 +915,15 @@ class Differ:
         if not setup_events and not record.steps:
             setup_events = [{"kind": "", "rule": r} for r in o_obs.get("rules_applied") or []]
         sig = self.signature_of(record, kind, mismatches=mismatches, codes=codes,
-                                rejection=rejection, events=setup_events)
+                                rejection=rejection, events=setup_events,
+                                after=(o_obs.get("pending") or {}).get("decision"))
         div = Divergence(kind, tuple(record.steps[-1].rules if record.steps
                                      else o_obs.get("rules_applied") or ()),
                          message, record.ruleset, record.seed, record.setup,
                          list(record.steps), {k: expect[k] for k in self.compared if k in expect},
                          {k: observed[k] for k in self.compared if k in observed},
-                         record.shuffled, sig, setup_events)
+                         record.shuffled, sig, setup_events,
+                         (o_obs.get("pending") or {}).get("decision"))
         if not scenario_features(div) <= self.features:
             self.stats.out_of_scope += 1
             return "end"

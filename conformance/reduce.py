@@ -89,7 +89,7 @@ class Checker:
             events=(last.events or [{"kind": "", "rule": r} for r in last.rules]) if last
             else div.setup_events,
             rejection=last.rejection if last else None, before=last.before if last else None,
-            players=div.players, ruleset=div.ruleset)
+            players=div.players, ruleset=div.ruleset, after=div.after)
 
     def passes_on_reference(self, div: Divergence, seed: int | None = None) -> bool:
         sc = self._scenario(div, seed)
@@ -150,7 +150,7 @@ def record(differ: Differ, div: Divergence, setup: dict[str, Any],
     else:
         expect = {k: obs[k] for k in differ.compared}
     return replace(probe, rules=rules, expect=expect, setup_events=setup_events,
-                   observed={})
+                   observed={}, after=(obs.get("pending") or {}).get("decision"))
 
 
 # --- candidates ------------------------------------------------------------------------------
