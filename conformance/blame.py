@@ -212,11 +212,16 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
               decision: str, events: Sequence[Mapping[str, Any]] = (),
               rejection: Mapping[str, Any] | None = None, action: Mapping[str, Any] | None = None,
               before: Mapping[str, Any] | None = None, players: int | None = None,
-              ruleset: str | None = None, after: str | None = None) -> Signature:
+              ruleset: str | None = None, after: str | None = None,
+              previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None
+              ) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
-    reference's refusal of the action, if it refused it."""
+    reference's refusal of the action, if it refused it; `previous`: the reference's events
+    after the step before and the decision it then waited for (when one side answers
+    `not-your-turn` and the other does not, they disagree on whose turn it is: the rule is the
+    one that governed the turn after that step)."""
     if decision == "play-drawn" and action is not None and "play" in action:
         decision = "play"  # the drawn card played: a play like any other
     rule: str | None = None
@@ -236,8 +241,14 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
         what = codes[1]
         rule = allowing_rule(action or {}, events, before=before, ruleset=ruleset)
     else:  # setup-refused, crash, hang: the rule of what the step was to do next
-        what = codes[1]
+        what = codes[1] if kind == "setup-refused" else ""  # a crash is a crash, whatever said
         rule = governing_rule("pending", events, players=players, ruleset=ruleset)
+    turn = "not-your-turn"
+    over = ("round-over", "game-over")  # the hand is over: that is what they disagree on
+    if kind in ("accepted", "rejected", "error-code") and previous is not None and \
+            (codes[0] == turn) != (codes[1] == turn) and codes[0] not in over:
+        rule = governing_rule("current", previous[0], players=players, ruleset=ruleset,
+                              after=previous[1]) or rule
     if rule is None:
         rule = next((str(e["rule"]) for e in events if e.get("rule")), "")
     return Signature(kind, what, decision, rule or "")
@@ -247,7 +258,9 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
                      events: Sequence[Mapping[str, Any]] = (),
                      rejection: Mapping[str, Any] | None = None,
                      before: Mapping[str, Any] | None = None, players: int | None = None,
-                     ruleset: str | None = None, after: str | None = None) -> Signature | None:
+                     ruleset: str | None = None, after: str | None = None,
+                     previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None
+                     ) -> Signature | None:
     """The signature of a `conformance run` result (its JSON form, conformance.runner's
     `Result.to_json`) that did not pass; `events`, `rejection`, `before` and `decision` are the
     reference's at the failing step. None for a result that passed or was not judged."""
@@ -256,7 +269,7 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
     expected, observed = result.get("expected"), result.get("observed")
     common: dict[str, Any] = {"decision": decision, "events": events, "rejection": rejection,
                               "action": action, "before": before, "players": players,
-                              "ruleset": ruleset, "after": after}
+                              "ruleset": ruleset, "after": after, "previous": previous}
     if status == "errored":
         msg = str(result.get("message", ""))
         kind = "hang" if msg.startswith("timeout") else "crash"
@@ -304,6 +317,7 @@ def failure_signature(result: Mapping[str, Any], scenario: Any, oracle: Any
         ctx: dict[str, Any] = {"decision": "setup", "events": list(obs.get("events") or []),
                                "rejection": None, "before": None,
                                "after": (obs.get("pending") or {}).get("decision")}
+        prev: tuple[list[Any], Any] | None = None
         for s in scenario.steps:
             if step is None or s.index > step:  # None: it failed at the set-up
                 break
@@ -312,6 +326,8 @@ def failure_signature(result: Mapping[str, Any], scenario: Any, oracle: Any
             before = {k: obs.get(k) for k in ("hands", "pending", "active_color")}
             before["playable"] = sorted({a["play"] for a in obs.get("legal_actions") or []
                                          if "play" in a})
+            if ctx["rejection"] is None:
+                prev = (ctx["events"], ctx["after"])
             rejection = oracle.act(s.act)
             obs = oracle.observe(ORACLE_VIEW)
             pending = before.get("pending") or {}
@@ -324,4 +340,4 @@ def failure_signature(result: Mapping[str, Any], scenario: Any, oracle: Any
     return result_signature(result, decision=ctx["decision"], events=ctx["events"],
                             rejection=ctx["rejection"], before=ctx["before"],
                             players=scenario.setup.get("players"), ruleset=scenario.ruleset,
-                            after=ctx["after"])
+                            after=ctx["after"], previous=prev)

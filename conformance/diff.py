@@ -66,8 +66,8 @@ FIXED_SEEDS = 4  # oracle replays with other seeds that tell what a shuffle leav
 # observations judged only when the implementation declares the feature that gives them meaning
 GATED = {"scores": "scoring", "game_over": "scoring", "views": "views",
          "eliminated": "desafio"}
-STARTS = ("made", "turn", "round", "game")
-STARTS_WEIGHT = {"made": 3, "turn": 3, "round": 2, "game": 1}
+STARTS = ("made", "made-round", "turn", "round", "game")
+STARTS_WEIGHT = {"made": 3, "made-round": 2, "turn": 3, "round": 1, "game": 1}
 ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision", "no-color",
                  "bad-color", "window", "after-end", "eliminated")
 KINDS = {
@@ -103,6 +103,7 @@ class StepRecord:
     events: list[dict[str, Any]] = field(default_factory=list)  # the oracle's (accepted)
     decision: str = ""  # the decision pending before the act, in the oracle
     before: dict[str, Any] = field(default_factory=dict)  # the oracle's hands, pending, colour
+    after: str | None = None  # the decision the oracle waits for after the act
 
 
 @dataclass
@@ -120,6 +121,7 @@ class Divergence:
     signature: Signature = field(default_factory=lambda: Signature("", "", "", ""))
     setup_events: list[dict[str, Any]] = field(default_factory=list)  # the oracle's
     after: str | None = None  # the decision the oracle waits for after the deciding step
+    setup_after: str | None = None  # ... and after the set-up
 
     @property
     def key(self) -> Signature:
@@ -452,6 +454,8 @@ class Differ:
         self.starts = ["turn"] + [s for s in ("round", "game") if self._accepts(s)]
         if any(self._made_deck(r) for r in self.rulesets):
             self.starts.insert(0, "made")
+            if "round" in self.starts:
+                self.starts.insert(1, "made-round")
         rules = specdata.rules()
         bases = {r.split("+")[0] for r in self.rulesets}
         self.rules_in_scope = sorted(r for r, t in rules.items() if bases & set(t.rulesets))
@@ -555,10 +559,11 @@ class Differ:
             return []
         return sorted(deck.light, key=_card_order)
 
-    def _made(self, draw: Callable[..., Any], ruleset: str, players: int
+    def _made(self, draw: Callable[..., Any], ruleset: str, players: int, deal: bool = False
               ) -> dict[str, Any] | None:
         """A `start: turn` position built by strategies that shrink toward short hands and
-        piles of number cards (None: more copies of a card than the deck holds)."""
+        piles of number cards (None: more copies of a card than the deck holds); `deal`: a
+        `start: round` one, the first card turned from the pile's top."""
         from conformance import specdata
 
         kinds = self._made_deck(ruleset)
@@ -566,12 +571,21 @@ class Differ:
         card = st.sampled_from(kinds)
         hands = {str(s): draw(st.lists(card, min_size=1, max_size=MADE_HAND), label=f"hand {s}")
                  for s in range(players)}
-        top = draw(card, label="top")
-        below = draw(st.lists(card, max_size=2), label="discard")
-        pile = draw(st.lists(card, max_size=MADE_PILE), label="draw pile")
-        used = Counter([c for h in hands.values() for c in h] + [top, *below, *pile])
+        top = draw(card, label="top") if not deal else ""
+        below = draw(st.lists(card, max_size=2), label="discard") if not deal else []
+        pile = draw(st.lists(card, min_size=1, max_size=MADE_PILE), label="draw pile")
+        if deal:  # the first card turned: a number, an action card or a Wild, a third each
+            tier = draw(st.integers(0, 2), label="first card kind")
+            pile[0] = draw(st.sampled_from([c for c in kinds if _card_order(c)[0] == tier]),
+                           label="first card")
+        used = Counter([c for h in hands.values() for c in h] + [*below, *pile]
+                       + ([top] if top else []))
         if any(n > deck.get(c, 0) for c, n in used.items()):
             return None
+        if deal:
+            return {"players": players, "dealer": draw(st.integers(0, players - 1),
+                                                       label="dealer"),
+                    "start": "round", "hands": hands, "draw": pile}
         colors = ("red", "yellow", "green", "blue")
         letters = {c[0].upper(): c for c in colors}
         active = draw(st.sampled_from(colors), label="colour") if top.startswith("W") \
@@ -596,14 +610,15 @@ class Differ:
         ruleset = draw(st.sampled_from(self.rulesets), label="ruleset")
         lo, hi = self.players
         players = draw(st.integers(lo, hi), label="players")
-        starts = [s for s in self.starts if s != "made" or self._made_deck(ruleset)]
+        starts = [s for s in self.starts
+                  if not s.startswith("made") or self._made_deck(ruleset)]
         start = draw(st.sampled_from([s for s in STARTS for _ in range(STARTS_WEIGHT[s])
                                       if s in starts]), label="start")
         seed = draw(st.integers(0, 2**16 - 1), label="seed")
         if self._shrink_end is not None and time.monotonic() > self._shrink_end:
             reject()  # the shrinking budget is spent: the best example so far stands
-        if start == "made":
-            setup = self._made(draw, ruleset, players)
+        if start.startswith("made"):
+            setup = self._made(draw, ruleset, players, deal=start == "made-round")
         else:
             prefix = draw(st.integers(0, self.max_prefix), label="prefix") \
                 if start == "turn" else 0
@@ -636,7 +651,9 @@ class Differ:
             return None  # the oracle refuses the position: nothing to compare
         o_obs = self._o(self.oracle.observe, self.oracle_keys)
         self._example_rules.update(o_obs["rules_applied"])
-        record = Divergence("", (), "", ruleset, seed, setup, [], {})
+        record = Divergence("", (), "", ruleset, seed, setup, [], {},
+                            setup_events=list(o_obs.get("events") or []),
+                            setup_after=(o_obs.get("pending") or {}).get("decision"))
         try:
             refusal = self.impl.setup(params)
             if refusal is not None:
@@ -747,7 +764,7 @@ class Differ:
         record.steps.append(StepRecord(
             act, o_rej, rules, list(o_obs.get("events") or []) if o_rej is None else [],
             str(pending.get("decision") or "none"),
-            _before(o_before)))
+            _before(o_before), (o_obs.get("pending") or {}).get("decision")))
         try:
             i_rej, i_obs = self.impl.act_observe(act, self.compared)
         except Unsupported:
@@ -891,6 +908,9 @@ class Differ:
                      ) -> Signature:
         """The group of a divergence at the record's last step (conformance.blame)."""
         last = record.steps[-1] if record.steps else None
+        accepted = [s for s in record.steps[:-1] if s.rejection is None]
+        previous = (accepted[-1].events, accepted[-1].after) if accepted else \
+            (record.setup_events, record.setup_after) if record.steps else None
         if last is not None:
             events = last.events or [{"kind": "", "rule": r} for r in last.rules]
         return signature(kind, mismatches=mismatches, codes=codes,
@@ -898,7 +918,8 @@ class Differ:
                          events=events, rejection=rejection,
                          action=last.act if last is not None else None,
                          before=last.before if last is not None else None,
-                         players=record.players, ruleset=record.ruleset, after=after)
+                         players=record.players, ruleset=record.ruleset, after=after,
+                         previous=previous)
 
     def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
                   observed: dict[str, Any], *, message: str,
@@ -922,8 +943,8 @@ class Differ:
                          message, record.ruleset, record.seed, record.setup,
                          list(record.steps), {k: expect[k] for k in self.compared if k in expect},
                          {k: observed[k] for k in self.compared if k in observed},
-                         record.shuffled, sig, setup_events,
-                         (o_obs.get("pending") or {}).get("decision"))
+                         record.shuffled, sig, setup_events or record.setup_events,
+                         (o_obs.get("pending") or {}).get("decision"), record.setup_after)
         if not scenario_features(div) <= self.features:
             self.stats.out_of_scope += 1
             return "end"

@@ -89,7 +89,8 @@ class Checker:
             events=(last.events or [{"kind": "", "rule": r} for r in last.rules]) if last
             else div.setup_events,
             rejection=last.rejection if last else None, before=last.before if last else None,
-            players=div.players, ruleset=div.ruleset, after=div.after)
+            players=div.players, ruleset=div.ruleset, after=div.after,
+            previous=_previous(div))
 
     def passes_on_reference(self, div: Divergence, seed: int | None = None) -> bool:
         sc = self._scenario(div, seed)
@@ -112,6 +113,16 @@ class Checker:
         return _Verdict(True)
 
 
+def _previous(div: Divergence) -> tuple[list[dict[str, Any]], str | None] | None:
+    """The oracle's events and waited-for decision after the last accepted step before the
+    deciding one (the set-up's when there is none)."""
+    if not div.steps:
+        return None
+    accepted = [s for s in div.steps[:-1] if s.rejection is None]
+    return (accepted[-1].events, accepted[-1].after) if accepted else \
+        (div.setup_events, div.setup_after)
+
+
 # --- playing a candidate on the oracle -----------------------------------------------------
 
 
@@ -130,6 +141,7 @@ def record(differ: Differ, div: Divergence, setup: dict[str, Any],
     obs = differ._o(o.observe, keys)
     setup_events = list(obs.get("events") or []) or \
         [{"kind": "", "rule": r} for r in obs.get("rules_applied") or []]
+    setup_after = (obs.get("pending") or {}).get("decision")
     steps: list[StepRecord] = []
     rules = tuple(obs.get("rules_applied") or ())
     for act in acts:
@@ -141,7 +153,8 @@ def record(differ: Differ, div: Divergence, setup: dict[str, Any],
             ((rej["rule"],) if rej.get("rule") else ())
         steps.append(StepRecord(act, rej, list(rules),
                                 list(obs.get("events") or []) if rej is None else [],
-                                str(pending.get("decision") or "none"), before))
+                                str(pending.get("decision") or "none"), before,
+                                (obs.get("pending") or {}).get("decision")))
     shuffled = bool(obs.get("shuffled")) and (not steps or steps[-1].rejection is None)
     probe = replace(div, setup=setup, steps=steps, shuffled=shuffled)
     if shuffled:
@@ -150,7 +163,8 @@ def record(differ: Differ, div: Divergence, setup: dict[str, Any],
     else:
         expect = {k: obs[k] for k in differ.compared}
     return replace(probe, rules=rules, expect=expect, setup_events=setup_events,
-                   observed={}, after=(obs.get("pending") or {}).get("decision"))
+                   observed={}, after=(obs.get("pending") or {}).get("decision"),
+                   setup_after=setup_after)
 
 
 # --- candidates ------------------------------------------------------------------------------
