@@ -40,7 +40,10 @@ TURN = frozenset({"current", "pending"})
 EFFECTS: dict[str, frozenset[str]] = {
     "played": frozenset({"top", "hands", "hand_sizes", "discard_size", "active_color",
                          "current", "pending", "views"}),
-    "drew": frozenset({"hands", "hand_sizes", "draw_size", "current", "pending", "views"}),
+    # a draw by the turn owner: what follows is the drawn card's decision (top, colour and
+    # direction change only if it is played)
+    "drew": frozenset({"hands", "hand_sizes", "draw_size", "current", "pending", "views", "top",
+                       "active_color", "direction", "discard_size"}),
     "skipped": TURN,
     "skipped-everyone": TURN,
     "reversed": TURN | {"direction"},
@@ -141,8 +144,11 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     decision the reference waits for after the step."""
     top = key.split(".", 1)[0]
     seat = _seat_of(key)
+    own_draw = ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING")  # the turn owner's draw, not a penalty
     cands = [e for e in events if e.get("rule") and top in EFFECTS.get(str(e.get("kind")),
-                                                                     frozenset(KEY_ORDER))]
+                                                                     frozenset(KEY_ORDER))
+             and not (e.get("kind") == "drew" and e.get("rule") not in own_draw
+                      and top in ("top", "active_color", "direction", "discard_size"))]
     if seat is not None:
         own = [e for e in cands if str(e.get("player")) == seat]
         cands = own or cands
@@ -259,13 +265,14 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
                      rejection: Mapping[str, Any] | None = None,
                      before: Mapping[str, Any] | None = None, players: int | None = None,
                      ruleset: str | None = None, after: str | None = None,
-                     previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None
-                     ) -> Signature | None:
+                     previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
+                     action: Mapping[str, Any] | None = None) -> Signature | None:
     """The signature of a `conformance run` result (its JSON form, conformance.runner's
     `Result.to_json`) that did not pass; `events`, `rejection`, `before` and `decision` are the
     reference's at the failing step. None for a result that passed or was not judged."""
     status = str(result.get("outcome") or result.get("status"))
-    action = result.get("action") if isinstance(result.get("action"), dict) else None
+    if action is None:  # the failing step's act (an `expect` step has none: give the last act)
+        action = result.get("action") if isinstance(result.get("action"), dict) else None
     expected, observed = result.get("expected"), result.get("observed")
     common: dict[str, Any] = {"decision": decision, "events": events, "rejection": rejection,
                               "action": action, "before": before, "players": players,
@@ -315,7 +322,7 @@ def failure_signature(result: Mapping[str, Any], scenario: Any, oracle: Any
             return None
         obs = oracle.observe(ORACLE_VIEW)
         ctx: dict[str, Any] = {"decision": "setup", "events": list(obs.get("events") or []),
-                               "rejection": None, "before": None,
+                               "rejection": None, "before": None, "action": None,
                                "after": (obs.get("pending") or {}).get("decision")}
         prev: tuple[list[Any], Any] | None = None
         for s in scenario.steps:
@@ -333,11 +340,11 @@ def failure_signature(result: Mapping[str, Any], scenario: Any, oracle: Any
             pending = before.get("pending") or {}
             ctx = {"decision": str(pending.get("decision") or "none"),
                    "events": list(obs.get("events") or []) if rejection is None else [],
-                   "rejection": rejection, "before": before,
+                   "rejection": rejection, "before": before, "action": s.act,
                    "after": (obs.get("pending") or {}).get("decision")}
     except (AdapterError, Unsupported):
         return None
     return result_signature(result, decision=ctx["decision"], events=ctx["events"],
                             rejection=ctx["rejection"], before=ctx["before"],
                             players=scenario.setup.get("players"), ruleset=scenario.ruleset,
-                            after=ctx["after"], previous=prev)
+                            after=ctx["after"], previous=prev, action=ctx["action"])

@@ -308,7 +308,7 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
                                       else " (matched by signature, not yet checked by hand)")
                     for r in items), ""]
         out += ["Rules it breaks (with the clauses they cite):", ""]
-        out += _rule_quotes(cited_rules(items, sigs), all_rules, specdata)
+        out += _rule_quotes(cited_rules(items, sigs, dev, all_rules), all_rules, specdata)
     rest = by_dev.get("")
     if rest:
         out += ["### Unclassified failures", "",
@@ -337,10 +337,20 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
     return "\n".join(out)
 
 
-def cited_rules(items: list[Result], sigs: dict[str, Any]) -> list[str]:
-    """The rules a deviation's failures break (each failure's signature), sorted."""
-    return sorted({sigs[r["id"]].rule for r in items
-                   if sigs.get(r["id"]) is not None and sigs[r["id"]].rule})
+def cited_rules(items: list[Result], sigs: dict[str, Any], dev: Deviation | None = None,
+                rule_ids: Any = ()) -> list[str]:
+    """The rules a deviation's failures break (each failure's signature), sorted; a crash or
+    hang observes nothing, so for it the deviation's own rules (`rule_ids`: the known ids)."""
+    out: set[str] = set()
+    for r in items:
+        sig = sigs.get(r["id"])
+        if sig is None:
+            continue
+        if sig.kind in ("crash", "hang") and dev is not None:
+            out.update(x for x in rule_ids if dev.blames(x))
+        elif sig.rule:
+            out.add(sig.rule)
+    return sorted(out)
 
 
 def _rule_quotes(rule_ids: list[str], all_rules: dict[str, Any], specdata: Any) -> list[str]:
