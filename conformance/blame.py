@@ -228,7 +228,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     after the step before and the decision it then waited for (when one side answers
     `not-your-turn` and the other does not, they disagree on whose turn it is: the rule is the
     one that governed the turn after that step)."""
-    if decision == "play-drawn" and action is not None and "play" in action:
+    drawn_played = decision == "play-drawn" and action is not None and "play" in action
+    if drawn_played:
         decision = "play"  # the drawn card played: a play like any other
     rule: str | None = None
     what = ""
@@ -238,6 +239,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
             key = min(mismatches, key=lambda k: (first_key([k]) != what, k)) if mismatches \
                 else what
             rule = governing_rule(key, events, players=players, ruleset=ruleset, after=after)
+            if drawn_played and rule == "CL.PLAY.MATCH":
+                rule = "CL.DRAW.PLAY-DRAWN"  # what playing the drawn card does to the table
         else:
             rule = (rejection or {}).get("rule")
     elif kind in ("accepted", "error-code"):

@@ -945,13 +945,13 @@ class Differ:
                          {k: observed[k] for k in self.compared if k in observed},
                          record.shuffled, sig, setup_events or record.setup_events,
                          (o_obs.get("pending") or {}).get("decision"), record.setup_after)
-        if not scenario_features(div) <= self.features:
-            self.stats.out_of_scope += 1
-            return "end"
-        if div.key in self.found:
+        if div.key in self.found:  # known (its scenario's features were checked when found)
             if self._counting:
                 self.counts[div.key] += 1
             return "resync" if resync and not record.shuffled else "end"
+        if not scenario_features(div) <= self.features:
+            self.stats.out_of_scope += 1
+            return "end"
         self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
         now = time.monotonic()
         self._hit.setdefault(div.key, now - self._t0)

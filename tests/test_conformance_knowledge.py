@@ -70,7 +70,8 @@ def test_every_cited_rule_is_broken_by_a_failure_of_its_deviation(
         impl: knowledge.Implementation) -> None:
     """A deviation cites the rules its failures break: each cited rule is the rule broken
     (the signature's) of one of its failing scenarios, differing in an observation or error
-    code the deviation records; at least one of its scenarios lists the rule it breaks."""
+    code the deviation records, and what the signature says differs is what the run
+    observed differing (the result's mismatched keys, or its expected error code)."""
     from conformance.knowledge import _globs
 
     data = reports.load_json((ROOT / impl.report).read_text(encoding="utf-8"))
@@ -90,8 +91,12 @@ def test_every_cited_rule_is_broken_by_a_failure_of_its_deviation(
             evidence = [(r, sig) for r, sig in items if sig.rule == rule]
             assert evidence and dev.blames(rule), (dev.key, rule)
             assert all(_globs([sig.what], list(dev.signature["what"])) for _, sig in evidence)
-        if items and any(sig.kind not in ("crash", "hang") for _, sig in items):
-            assert any(sig.rule in r["rules"] for r, sig in items), (dev.key, cited)
+        for r, sig in items:  # what the signature says differs is what the run observed
+            if sig.kind in ("observation", "state-changed"):
+                keys = {str(m["key"]).split(".")[0] for m in r.get("mismatches") or []}
+                assert sig.what.split(".")[0] in keys, (r["id"], sig, keys)
+            elif sig.kind in ("accepted", "error-code"):
+                assert (r.get("expected") or {}).get("error") == sig.what.split("/")[0]
 
 
 def test_rlcard_uno_extends_rlcard() -> None:
@@ -140,7 +145,8 @@ def test_schema_errors_name_file_and_line(tmp_path: Path, extra: str, line: int,
 
 def test_a_bad_matcher_key_is_refused_with_its_line(tmp_path: Path) -> None:
     src = (ROOT / "conformance/implementations/rlcard.yaml").read_text(encoding="utf-8")
-    bad = src.replace("match: {rules: [CL.FIRST.D2]}", "match: {rule: [CL.FIRST.D2]}")
+    good = "    match: {expected_decision: [challenge]}"
+    bad = src.replace(good, "    match: {rule: [CL.FIRST.D2]}")
     assert bad != src
     path = _write(tmp_path, "rlcard", bad)
     line = bad.splitlines().index("    match: {rule: [CL.FIRST.D2]}") + 1
@@ -166,7 +172,8 @@ def test_an_extends_cycle_is_refused(tmp_path: Path) -> None:
 
 def test_unknown_implementation() -> None:
     with pytest.raises(knowledge.ImplementationError, match="unknown implementation 'nope': "
-                       "known are pyuno-game, rlcard, rlcard-uno, uno-eldar-matrix, uno-engine, "
+                       "known are pyuno-game, rlcard, rlcard-uno, skilluno, uno-eldar-matrix, "
+                       "uno-engine, "
                        "uno-game, uno-game-forge, unoaiinterface, unointerface$"):
         knowledge.get("nope")
 
@@ -223,11 +230,22 @@ def test_drawn_before_looks_at_the_steps_before_the_failing_one() -> None:
     assert knowledge.compile_matcher({"drawn_before": False})(_result(step=1), drew)
 
 
-def test_the_first_matching_deviation_wins_and_unmatched_stays_unclassified() -> None:
+def _broken(what: str, decision: str, rule: str, kind: str = "observation") -> dict[str, str]:
+    return {"kind": kind, "what": what, "decision": decision, "rule": rule}
+
+
+def test_a_failure_is_a_deviations_only_when_its_signature_is() -> None:
     rl = knowledge.get("rlcard")
-    assert compliance.attribute(_result(rules=["CL.FIRST.D2"]), rl).key == \
+    first_d2 = _result(rules=["CL.FIRST.D2"], broken=_broken("pending.player", "setup",
+                                                             "CL.FIRST.D2"))
+    assert compliance.attribute(first_d2, rl).key == \
         "first-draw-two-no-skip"  # type: ignore[union-attr]
-    assert compliance.attribute(_result(), rl) is None
+    # the scenario's rules alone do not classify: what differs and the rule broken decide
+    for sig in (_broken("hand_sizes", "setup", "CL.FIRST.D2"),  # another observation
+                _broken("pending.player", "setup", "CL.FIRST.SKIP"),  # another rule
+                _broken("pending.player", "play", "CL.FIRST.D2")):  # another decision
+        assert compliance.attribute(_result(rules=["CL.FIRST.D2"], broken=sig), rl) is None
+    assert compliance.attribute(_result(broken=_broken("top", "play", "CL.A.B")), rl) is None
 
 
 # --- the command -------------------------------------------------------------------------------
