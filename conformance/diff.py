@@ -952,8 +952,13 @@ class Differ:
         if not scenario_features(div) <= self.features:
             self.stats.out_of_scope += 1
             return "end"
-        self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
         now = time.monotonic()
+        if self.shrink_seconds <= 0:  # no shrinking: a new group is kept as found, play goes on
+            self.found[div.key] = div
+            self.counts[div.key] += 1
+            self.first_found[div.key] = now - self._t0
+            return "resync" if resync and not record.shuffled else "end"
+        self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
         self._hit.setdefault(div.key, now - self._t0)
         if self._shrink_end is None:
             self._shrink_end = now + self.shrink_seconds
