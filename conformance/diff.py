@@ -573,7 +573,9 @@ class Differ:
                  for s in range(players)}
         top = draw(card, label="top") if not deal else ""
         below = draw(st.lists(card, max_size=2), label="discard") if not deal else []
-        pile = draw(st.lists(card, min_size=1, max_size=MADE_PILE), label="draw pile")
+        # a deal's pile holds the first card and what its effect draws (a Draw Two's two)
+        pile = draw(st.lists(card, min_size=3 if deal else 1, max_size=MADE_PILE),
+                    label="draw pile")
         if deal:  # the first card turned: a number, an action card or a Wild, a third each
             tier = draw(st.integers(0, 2), label="first card kind")
             pile[0] = draw(st.sampled_from([c for c in kinds if _card_order(c)[0] == tier]),
