@@ -53,7 +53,7 @@ EFFECTS: dict[str, frozenset[str]] = {
     "first-card": TURN | {"top", "active_color", "discard_size", "draw_size", "direction"},
     "dealt": frozenset({"hands", "hand_sizes", "draw_size", "views"}),
     "dealer": TURN | {"dealer"},
-    "uno": TURN,
+    "uno": frozenset(),  # a call changes nothing observable but the catch window
     "caught": frozenset({"hands", "hand_sizes", "draw_size", "views"}),
     "shown": frozenset({"views"}),
     "went-out": TURN | {"scores", "round_over", "winner", "game_over"},
