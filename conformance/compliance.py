@@ -323,6 +323,7 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
                 out.append(f"  - rule `{q['id']}`: {_md(q['statement'])}")
         out.append("")
 
+    out += _diff_section(info)
     out += ["## Unsupported", "", f"| what {info.label} lacks | scenarios |", "|---|---:|"]
     missing: Counter[str] = Counter()
     for r in results:
@@ -335,6 +336,40 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
     out += [f"| `{r['id']}` | {r.get('ruleset', '')} | {outcome(r)} |" for r in results]
     out += ["", "</details>", ""]
     return "\n".join(out)
+
+
+def diff_report_path(info: Implementation) -> Path:
+    """The stored `conformance diff` report of an implementation (JSON, `--format json`):
+    docs/compliance/diff/<name>.json, beside the directory of the run reports."""
+    return info.path(info.report).parent.parent / "diff" / f"{info.name}.json"
+
+
+def _diff_section(info: Implementation) -> list[str]:
+    """The groups `conformance diff` reported, from the stored diff report (none: nothing)."""
+    path = diff_report_path(info)
+    if not path.is_file():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    s, cov = data["summary"], data["coverage"]
+    out = ["## Differential fuzzing", "",
+           f"`uno-fsm conformance diff --adapter {_md(data['adapter'])} --seed {data['seed']} "
+           f"--no-database --format json -o {path.relative_to(ROOT)}` (the default budget, 200 "
+           f"examples): {s['examples']} examples with shrinking and targeting replays, "
+           f"{s['steps']} steps ({s['illegal_steps']} illegal) in {s['fuzz_seconds']:.0f} s of "
+           f"fuzzing ({s['steps_per_second']:.0f} steps/s with shrinking, on a shared machine), "
+           f"{s['seconds']:.0f} s with reduction and confirmation; {s['groups']} group(s) "
+           f"reported, {s['dropped']} dropped as not reproducible; {cov['exercised']} of "
+           f"{cov['rules_in_scope']} rules exercised. Each group's reduced scenario fails on "
+           f"{info.label} and passes on the reference (docs/differential.md).", "",
+           "| what differs | decision | rule broken | kind | examples | players / cards in "
+           "hands / steps |", "|---|---|---|---|---:|---|"]
+    for g in data["groups"]:
+        sig, z = g["signature"], g["size"]
+        out.append(f"| {_md(sig['what'] or '-')} | {_md(sig['decision'])} | "
+                   f"`{_md(sig['rule'] or '-')}` | {_md(g['kind'])} | {g['count']} | "
+                   f"{z['players']} / {z['cards_in_hands']} / {z['steps']} |")
+    out.append("")
+    return out
 
 
 def cited_rules(items: list[Result], sigs: dict[str, Any], dev: Deviation | None = None,
