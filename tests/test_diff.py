@@ -94,7 +94,7 @@ def test_mutant_served_over_stdio_is_caught(name: str, rule: str, options: dict[
 
 def test_a_crash_is_its_own_kind_of_divergence() -> None:
     report = Differ(ReferenceOracle, stdio(mutant("crash")), players=(3, 4), max_prefix=40,
-                    max_steps=10, shrink_seconds=2).run(examples=40, seed=1)
+                    max_steps=10, shrink_seconds=2, reduce_seconds=1).run(examples=40, seed=1)
     kinds = {d.kind for d, _ in report.groups}
     assert kinds == {"crash"}
     div = report.groups[0][0]
@@ -105,7 +105,7 @@ def test_a_crash_is_its_own_kind_of_divergence() -> None:
 def test_a_hang_is_its_own_kind_of_divergence() -> None:
     report = Differ(ReferenceOracle, stdio(mutant("hang")), timeout=0.3,
                     players=(3, 4), max_prefix=40, max_steps=10,
-                    shrink_seconds=1).run(examples=3, seed=1)
+                    shrink_seconds=1, reduce_seconds=0.5).run(examples=3, seed=1)
     kinds = {d.kind for d, _ in report.groups}
     assert kinds == {"hang"}
     assert report.groups[0][0].message.startswith("timeout:")
@@ -115,7 +115,8 @@ def test_rlcard_deviations_are_rediscovered_within_its_features() -> None:
     pytest.importorskip("rlcard")
     from conformance.adapters.rlcard import RLCardAdapter
 
-    report = Differ(ReferenceOracle, RLCardAdapter, shrink_seconds=3).run(examples=150, seed=2)
+    report = Differ(ReferenceOracle, RLCardAdapter, shrink_seconds=3, reduce_seconds=1
+                    ).run(examples=150, seed=2)
     found = {(d.kind, d.signature.what, d.signature.rule) for d, _ in report.groups}
     # compliance/rlcard.md deviation 1: drawing while holding a playable card is refused
     # (a voluntary draw: the reference's event names CL.DRAW.UNWILLING)

@@ -77,7 +77,7 @@ def test_the_reference_against_itself_reports_nothing(how: str) -> None:
 @pytest.mark.parametrize("name", list(IMPLEMENTATIONS))
 def test_every_group_reproduces_through_the_runner(name: str, tmp_path: Path) -> None:
     factory = IMPLEMENTATIONS[name]()
-    report = Differ(ReferenceOracle, factory, shrink_seconds=1, reduce_seconds=2
+    report = Differ(ReferenceOracle, factory, shrink_seconds=1, reduce_seconds=1
                     ).run(examples=25, seed=3)
     assert report.groups, f"{name}: no divergence found in 25 examples"
     written = write_all(report.groups, name, tmp_path)
@@ -102,7 +102,7 @@ def test_every_group_reproduces_through_the_runner(name: str, tmp_path: Path) ->
 
 def test_rlcard_first_card_draw_two_and_wild_are_groups_of_their_own() -> None:
     factory = _rlcard()
-    report = Differ(ReferenceOracle, factory, shrink_seconds=2, reduce_seconds=2
+    report = Differ(ReferenceOracle, factory, shrink_seconds=1, reduce_seconds=1
                     ).run(examples=200, seed=1)
     found = {(d.signature.what, d.signature.decision, d.signature.rule): d
              for d, _ in report.groups}
