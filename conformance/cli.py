@@ -63,7 +63,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("paths", nargs="*", type=Path,
                      help="scenario files or directories (default: the bundled corpus)")
     run.add_argument("--adapter", default="reference",
-                     help="reference (default) | rlcard | rlcard-uno | uno-game | "
+                     help="reference (default) | rlcard | rlcard-uno | uno-game | skilluno | "
                      "stdio:'<command line>' | "
                      "module:package.module:Class")
     run.add_argument("--id", action="append", default=[], metavar="GLOB",
@@ -108,9 +108,10 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     _output_args(rep)
     rep.set_defaults(handler=cmd_report)
 
-    srv = csub.add_parser("serve", help="expose an adapter over stdin/stdout (uno-conformance/1)")
+    srv = csub.add_parser("serve", help="expose an adapter over stdin/stdout (uno-conformance/2)")
     srv.add_argument("--adapter", default="reference",
-                     help="reference (default) | rlcard | rlcard-uno | module:package.module:Class")
+                     help="reference (default) | rlcard | rlcard-uno | skilluno | "
+                     "module:package.module:Class")
     srv.set_defaults(handler=cmd_serve)
 
     add_subcommands(csub, SUBCOMMANDS)

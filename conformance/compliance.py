@@ -67,12 +67,42 @@ def _msg(r: Result) -> str:
     return str(r.get("message", ""))
 
 
-def attribute(r: Result, impl: Implementation) -> Deviation | None:
-    """The known deviation of `impl` explaining a failing result (None: unexplained)."""
+@functools.cache
+def _oracle() -> Any:
+    """The reference engine declaring its `events` (the oracle of `conformance diff`), in
+    process: it replays a failing scenario to its failing step (conformance.blame)."""
+    from conformance.adapters import resolve
+
+    return resolve("reference-oracle", isolate=False).factory()
+
+
+def broken(r: Result) -> Any:
+    """The signature of a failing result (conformance.blame.Signature): what differs, the
+    decision asked for and the rule broken. Read from the result's `broken` (written by
+    `compliance --run`), else computed by replaying its scenario on the reference."""
+    from conformance.blame import Signature, failure_signature
+
+    if outcome(r) not in FAIL:
+        return None
+    stored = r.get("broken")
+    if isinstance(stored, dict):
+        try:
+            return Signature(**{k: str(stored.get(k) or "")
+                                for k in ("kind", "what", "decision", "rule")})
+        except TypeError:
+            pass
     sc = scenario_of(r)
+    return failure_signature(r, sc, _oracle()) if sc is not None else None
+
+
+def attribute(r: Result, impl: Implementation) -> Deviation | None:
+    """The known deviation of `impl` whose recorded signature is the failing result's (None:
+    unclassified)."""
+    sc = scenario_of(r)
+    sig = broken(r)
     for dev in impl.deviations:
         try:
-            if dev.matches(r, sc):
+            if dev.matches(r, sc, sig):
                 return dev
         except Exception:  # noqa: BLE001 - a bad result shape is simply not matched
             continue
@@ -150,13 +180,13 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
 
     # rule status: fail if a failing scenario blames it, pass if a passing scenario lists it
     rule_status: dict[str, set[str]] = defaultdict(set)
+    sigs = {r["id"]: broken(r) for r in results if outcome(r) in FAIL}
     for r in results:
         o = outcome(r)
         rules = list(r.get("rules", []))
         if o in FAIL:
-            dev = attributed[r["id"]]
-            blamed = [x for x in rules if dev is None or dev.blames(x)]
-            for x in blamed:
+            sig = sigs[r["id"]]
+            for x in [sig.rule] if sig is not None and sig.rule else rules:
                 rule_status[x].add("fail")
         elif o == "passed":
             for x in rules:
@@ -181,10 +211,17 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
     for r in results:
         o = outcome(r)
         verdict = "fail" if o in FAIL else "pass" if o == "passed" else "unsupported"
-        for area in sorted({all_rules[x].area for x in r.get("rules", []) if x in all_rules}):
+        rules = list(r.get("rules", []))
+        sig = sigs.get(r["id"])
+        if verdict == "fail" and sig is not None and sig.rule in all_rules:
+            rules = [sig.rule]  # a failure counts in the area of the rule it breaks
+        for area in sorted({all_rules[x].area for x in rules if x in all_rules}):
             areas[area]["scenarios"][verdict] += 1
 
     s = Counter(outcome(r) for r in results)
+    traced = sum(1 for k, d in attributed.items() if d is not None and k in info.verified)
+    matched = sum(1 for k, d in attributed.items() if d is not None and k not in info.verified)
+    unclassified = sum(1 for d in attributed.values() if d is None)
     name = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
     pkg = info.package
     kind = {"pypi": "Python package", "npm": "npm package"}.get(pkg["registry"], "package")
@@ -210,6 +247,10 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
         f"**{len(results)} scenarios: {s['passed']} pass, {s['failed'] + s['errored']} fail "
         f"({s['errored']} errored), {s['unsupported']} unsupported.**",
         "",
+        f"Of the {len(attributed)} failures, {traced} traced by hand to {info.label}'s code, "
+        f"{matched} matched by their signature to a deviation traced before (what differs "
+        f"and the rule broken), {unclassified} unclassified.",
+        "",
         f"## How {info.label} is driven",
         "",
         *(f"- {_md(b)}" for b in info.driven),
@@ -226,9 +267,11 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
         "",
         "## Per rule area",
         "",
-        "Scenarios count once in each area of the rules they list. A rule *fails* when a failing "
-        "scenario's deviation breaks it, *passes* when a passing scenario lists it and none "
-        "fails; rules of the declared rulesets with no scenario run are *untested*.",
+        "A passing or unsupported scenario counts once in each area of the rules it lists, a "
+        "failing one in the area of the rule it breaks (the rule that governs what differs at "
+        "the failing step, from the reference engine's events). A rule *fails* when a failing "
+        "scenario breaks it, *passes* when a passing scenario lists it and none fails; rules of "
+        "the declared rulesets with no scenario run are *untested*.",
         "",
         "| area | title | scenarios pass | fail | unsupported | rules pass | fail | "
         "unsupported | untested |",
@@ -256,14 +299,16 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
             continue
         n += 1
         whose = "Adapter artefact, adapter code" if dev.artefact else f"{info.label} code"
+        what = ", ".join(f"`{w}`" for w in dev.signature.get("what") or [])
         out += [f"### {n}. {dev.title}", "",
                 f"{whose}: `{info.code_path(dev)}` `{dev.code.function}` {dev.behaviour}.", "",
+                f"Signature: {what} differs, breaking one of its rules.", "",
                 f"Scenarios ({len(items)}): " + ", ".join(
                     f"`{r['id']}`" + ("" if r["id"] in info.verified
-                                      else " (not yet checked by hand)")
+                                      else " (matched by signature, not yet checked by hand)")
                     for r in items), ""]
         out += ["Rules it breaks (with the clauses they cite):", ""]
-        out += _rule_quotes(sorted(x for x in all_rules if dev.blames(x)), all_rules, specdata)
+        out += _rule_quotes(cited_rules(items, sigs, dev, all_rules), all_rules, specdata)
     rest = by_dev.get("")
     if rest:
         out += ["### Unclassified failures", "",
@@ -271,12 +316,14 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
                 f"{info.label}'s code (an adapter mistake is fixed in the adapter, not listed "
                 "here).", ""]
         for r in rest:
+            sig = sigs.get(r["id"])
             out += [f"- `{r['id']}` ({r.get('file')}:{r.get('step_line') or r.get('line')}): "
-                    f"{_md(_msg(r))}"]
+                    f"{_md(_msg(r))}" + (f" (signature: {_md(sig.describe())})" if sig else "")]
             for q in (r.get("quotes") or {}).get("rules", []):
                 out.append(f"  - rule `{q['id']}`: {_md(q['statement'])}")
         out.append("")
 
+    out += _diff_section(info)
     out += ["## Unsupported", "", f"| what {info.label} lacks | scenarios |", "|---|---:|"]
     missing: Counter[str] = Counter()
     for r in results:
@@ -289,6 +336,56 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
     out += [f"| `{r['id']}` | {r.get('ruleset', '')} | {outcome(r)} |" for r in results]
     out += ["", "</details>", ""]
     return "\n".join(out)
+
+
+def diff_report_path(info: Implementation) -> Path:
+    """The stored `conformance diff` report of an implementation (JSON, `--format json`):
+    docs/compliance/diff/<name>.json, beside the directory of the run reports."""
+    return info.path(info.report).parent.parent / "diff" / f"{info.name}.json"
+
+
+def _diff_section(info: Implementation) -> list[str]:
+    """The groups `conformance diff` reported, from the stored diff report (none: nothing)."""
+    path = diff_report_path(info)
+    if not path.is_file():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    s, cov = data["summary"], data["coverage"]
+    out = ["## Differential fuzzing", "",
+           f"`uno-fsm conformance diff --adapter {_md(data['adapter'])} --seed {data['seed']} "
+           f"--no-database --format json -o {path.relative_to(ROOT)}` (the default budget, 200 "
+           f"examples): {s['examples']} examples with shrinking and targeting replays, "
+           f"{s['steps']} steps ({s['illegal_steps']} illegal) in {s['fuzz_seconds']:.0f} s of "
+           f"fuzzing ({s['steps_per_second']:.0f} steps/s with shrinking, on a shared machine), "
+           f"{s['seconds']:.0f} s with reduction and confirmation; {s['groups']} group(s) "
+           f"reported, {s['dropped']} dropped as not reproducible; {cov['exercised']} of "
+           f"{cov['rules_in_scope']} rules exercised. Each group's reduced scenario fails on "
+           f"{info.label} and passes on the reference (docs/differential.md).", "",
+           "| what differs | decision | rule broken | kind | examples | players / cards in "
+           "hands / steps |", "|---|---|---|---|---:|---|"]
+    for g in data["groups"]:
+        sig, z = g["signature"], g["size"]
+        out.append(f"| {_md(sig['what'] or '-')} | {_md(sig['decision'])} | "
+                   f"`{_md(sig['rule'] or '-')}` | {_md(g['kind'])} | {g['count']} | "
+                   f"{z['players']} / {z['cards_in_hands']} / {z['steps']} |")
+    out.append("")
+    return out
+
+
+def cited_rules(items: list[Result], sigs: dict[str, Any], dev: Deviation | None = None,
+                rule_ids: Any = ()) -> list[str]:
+    """The rules a deviation's failures break (each failure's signature), sorted; a crash or
+    hang observes nothing, so for it the deviation's own rules (`rule_ids`: the known ids)."""
+    out: set[str] = set()
+    for r in items:
+        sig = sigs.get(r["id"])
+        if sig is None:
+            continue
+        if sig.kind in ("crash", "hang") and dev is not None:
+            out.update(x for x in rule_ids if dev.blames(x))
+        elif sig.rule:
+            out.add(sig.rule)
+    return sorted(out)
 
 
 def _rule_quotes(rule_ids: list[str], all_rules: dict[str, Any], specdata: Any) -> list[str]:
@@ -381,7 +478,12 @@ def _run(impl: Implementation, timeout: float, memory_limit: int) -> dict[str, A
                                   f"{corpus.errors[0]}")
     spec = resolve(impl.adapter["spec"], timeout=timeout, memory_limit=memory_limit)
     report = Runner(spec.factory, adapter_name=spec.spec, timeout=timeout).run(corpus.scenarios)
-    return reports.to_json(report)
+    data = reports.to_json(report)
+    for r in data["results"]:  # the rule each failure breaks, for the pages and the matrix
+        sig = broken(r)
+        if sig is not None:
+            r["broken"] = sig.to_json()
+    return data
 
 
 def cmd_compliance(args: argparse.Namespace) -> int:

@@ -3,22 +3,32 @@
 `Differ` drives two adapters (the oracle, normally the reference engine, and the implementation
 under test) with Hypothesis (docs/differential.md):
 
-1. a start position from real play: the oracle sets up `start: game` with a drawn seed, plays a
-   drawn number of random legal actions and exports its position (`position` observation,
-   docs/adapter-protocol.md "Differential fuzzing"); or a fresh deal (`start: round`); or
+1. a start position: one Hypothesis builds from strategies that shrink toward two players, short
+   hands and short piles (`start: made`); one from real play (the oracle sets up `start: game`
+   with a drawn seed, plays a drawn number of random legal actions and exports its position,
+   docs/adapter-protocol.md "Differential fuzzing"); a fresh deal (`start: round`); or
    `start: game` itself, each where the implementation accepts it;
 2. both sides get that `setup`; then, step by step, an action drawn from the oracle's
    `legal_actions` (only those inside the implementation's features) or, for a share of the
-   steps, an illegal one (a card not held, a card that does not match, out of turn, a decision
-   not asked for), which both must reject with the same code and without a change;
+   steps, an illegal one of a kind whose error code spec/errors.yaml lists (a card not held, a
+   card that does not match, out of turn, a decision not asked for, a Wild without a colour or
+   with a colour that does not exist, an UNO call or catch outside its window, an action after
+   the hand or the game ended), which both must reject with the same code and without a change;
 3. after each step every observation both declare is compared with the corpus' rules
-   (conformance.compare); after a step that drew on the oracle's random source (`shuffled`), only
-   counts, and the example ends there.
+   (conformance.compare). After a step that drew on the oracle's random source (`shuffled`)
+   only what the rules fix whatever the shuffle is compared: the keys that can be fixed (counts,
+   and during play the top card and the colour in force) and, of those, what the oracle itself
+   observes alike when the same steps are replayed with other seeds; the example ends there.
+   After a divergence of a group already found, both sides are set up again from the oracle's
+   position and the example goes on (a fresh start, nothing of the divergence carried over).
 
-A divergence raises an exception of a class made for its group (kind + the rule IDs of the
-oracle's events at that step), so that Hypothesis shrinks each group on its own to the shortest
-action sequence from the simplest position. conformance.diff_scenarios turns the shrunk
-examples into corpus scenarios. This module never imports the engine: both sides are adapters.
+A divergence raises an exception of a class made for its group, its `Signature`
+(conformance.blame: what differs, the decision the position asked for, the rule that governs
+it), so that Hypothesis shrinks each group on its own. At the end of the session each group is
+reduced (conformance.reduce: fewer players, cards, steps) and confirmed: its scenario, run by
+the runner, must fail on the implementation with the group's signature and pass on the
+reference, on several runs and seeds; a group that does not is dropped and counted. This module
+never imports the engine: both sides are adapters.
 """
 
 from __future__ import annotations
@@ -31,33 +41,47 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings, target
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from conformance import compare as cmp
-from conformance.divergence import Divergence, StepRecord, action_features
+from conformance.blame import Signature, signature
+from conformance.divergence import (
+    COUNT_KEYS,
+    DEAL_SHUFFLE_KEYS,
+    PLAY_SHUFFLE_KEYS,
+    Divergence,
+    Dropped,
+    StepRecord,
+    action_features,
+    before_step,
+    stateable,
+)
 from conformance.protocol import AdapterError, Unsupported, check_hello, check_rejection
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
-ORACLE_KEYS = ("legal_actions", "rules_applied", "shuffled", "position")
-# what stays comparable after a shuffle (docs/scenario-format.md: multisets and counts only)
-COUNT_KEYS = ("hand_sizes", "draw_size", "discard_size", "total_cards", "card_counts")
-# ... and what a shuffle during play never changes: the discard's top stays (CL.RESHUFFLE.KEEP-TOP)
-# and with it the colour in force; not so at a deal (setup, next round: a new first card)
-PLAY_SHUFFLE_KEYS = (*COUNT_KEYS, "top", "active_color", "direction", "side")
+ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position")
+REQUIRED_ORACLE_KEYS = ("legal_actions", "rules_applied", "shuffled", "position")
+# what a shuffle can leave fixed, at a deal (the setup, a next round: a new first card) ...
+SETUP_CODES = ("unresolvable-setup", "wrong-player-count")  # a deal the rules refuse
+FIXED_SEEDS = 4  # oracle replays with other seeds that tell what a shuffle leaves fixed
 # observations judged only when the implementation declares the feature that gives them meaning
 GATED = {"scores": "scoring", "game_over": "scoring", "views": "views",
          "eliminated": "desafio"}
-STARTS = ("turn", "round", "game")
-STARTS_WEIGHT = {"turn": 3, "round": 2, "game": 1}
-ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision")
+STARTS = ("made", "made-round", "turn", "round", "game")
+STARTS_WEIGHT = {"made": 3, "made-round": 2, "turn": 3, "round": 1, "game": 1}
+ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision", "no-color",
+                 "bad-color", "window", "after-end", "eliminated")
 BATCH = 25  # examples per Hypothesis run; a long session is a series of runs
-SHRINK_SECONDS = 30.0  # shrinking budget per run, from its first divergence
+SHRINK_SECONDS = 20.0  # shrinking budget per run, from its first divergence
+REDUCE_SECONDS = 15.0  # reduction budget per group (conformance.reduce)
 POSITION_CACHE = 512  # start positions remembered (shrinking replays the same ones)
 START_SECONDS = 10.0  # at least this long for an adapter's `hello` (a program starting)
 PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
+MADE_HAND = 7  # the longest hand of a made position
+MADE_PILE = 12  # the longest draw pile of a made position
 
 
 class DiffError(Exception):
@@ -69,8 +93,7 @@ class DivergenceFound(Exception):  # noqa: N818 - what it reports
     """Raised inside the Hypothesis test; one subclass per group (see `_group_class`)."""
 
     def __init__(self, divergence: Divergence) -> None:
-        super().__init__(f"{divergence.kind} [{', '.join(divergence.rules) or 'no rule'}]: "
-                         f"{divergence.message}")
+        super().__init__(f"{divergence.signature.describe()}: {divergence.message}")
         self.divergence = divergence
 
 
@@ -85,7 +108,8 @@ class Stats:
     illegal: int = 0
     unsupported: int = 0  # examples stopped by an action or setup the implementation lacks
     out_of_scope: int = 0  # divergences needing a feature the implementation does not declare
-    shuffles: int = 0  # examples that ended at a shuffle (compared by counts there)
+    shuffles: int = 0  # examples that ended at a shuffle (compared on what it leaves fixed)
+    resyncs: int = 0  # examples set up again after a divergence of a known group
     started: float = field(default_factory=time.monotonic)
 
     def rate(self) -> float:
@@ -101,9 +125,14 @@ class DiffReport:
     compared: list[str]
     stats: Stats
     duration: float
-    groups: list[tuple[Divergence, int]]  # shrunk example, count; by first discovery
-    first_found: dict[tuple[str, tuple[str, ...]], float]  # seconds since the start
+    groups: list[tuple[Divergence, int]]  # reduced and confirmed example, count; by discovery
+    first_found: dict[Signature, float]  # seconds since the start
     warnings: list[str]
+    dropped: list[Dropped] = field(default_factory=list)
+    coverage: dict[str, int] = field(default_factory=dict)  # rule -> steps that applied it
+    rules_in_scope: list[str] = field(default_factory=list)  # the fuzzed rulesets' rules
+    players: tuple[int, int] = (2, 10)
+    fuzz_seconds: float = 0.0  # generating and shrinking, without reduction and confirmation
 
     @property
     def ok(self) -> bool:
@@ -113,6 +142,15 @@ class DiffReport:
 def _norm(act: dict[str, Any]) -> str:
     return json.dumps({k: (v.lower() if isinstance(v, str) and k == "color" else v)
                        for k, v in act.items()}, sort_keys=True)
+
+
+def player_range(caps: dict[str, Any]) -> tuple[int, int]:
+    """The player counts an adapter declares in its `hello` (`players: {min, max}`,
+    uno-conformance/2); 2 to 10 when it declares none (uno-conformance/1)."""
+    p = caps.get("players")
+    if isinstance(p, dict):
+        return int(p.get("min", 2)), int(p.get("max", 10))
+    return 2, 10
 
 
 class Side:
@@ -210,6 +248,13 @@ def _supported(ruleset: str, declared: Sequence[str]) -> bool:
     return ruleset in declared or all(part in declared for part in ruleset.split("+"))
 
 
+def _card_order(card: str) -> tuple[int, str]:
+    """Numbers first, then action cards, then Wilds: what a made position shrinks toward."""
+    if card.startswith("W"):
+        return (2, card)
+    return (0 if card[1:].isdigit() else 1, card[1:] + card[0])
+
+
 class Differ:
     """The oracle and the implementation under test, and the Hypothesis test that plays them."""
 
@@ -217,31 +262,37 @@ class Differ:
                  adapter_name: str = "", rulesets: Sequence[str] = (),
                  players: tuple[int, int] = (2, 8), timeout: float = 10.0, max_steps: int = 30,
                  max_prefix: int = 150, illegal_percent: int = 20,
-                 shrink_seconds: float = SHRINK_SECONDS,
+                 shrink_seconds: float = SHRINK_SECONDS, reduce_seconds: float = REDUCE_SECONDS,
+                 confirm_runs: int = 3,
                  on_progress: Callable[[Differ], None] | None = None) -> None:
         self.oracle = Side(oracle, timeout)
         self.impl = Side(implementation, timeout)
         self.adapter_name = adapter_name
+        self.timeout = timeout
         self.players = players
         self.max_steps = max_steps
         self.max_prefix = max_prefix
         self.illegal_percent = illegal_percent
         self.shrink_seconds = shrink_seconds
+        self.reduce_seconds = reduce_seconds
+        self.confirm_runs = confirm_runs  # 0: report groups as found, unconfirmed (benchmarks)
         self._positions: dict[tuple[Any, ...], dict[str, Any] | None] = {}
-        self._raised: dict[tuple[str, tuple[str, ...]], Divergence] = {}  # this batch's
+        self._raised: dict[Signature, Divergence] = {}  # this batch's
         self._shrink_end: float | None = None
         self.on_progress = on_progress
         self.stats = Stats()
         self.warnings: list[str] = []
-        self.found: dict[tuple[str, tuple[str, ...]], Divergence] = {}
-        self.counts: Counter[tuple[str, tuple[str, ...]]] = Counter()
-        self.first_found: dict[tuple[str, tuple[str, ...]], float] = {}
-        self._classes: dict[tuple[str, tuple[str, ...]], type[DivergenceFound]] = {}
+        self.found: dict[Signature, Divergence] = {}
+        self.counts: Counter[Signature] = Counter()
+        self.first_found: dict[Signature, float] = {}
+        self.coverage: Counter[str] = Counter()
+        self._classes: dict[Signature, type[DivergenceFound]] = {}
         self._counting = True
         self._last_progress = 0.0
         self._t0 = time.monotonic()
-        self._hit: dict[tuple[str, tuple[str, ...]], float] = {}  # first hit, before shrinking
+        self._hit: dict[Signature, float] = {}  # first hit, before shrinking
         self._last: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+        self._example_rules: set[str] = set()
         try:
             self._greet(rulesets)
         except BaseException:
@@ -250,12 +301,13 @@ class Differ:
 
     def _greet(self, rulesets: Sequence[str]) -> None:
         """Both hellos; what to fuzz and compare, within the implementation's capabilities."""
+        from conformance import specdata
+
         try:
             ocaps = self.oracle.hello()
         except (AdapterError, Unsupported) as exc:
             raise DiffError(f"the oracle failed to start: {exc}") from None
-        missing = [k for k in ("legal_actions", "rules_applied", "shuffled", "position")
-                   if k not in ocaps["observations"]]
+        missing = [k for k in REQUIRED_ORACLE_KEYS if k not in ocaps["observations"]]
         if missing:
             raise DiffError(f"the oracle {ocaps.get('name')!r} does not declare the "
                             f"observation(s) {', '.join(missing)} (docs/adapter-protocol.md)")
@@ -275,12 +327,32 @@ class Differ:
             if not common:
                 raise DiffError("the implementation declares no ruleset the oracle plays")
             self.rulesets = ["classic-official"] if "classic-official" in common else common[:1]
+        lo, hi = self.players
+        ilo, ihi = player_range(icaps)
+        olo, ohi = player_range(ocaps)
+        lo, hi = max(lo, ilo, olo), min(hi, ihi, ohi)
+        if lo > hi:
+            raise DiffError(f"no player count in {self.players[0]}..{self.players[1]} that "
+                            f"both declare (the implementation plays {ilo}..{ihi})")
+        self.players = (lo, hi)
         both = set(ocaps["observations"]) & set(icaps["observations"])
         self.compared = sorted(k for k in both - set(ORACLE_KEYS)
                                if GATED.get(k, "basic-play") in self.features | {"basic-play"})
         self.oracle_keys = sorted(set(self.compared) | {"legal_actions", "rules_applied",
-                                                        "shuffled", "hands", "pending"})
+                                                        "shuffled", "hands", "pending",
+                                                        "active_color", "round_over",
+                                                        "game_over"}
+                                  | ({"events"} if "events" in ocaps["observations"]
+                                     else set()))
+        self.has_events = "events" in ocaps["observations"]
         self.starts = ["turn"] + [s for s in ("round", "game") if self._accepts(s)]
+        if any(self._made_deck(r) for r in self.rulesets):
+            self.starts.insert(0, "made")
+            if "round" in self.starts:
+                self.starts.insert(1, "made-round")
+        rules = specdata.rules()
+        bases = {r.split("+")[0] for r in self.rulesets}
+        self.rules_in_scope = sorted(r for r, t in rules.items() if bases & set(t.rulesets))
         self.stats = Stats()
 
     def close(self) -> None:
@@ -292,7 +364,8 @@ class Differ:
 
     @property
     def implementation(self) -> dict[str, Any]:
-        keys = ("name", "version", "protocol", "rulesets", "features", "observations")
+        keys = ("name", "version", "protocol", "rulesets", "features", "observations",
+                "players")
         return {k: self.impl.caps[k] for k in keys if k in self.impl.caps}
 
     def _accepts(self, start: str) -> bool:
@@ -344,10 +417,10 @@ class Differ:
             return {"players": players, "start": "game"}
         rng = random.Random(seed)
         if start == "round":
-            return self._exported(ruleset)["deal"]  # type: ignore[no-any-return]
+            return self._exported()["deal"]  # type: ignore[no-any-return]
         for i in range(prefix + 20):
             if i >= prefix:
-                pos = self._exported(ruleset)["turn"]
+                pos = self._exported()["turn"]
                 if pos is not None:
                     return pos  # type: ignore[no-any-return]
             legal = self._o(self.oracle.observe, ["legal_actions"])["legal_actions"]
@@ -359,12 +432,72 @@ class Differ:
             self._o(self.oracle.act, chosen)
         return None
 
-    def _exported(self, ruleset: str) -> dict[str, Any]:
+    def _exported(self) -> dict[str, Any]:
         pos = self._o(self.oracle.observe, ["position"])["position"]
         if not isinstance(pos, dict) or pos.get("version") != POSITION_VERSION:
             raise _OracleFailed(f"the oracle's position has version {pos.get('version')!r}; "
                                 f"this fuzzer reads version {POSITION_VERSION}")
         return pos
+
+    @staticmethod
+    def _made_deck(ruleset: str) -> list[str]:
+        """The card kinds a made position draws from (classic decks only; Flip's double-faced
+        cards come from play), simplest first."""
+        from conformance import specdata
+
+        try:
+            deck = specdata.deck(ruleset)
+        except Exception:  # noqa: BLE001 - an unknown ruleset: no made positions
+            return []
+        if deck.game != "classic":
+            return []
+        return sorted(deck.light, key=_card_order)
+
+    def _made(self, draw: Callable[..., Any], ruleset: str, players: int, deal: bool = False
+              ) -> dict[str, Any] | None:
+        """A `start: turn` position built by strategies that shrink toward short hands and
+        piles of number cards (None: more copies of a card than the deck holds); `deal`: a
+        `start: round` one, the first card turned from the pile's top."""
+        from conformance import specdata
+
+        kinds = self._made_deck(ruleset)
+        deck = specdata.deck(ruleset).light
+        card = st.sampled_from(kinds)
+        hands = {str(s): draw(st.lists(card, min_size=1, max_size=MADE_HAND), label=f"hand {s}")
+                 for s in range(players)}
+        top = draw(card, label="top") if not deal else ""
+        below = draw(st.lists(card, max_size=2), label="discard") if not deal else []
+        # a deal's pile holds the first card and what its effect draws (a Draw Two's two)
+        pile = draw(st.lists(card, min_size=3 if deal else 1, max_size=MADE_PILE),
+                    label="draw pile")
+        if deal:  # the first card turned: a number, an action card or a Wild, a third each
+            tier = draw(st.integers(0, 2), label="first card kind")
+            pile[0] = draw(st.sampled_from([c for c in kinds if _card_order(c)[0] == tier]),
+                           label="first card")
+        used = Counter([c for h in hands.values() for c in h] + [*below, *pile]
+                       + ([top] if top else []))
+        if any(n > deck.get(c, 0) for c, n in used.items()):
+            return None
+        if deal:
+            return {"players": players, "dealer": draw(st.integers(0, players - 1),
+                                                       label="dealer"),
+                    "start": "round", "hands": hands, "draw": pile}
+        colors = ("red", "yellow", "green", "blue")
+        letters = {c[0].upper(): c for c in colors}
+        active = draw(st.sampled_from(colors), label="colour") if top.startswith("W") \
+            else letters[top[0]]
+        current = draw(st.integers(0, players - 1), label="current")
+        setup: dict[str, Any] = {
+            "players": players, "dealer": (current - 1) % players, "start": "turn",
+            "current": current,
+            "direction": draw(st.sampled_from(("clockwise", "counterclockwise")),
+                              label="direction"),
+            "hands": hands, "discard": [*below, top], "active_color": active, "draw": pile}
+        target_ = (specdata.ruleset_params(ruleset).get("scoring") or {}).get("target")
+        if "scoring" in self.features and target_ and draw(st.booleans(), label="scores?"):
+            setup["scores"] = {str(s): draw(st.integers(0, int(target_) - 1),
+                                            label=f"score {s}") for s in range(players)}
+        return setup
 
     # --- one example -------------------------------------------------------------------------
 
@@ -373,151 +506,270 @@ class Differ:
         ruleset = draw(st.sampled_from(self.rulesets), label="ruleset")
         lo, hi = self.players
         players = draw(st.integers(lo, hi), label="players")
-        # turn positions first (most to play), fresh deals next, `start: game` (counts only)
+        starts = [s for s in self.starts
+                  if not s.startswith("made") or self._made_deck(ruleset)]
         start = draw(st.sampled_from([s for s in STARTS for _ in range(STARTS_WEIGHT[s])
-                                      if s in self.starts]), label="start")
+                                      if s in starts]), label="start")
         seed = draw(st.integers(0, 2**16 - 1), label="seed")
-        prefix = draw(st.integers(0, self.max_prefix), label="prefix") if start == "turn" else 0
-        # a prefix that draws whenever it may runs the draw pile down: reshuffles get played
-        drawing = draw(st.booleans(), label="drawing prefix") if prefix else False
-        steps = draw(st.integers(1, self.max_steps), label="steps")
         if self._shrink_end is not None and time.monotonic() > self._shrink_end:
             reject()  # the shrinking budget is spent: the best example so far stands
-        where = (ruleset, players, start, seed, prefix, drawing)
-        if where not in self._positions:
-            if len(self._positions) >= POSITION_CACHE:
-                self._positions.clear()
-            self._positions[where] = self._position(*where)
-        setup = self._positions[where]
+        if start.startswith("made"):
+            setup = self._made(draw, ruleset, players, deal=start == "made-round")
+        else:
+            prefix = draw(st.integers(0, self.max_prefix), label="prefix") \
+                if start == "turn" else 0
+            # a prefix that draws whenever it may runs the draw pile down: reshuffles get played
+            drawing = draw(st.booleans(), label="drawing prefix") if prefix else False
+            where = (ruleset, players, start, seed, prefix, drawing)
+            if where not in self._positions:
+                if len(self._positions) >= POSITION_CACHE:
+                    self._positions.clear()
+                self._positions[where] = self._position(*where)
+            setup = self._positions[where]
+        steps = draw(st.integers(1, self.max_steps), label="steps")
         if setup is None:
             reject()
         self.stats.examples += 1
+        self._example_rules = set()
+        try:
+            self._play(draw, ruleset, players, seed, setup, steps)
+        finally:
+            novelty = sum(1.0 / (1 + self.coverage[r]) for r in self._example_rules)
+            self.coverage.update(self._example_rules)
+            target(novelty, label="rules rarely exercised")
+
+    def _begin(self, ruleset: str, seed: int, setup: dict[str, Any]
+               ) -> tuple[Divergence, dict[str, Any], dict[str, Any] | None] | None:
+        """Both sides set up; the record, the oracle's and the implementation's observations
+        (None for the implementation: the example ends, its divergence reported)."""
         params = {"ruleset": ruleset, "setup": setup, "seed": seed}
         if self._o(self.oracle.setup, params) is not None:
-            reject()  # the oracle refuses its own exported position: nothing to compare
+            return None  # the oracle refuses the position: nothing to compare
         o_obs = self._o(self.oracle.observe, self.oracle_keys)
-        record = Divergence("", (), "", ruleset, seed, setup, [], {})
+        self._example_rules.update(o_obs["rules_applied"])
+        record = Divergence("", (), "", ruleset, seed, setup, [], {},
+                            setup_events=list(o_obs.get("events") or []),
+                            setup_after=(o_obs.get("pending") or {}).get("decision"))
         try:
             refusal = self.impl.setup(params)
             if refusal is not None:
-                self._diverged(record, "setup-refused", tuple(o_obs["rules_applied"]),
-                               f"set-up refused with {refusal['code']}",
-                               {k: o_obs[k] for k in self.compared}, {})
-                return
+                self._diverged(record, "setup-refused", o_obs, {}, codes=("", refusal["code"]),
+                               message=f"set-up refused with {refusal['code']}")
+                return record, o_obs, None
             i_obs = self.impl.observe(self.compared)
         except Unsupported:
             self.stats.unsupported += 1
-            return
+            return record, o_obs, None
         except AdapterError as exc:
-            self._crash(record, exc, o_obs, o_obs["rules_applied"])
+            self._crash(record, exc, o_obs)
+            return record, o_obs, None
+        return record, o_obs, i_obs
+
+    def _play(self, draw: Callable[..., Any], ruleset: str, players: int, seed: int,
+              setup: dict[str, Any], steps: int) -> None:
+        begun = self._begin(ruleset, seed, setup)
+        if begun is None:
+            reject()
+            return
+        record, o_obs, i_obs = begun
+        if i_obs is None:
             return
         if not self._judged(o_obs, ruleset):
             self.stats.out_of_scope += 1
             return
-        if not self._judge(record, o_obs, i_obs, tuple(o_obs["rules_applied"])):
+        verdict = self._judge(record, o_obs, i_obs, deal=True)
+        while verdict == "resync":
+            again = self._resync(record)
+            if again is None:
+                return
+            record, o_obs, i_obs = again
+            verdict = "go"
+        if verdict != "go":
             return
         for _ in range(steps):
             legal = [a for a in o_obs["legal_actions"] if self.allowed(a, ruleset)]
-            if not legal:
+            over = o_obs.get("round_over") or o_obs.get("game_over")
+            if not legal and not over:
                 return  # the oracle waits for a decision outside the implementation's features
+            # one draw per step (it shrinks toward 0: the first legal action): the illegal
+            # share at the top of each hundred, then the kind, the pick and the action
+            r = draw(st.integers(0, 2**24), label="step")
             act = None
             if self._accepting(o_obs, ruleset):
                 act = legal[0]  # the acceptance, the one answer the implementation has
-            elif draw(st.integers(0, 99), label="illegal?") < self.illegal_percent:
-                kind = draw(st.sampled_from(ILLEGAL_KINDS), label="illegal kind")
-                act = self._illegal(kind, draw(st.integers(0, 2**16), label="pick"), o_obs,
-                                    legal, players, ruleset)
+            elif not legal or r % 100 >= 100 - self.illegal_percent:
+                act = self._illegal(ILLEGAL_KINDS[(r // 100) % len(ILLEGAL_KINDS)],
+                                    r // 1000, o_obs, legal, players, ruleset)
             if act is None:
-                act = legal[draw(st.integers(0, len(legal) - 1), label="action")]
+                if not legal:
+                    return
+                act = legal[(r // 100) % len(legal)]
             else:
                 self.stats.illegal += 1
-            if not self._step(record, act, o_obs, i_obs):
+            verdict = self._step(record, act, o_obs, i_obs)
+            if verdict == "resync":
+                again = self._resync(record)
+                if again is None:
+                    return
+                record, o_obs, i_obs = again
+                continue
+            if verdict != "go":
                 return
             o_obs, i_obs = self._last
 
+    def _resync(self, record: Divergence
+                ) -> tuple[Divergence, dict[str, Any], dict[str, Any]] | None:
+        """After a divergence of a known group: both sides set up again from the oracle's
+        position, after the step or, when that position cannot be exported (a decision other
+        than play or draw is pending), before it (None: neither can be, or the implementation
+        does not take it)."""
+        pos = self._exported()["turn"]
+        if pos is None and record.steps:
+            self.replay(record.ruleset, record.seed, record.setup,
+                        [s.act for s in record.steps[:-1]], ["shuffled"])
+            pos = self._exported()["turn"]
+        if pos is None:
+            return None
+        begun = self._begin(record.ruleset, record.seed, pos)
+        if begun is None or begun[2] is None:
+            return None
+        self.stats.resyncs += 1
+        new, o_obs, i_obs = begun
+        if i_obs is None or self._judge(new, o_obs, i_obs) != "go":
+            return None
+        return new, o_obs, i_obs
+
     def _step(self, record: Divergence, act: dict[str, Any], o_before: dict[str, Any],
-              i_before: dict[str, Any]) -> bool:
-        """Play one action on both sides; False when the example ends here."""
+              i_before: dict[str, Any]) -> str:
+        """Play one action on both sides: "go" on, "end" the example, "resync" after a
+        divergence of a known group."""
         self.stats.steps += 1
         self._progress()
         listed = _norm(act) in {_norm(a) for a in o_before["legal_actions"]}
         o_rej = self._o(self.oracle.act, act)
+        if o_rej is not None and listed and act.get("next_round") and \
+                o_rej.get("code") in SETUP_CODES:
+            return "end"  # a made position's few cards cannot deal the next hand
         if o_rej is not None and listed:
             raise _OracleFailed(f"the oracle rejected {act} that it listed as legal: {o_rej}")
         o_obs = self._o(self.oracle.observe, self.oracle_keys)
         rules = list(o_obs["rules_applied"]) if o_rej is None else \
             [o_rej["rule"]] if o_rej.get("rule") else []
-        record.steps.append(StepRecord(act, o_rej, rules))
+        self._example_rules.update(rules)
+        pending = o_before.get("pending") or {}
+        record.steps.append(StepRecord(
+            act, o_rej, rules, list(o_obs.get("events") or []) if o_rej is None else [],
+            str(pending.get("decision") or "none"),
+            before_step(o_before), (o_obs.get("pending") or {}).get("decision")))
         try:
             i_rej, i_obs = self.impl.act_observe(act, self.compared)
         except Unsupported:
             self.stats.unsupported += 1
-            return False
+            return "end"
         except AdapterError as exc:
-            self._crash(record, exc, o_obs, rules)
-            return False
-        key_rules = tuple(rules)
+            return self._crash(record, exc, o_obs)
         if o_rej is None and i_rej is not None and listed and self.allowed(act, record.ruleset):
             # the action itself is inside the implementation's features, whatever it leads to
-            self._diverged(record, "rejected", key_rules, f"{act}: rejected with "
-                           f"{i_rej['code']}; the reference accepts it", o_obs, i_obs)
-            return False
+            return self._diverged(record, "rejected", o_obs, i_obs, codes=("", i_rej["code"]),
+                                  message=f"{act}: rejected with {i_rej['code']}; the "
+                                  "reference accepts it")
         if o_rej is None and not self._judged(o_obs, record.ruleset):
             self.stats.out_of_scope += 1
-            return False
+            return "end"
         if o_rej is None and i_rej is not None:
-            self._diverged(record, "rejected", key_rules, f"{act}: rejected with "
-                           f"{i_rej['code']}; the reference accepts it", o_obs, i_obs)
-            return False
+            return self._diverged(record, "rejected", o_obs, i_obs, codes=("", i_rej["code"]),
+                                  message=f"{act}: rejected with {i_rej['code']}; the "
+                                  "reference accepts it")
         if o_rej is None and self._accepting(o_obs, record.ruleset):
             # A Wild Draw Four (Flip: Wild Draw Two / Colour) against an implementation without
             # its challenge: what the play led to (a challenge decision) belongs to that
             # feature; the play is judged by its acceptance, compared on the next step.
             self._last = (o_obs, i_obs)
-            return True
+            return "go"
         if o_rej is not None and i_rej is None:
-            self._diverged(record, "accepted", key_rules, f"{act}: accepted; the reference "
-                           f"rejects it with {o_rej['code']}", o_obs, i_obs)
-            return False
+            return self._diverged(record, "accepted", o_obs, i_obs, codes=(o_rej["code"], ""),
+                                  message=f"{act}: accepted; the reference rejects it with "
+                                  f"{o_rej['code']}", rejection=o_rej)
         if o_rej is not None and i_rej is not None:
             if o_rej["code"] != i_rej["code"]:
-                self._diverged(record, "error-code", key_rules, f"{act}: rejected with "
-                               f"{i_rej['code']}, the reference with {o_rej['code']}",
-                               o_obs, i_obs)
-                return False
+                return self._diverged(record, "error-code", o_obs, i_obs,
+                                      codes=(o_rej["code"], i_rej["code"]),
+                                      message=f"{act}: rejected with {i_rej['code']}, the "
+                                      f"reference with {o_rej['code']}", rejection=o_rej)
             changes = cmp.diff_states(i_before, i_obs)
             if changes:
-                self._diverged(record, "state-changed", key_rules, f"{act}: rejected, but "
-                               + ", ".join(m.key for m in changes) + " changed", o_obs, i_obs)
-                return False
+                return self._diverged(record, "state-changed", o_obs, i_obs,
+                                      mismatches=[m.key for m in changes], rejection=o_rej,
+                                      message=f"{act}: rejected, but "
+                                      + ", ".join(m.key for m in changes) + " changed")
             self._last = (o_obs, i_obs)
-            return True
-        if not self._judge(record, o_obs, i_obs, key_rules,
-                           PLAY_SHUFFLE_KEYS if not act.get("next_round") else COUNT_KEYS):
-            return False
+            return "go"
+        verdict = self._judge(record, o_obs, i_obs, deal=bool(act.get("next_round")))
         self._last = (o_obs, i_obs)
-        return True
+        return verdict
 
     def _judge(self, record: Divergence, o_obs: dict[str, Any], i_obs: dict[str, Any],
-               rules: tuple[str, ...],
-               after_shuffle: Sequence[str] = COUNT_KEYS) -> bool:
-        """Compare the observations after a step (or the setup); False: the example ends.
-        After a shuffle only the keys `after_shuffle` are compared, and the example ends."""
+               deal: bool = False) -> str:
+        """Compare the observations after a step (or the setup, `deal`: a next round too):
+        "go" on, "end" the example, "resync". After a shuffle only what it leaves fixed is
+        compared (`_fixed`), and the example ends."""
         shuffled = bool(o_obs.get("shuffled"))
-        keys = [k for k in self.compared if k in after_shuffle] if shuffled else self.compared
-        expect = {k: o_obs[k] for k in keys}
+        if shuffled:
+            expect = self._fixed(record, o_obs, DEAL_SHUFFLE_KEYS if deal
+                                 else PLAY_SHUFFLE_KEYS)
+        else:
+            expect = {k: o_obs[k] for k in self.compared}
+        expect = stateable(expect)
         mismatches = cmp.compare(expect, i_obs)
         if mismatches:
             record.shuffled = shuffled
-            self._diverged(record, "observation", rules,
-                           "; ".join(m.describe() for m in mismatches[:4]), expect, i_obs)
-            return False
+            return self._diverged(record, "observation", o_obs, i_obs, expect=expect,
+                                  mismatches=[m.key for m in mismatches],
+                                  message="; ".join(m.describe() for m in mismatches[:4]))
         if shuffled:
             self.stats.shuffles += 1
-            return False
+            return "end"
         if o_obs.get("game_over"):
-            return False
-        return not (o_obs.get("round_over") and "scoring" not in self.features)
+            return "end"
+        return "end" if o_obs.get("round_over") and "scoring" not in self.features else "go"
+
+    def _fixed(self, record: Divergence, o_obs: dict[str, Any], candidates: Sequence[str]
+               ) -> dict[str, Any]:
+        """What a shuffle leaves fixed: of the `candidates` the implementation is compared
+        on, each value (each seat's, in a seat map) that the oracle observes alike when the
+        record's setup and steps are replayed with FIXED_SEEDS other seeds. Ends the oracle's
+        game (the example ends at a shuffle)."""
+        keys = [k for k in self.compared if k in candidates]
+        expect = {k: o_obs[k] for k in keys}
+        for i in range(1, FIXED_SEEDS + 1):
+            other = self.replay(record.ruleset, record.seed + 7919 * i, record.setup,
+                                [s.act for s in record.steps], keys)
+            if other is None:
+                return {}
+            for k in list(expect):
+                if k in cmp.SEAT_MAPS and isinstance(expect[k], dict):
+                    mine = cmp.normalize(k, expect[k])
+                    theirs = cmp.normalize(k, other.get(k))
+                    kept = {s: v for s, v in mine.items()
+                            if isinstance(theirs, dict) and theirs.get(s) == v}
+                    if kept:
+                        expect[k] = kept
+                    else:
+                        del expect[k]
+                elif cmp.normalize(k, expect[k]) != cmp.normalize(k, other.get(k)):
+                    del expect[k]
+        return expect
+
+    def replay(self, ruleset: str, seed: int, setup: dict[str, Any],
+               acts: Sequence[dict[str, Any]], keys: Sequence[str]) -> dict[str, Any] | None:
+        """The oracle's observations `keys` after `setup` (with `seed`) and `acts` (None: the
+        oracle refuses the set-up)."""
+        params = {"ruleset": ruleset, "setup": setup, "seed": seed}
+        if self._o(self.oracle.setup, params) is not None:
+            return None
+        for act in acts:
+            self._o(self.oracle.act, act)
+        return self._o(self.oracle.observe, list(keys))  # type: ignore[no-any-return]
 
     def _accepting(self, o_obs: dict[str, Any], ruleset: str) -> bool:
         """The oracle waits for a challenge decision the implementation cannot make (it lacks
@@ -538,37 +790,78 @@ class Differ:
             return True
         return any(self.allowed(a, ruleset) for a in o_obs["legal_actions"])
 
-    def _crash(self, record: Divergence, exc: AdapterError, o_obs: dict[str, Any],
-               rules: Sequence[str]) -> None:
+    def _crash(self, record: Divergence, exc: AdapterError, o_obs: dict[str, Any]) -> str:
         kind = "hang" if exc.code == "timeout" else "crash"
         expect = {k: o_obs[k] for k in self.compared if k in COUNT_KEYS} \
             if o_obs.get("shuffled") else {k: o_obs[k] for k in self.compared}
-        self._diverged(record, kind, tuple(rules), f"{exc.code}: {exc.message}", expect, {})
+        return self._diverged(record, kind, o_obs, {}, expect=expect,
+                              codes=("", exc.code), message=f"{exc.code}: {exc.message}",
+                              resync=False)
 
-    def _diverged(self, record: Divergence, kind: str, rules: tuple[str, ...], message: str,
-                  expect: dict[str, Any], observed: dict[str, Any]) -> None:
+    def signature_of(self, record: Divergence, kind: str, *, mismatches: Sequence[str] = (),
+                     codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
+                     events: Sequence[dict[str, Any]] = (), after: str | None = None
+                     ) -> Signature:
+        """The group of a divergence at the record's last step (conformance.blame)."""
+        last = record.steps[-1] if record.steps else None
+        accepted = [s for s in record.steps[:-1] if s.rejection is None]
+        previous = (accepted[-1].events, accepted[-1].after) if accepted else \
+            (record.setup_events, record.setup_after) if record.steps else None
+        if last is not None:
+            events = last.events or [{"kind": "", "rule": r} for r in last.rules]
+        return signature(kind, mismatches=mismatches, codes=codes,
+                         decision=last.decision if last is not None else "setup",
+                         events=events, rejection=rejection,
+                         action=last.act if last is not None else None,
+                         before=last.before if last is not None else None,
+                         players=record.players, ruleset=record.ruleset, after=after,
+                         previous=previous)
+
+    def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
+                  observed: dict[str, Any], *, message: str,
+                  expect: dict[str, Any] | None = None, mismatches: Sequence[str] = (),
+                  codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
+                  resync: bool = True) -> str:
+        """A divergence: a new group raises (Hypothesis shrinks it); a known one is counted
+        and the example goes on from a fresh set-up ("resync"), or ends."""
         from conformance.diff_scenarios import scenario_features
 
-        div = Divergence(kind, rules, message, record.ruleset, record.seed, record.setup,
+        if expect is None:
+            expect = {k: o_obs[k] for k in self.compared}
+        setup_events = list(o_obs.get("events") or []) if not record.steps else []
+        if not setup_events and not record.steps:
+            setup_events = [{"kind": "", "rule": r} for r in o_obs.get("rules_applied") or []]
+        sig = self.signature_of(record, kind, mismatches=mismatches, codes=codes,
+                                rejection=rejection, events=setup_events,
+                                after=(o_obs.get("pending") or {}).get("decision"))
+        div = Divergence(kind, tuple(record.steps[-1].rules if record.steps
+                                     else o_obs.get("rules_applied") or ()),
+                         message, record.ruleset, record.seed, record.setup,
                          list(record.steps), {k: expect[k] for k in self.compared if k in expect},
                          {k: observed[k] for k in self.compared if k in observed},
-                         record.shuffled)
-        if not scenario_features(div) <= self.features:
-            self.stats.out_of_scope += 1
-            return
-        if div.key in self.found:
+                         record.shuffled, sig, setup_events or record.setup_events,
+                         (o_obs.get("pending") or {}).get("decision"), record.setup_after)
+        if div.key in self.found:  # known (its scenario's features were checked when found)
             if self._counting:
                 self.counts[div.key] += 1
-            return
-        self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
+            return "resync" if resync and not record.shuffled else "end"
+        if not scenario_features(div) <= self.features:
+            self.stats.out_of_scope += 1
+            return "end"
         now = time.monotonic()
+        if self.shrink_seconds <= 0:  # no shrinking: a new group is kept as found, play goes on
+            self.found[div.key] = div
+            self.counts[div.key] += 1
+            self.first_found[div.key] = now - self._t0
+            return "resync" if resync and not record.shuffled else "end"
+        self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
         self._hit.setdefault(div.key, now - self._t0)
         if self._shrink_end is None:
             self._shrink_end = now + self.shrink_seconds
-        self._raised[div.key] = div  # Hypothesis only tries smaller examples: the last is best
+        self._raised[div.key] = div
         raise self._group_class(div.key)(div)
 
-    def _group_class(self, key: tuple[str, tuple[str, ...]]) -> type[DivergenceFound]:
+    def _group_class(self, key: Signature) -> type[DivergenceFound]:
         cls = self._classes.get(key)
         if cls is None:
             cls = type(f"Divergence{len(self._classes)}", (DivergenceFound,), {})
@@ -582,28 +875,46 @@ class Differ:
         """An action of the given kind that the oracle does not list (None: none exists)."""
         pending = obs.get("pending") or {}
         cur = pending.get("player")
-        if cur is None:
-            return None
         hands = cmp.normalize("hands", obs.get("hands") or {})
-        own = list(hands.get(str(cur), []))
+        seats = range(players)
         cands: list[dict[str, Any]] = []
-        if kind == "not-held":
-            cands = [{"player": cur, "play": c} for s, h in sorted(hands.items()) if s != str(cur)
-                     for c in h if c not in own]
-        elif kind == "no-match":
-            cands = [{"player": cur, "play": c} for c in own]
-        elif kind == "out-of-turn":
-            cands = [{**a, "player": (cur + k) % players} for a in legal
-                     if a.get("player") == cur for k in range(1, players)]
+        if kind == "after-end":
+            if obs.get("round_over") or obs.get("game_over"):
+                cands = [{"player": s, "draw": True} for s in seats] + \
+                    [{"player": int(s), "play": c} for s, h in sorted(hands.items()) for c in h]
+        elif kind == "eliminated":
+            cands = [{"player": int(s), "draw": True} for s in obs.get("eliminated") or []]
+        elif kind == "window":
+            cands = [{"player": s, "uno": True} for s in seats] + \
+                [{"player": s, "catch": t} for s in seats for t in seats if s != t]
+        elif cur is None:
+            return None
         else:
-            other = (cur + 1) % players
-            cands = [{"player": cur, "draw": True}, {"player": cur, "pass": True},
-                     {"player": cur, "challenge": True}, {"player": cur, "color": "red"},
-                     {"player": cur, "uno": True}, {"player": cur, "catch": other},
-                     {"player": cur, "swap": other}]
-        for c in cands:
-            if "play" in c and c["play"].startswith("W") and "color" not in c:
-                c["color"] = "red"
+            own = list(hands.get(str(cur), []))
+            if kind == "not-held":
+                cands = [{"player": cur, "play": c} for s, h in sorted(hands.items())
+                         if s != str(cur) for c in h if c not in own]
+            elif kind == "no-match":
+                cands = [{"player": cur, "play": c} for c in own]
+            elif kind == "out-of-turn":
+                cands = [{**a, "player": (cur + k) % players} for a in legal
+                         if a.get("player") == cur for k in range(1, players)]
+            elif kind == "no-color":
+                cands = [{"player": cur, "play": c} for c in own if c.startswith("W")]
+            elif kind == "bad-color":
+                cands = [{"player": cur, "play": c, "color": "black"} for c in own
+                         if c.startswith("W")]
+            else:
+                other = (cur + 1) % players
+                cands = [{"player": cur, "draw": True}, {"player": cur, "pass": True},
+                         {"player": cur, "challenge": True},
+                         {"player": cur, "challenge": False}, {"player": cur, "color": "red"},
+                         {"player": cur, "uno": True}, {"player": cur, "catch": other},
+                         {"player": cur, "swap": other}]
+            if kind not in ("no-color", "bad-color"):
+                for c in cands:
+                    if "play" in c and c["play"].startswith("W") and "color" not in c:
+                        c["color"] = "red"
         listed = {_norm(a) for a in obs["legal_actions"]}
         cands = [c for c in cands if _norm(c) not in listed and self.allowed(c, ruleset)]
         return cands[pick % len(cands)] if cands else None
@@ -628,7 +939,11 @@ class Differ:
             database: ExampleDatabase | str | None = None) -> DiffReport:
         """Fuzz for `examples` examples or `minutes` minutes, in runs of BATCH examples; the
         first run replays the database's examples (previous divergences) first. `seed` makes
-        a run reproducible without a database (Hypothesis ignores a database under a seed)."""
+        a run reproducible without a database (Hypothesis ignores a database under a seed).
+        Then every group is reduced and confirmed (conformance.reduce), unless
+        `confirm_runs` is 0."""
+        from conformance.reduce import confirm_groups
+
         db: ExampleDatabase | None = DirectoryBasedExampleDatabase(database) \
             if isinstance(database, str) else database
         self.stats = Stats()
@@ -636,27 +951,34 @@ class Differ:
         end = None if minutes is None else t0 + minutes * 60
         done = 0
         batch = 0
+        dropped: list[Dropped] = []
         try:
             while True:
                 n = BATCH if examples is None else min(BATCH, examples - done)
                 if n <= 0 or (end is not None and time.monotonic() >= end):
                     break
-                before = self.stats.examples
                 self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0, t0=t0)
-                done += max(self.stats.examples - before, 1)
+                done += n  # generated examples: shrinking and targeting replays come on top
                 batch += 1
+            fuzz_seconds = time.monotonic() - t0
+            groups = [(self.found[k], self.counts[k]) for k in self.found]
+            if self.confirm_runs:
+                groups, dropped = confirm_groups(self, groups)
         finally:
             self.close()
-        groups = [(self.found[k], self.counts[k]) for k in self.found]
+        first = {d.key: self.first_found.get(d.key, 0.0) for d, _ in groups}
         return DiffReport(self.implementation, self.adapter_name, list(self.rulesets),
                           list(self.starts), list(self.compared), self.stats,
-                          time.monotonic() - t0, groups, dict(self.first_found),
-                          list(self.warnings))
+                          time.monotonic() - t0, groups, first,
+                          list(self.warnings), dropped, dict(self.coverage),
+                          list(self.rules_in_scope), self.players, fuzz_seconds)
 
     def _run_batch(self, n: int, seed: int, db: ExampleDatabase | None, *, replay: bool,
                    t0: float) -> None:
         phases = [Phase.reuse] if replay else []
-        phases += [Phase.generate, Phase.shrink]
+        phases += [Phase.generate, Phase.target]
+        if self.shrink_seconds > 0:
+            phases.append(Phase.shrink)
         conf = settings(max_examples=n, deadline=None, database=db, phases=phases,
                         suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
                         print_blob=False, report_multiple_bugs=True, derandomize=False)

@@ -138,23 +138,44 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def to_json(report: Any, seed: int) -> dict[str, Any]:
+    from conformance import specdata
     from conformance.diff_scenarios import rules_of
 
     s = report.stats
+    statements = specdata.rules()
+    exercised = sorted(r for r in report.coverage if r in set(report.rules_in_scope))
+    fuzz = max(report.fuzz_seconds, 1e-9)
     return {
         "format": REPORT_FORMAT,
         "summary": {"divergences": sum(c for _d, c in report.groups),
-                    "groups": len(report.groups), "examples": s.examples, "steps": s.steps,
+                    "groups": len(report.groups), "dropped": len(report.dropped),
+                    "examples": s.examples, "steps": s.steps,
                     "illegal_steps": s.illegal, "unsupported": s.unsupported,
-                    "out_of_scope": s.out_of_scope, "seconds": round(report.duration, 3),
-                    "steps_per_second": round(s.steps / max(report.duration, 1e-9), 1)},
+                    "out_of_scope": s.out_of_scope, "resyncs": s.resyncs,
+                    "seconds": round(report.duration, 3),
+                    "fuzz_seconds": round(report.fuzz_seconds, 3),
+                    "steps_per_second": round(s.steps / fuzz, 1)},
         "implementation": report.implementation, "adapter": report.adapter, "seed": seed,
         "rulesets": report.rulesets, "starts": report.starts, "compared": report.compared,
+        "players": list(report.players),
+        "coverage": {"rules_in_scope": len(report.rules_in_scope),
+                     "exercised": len(exercised),
+                     "steps_per_rule": {r: report.coverage[r] for r in exercised},
+                     "not_exercised": [r for r in report.rules_in_scope
+                                       if r not in report.coverage]},
         "warnings": report.warnings,
-        "groups": [{"kind": d.kind, "rules": list(d.rules), "count": c,
+        "groups": [{"kind": d.kind, "signature": d.signature.to_json(),
+                    "rule_statement": getattr(statements.get(d.signature.rule), "statement",
+                                              ""),
+                    "rules": list(d.rules), "count": c,
+                    "size": {"players": d.players, "cards_in_hands": d.cards_in_hands,
+                             "steps": len(d.steps),
+                             "draw_pile": len(d.setup.get("draw") or [])},
                     "first_found_seconds": round(report.first_found[d.key], 3),
                     "scenario_rules": rules_of(d), "example": d.to_json()}
                    for d, c in report.groups],
+        "dropped": [{"signature": x.signature.to_json(), "count": x.count, "reason": x.reason}
+                    for x in report.dropped],
     }
 
 
@@ -164,27 +185,41 @@ def render(data: dict[str, Any], fmt: str) -> str:
     s = data["summary"]
     impl = data["implementation"]
     title = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
+    cov = data["coverage"]
     head = (f"{s['examples']} examples, {s['steps']} steps ({s['illegal_steps']} illegal) in "
-            f"{s['seconds']:.1f}s: {s['steps_per_second']:.0f} steps/s; "
-            f"{s['divergences']} divergence(s) in {s['groups']} group(s)")
+            f"{s['fuzz_seconds']:.1f}s: {s['steps_per_second']:.0f} steps/s; "
+            f"{s['divergences']} divergence(s) in {s['groups']} group(s), each reduced and "
+            f"confirmed ({s['seconds']:.1f}s in all); {s['dropped']} group(s) dropped as not "
+            f"reproducible; {cov['exercised']} of {cov['rules_in_scope']} rules exercised")
     if fmt == "markdown":
         out = [f"# Differential fuzzing: {title}", "",
                f"Adapter `{data['adapter']}`, seed {data['seed']}, rulesets "
                f"{', '.join(data['rulesets'])}, starts {', '.join(data['starts'])}.", "",
                head + ".", ""]
         if data["groups"]:
-            out += ["| kind | rules | count | first found (s) | what |", "|---|---|---:|---:|---|"]
+            out += ["| kind | what differs | decision | rule broken | count | players / cards "
+                    "in hands / steps | first found (s) | what |",
+                    "|---|---|---|---|---:|---|---:|---|"]
             for g in data["groups"]:
-                out.append(f"| {g['kind']} | {', '.join(g['rules']) or '-'} | {g['count']} | "
+                sig, size = g["signature"], g["size"]
+                out.append(f"| {g['kind']} | {sig['what'] or '-'} | {sig['decision']} | "
+                           f"{sig['rule'] or '-'} | {g['count']} | {size['players']} / "
+                           f"{size['cards_in_hands']} / {size['steps']} | "
                            f"{g['first_found_seconds']:.1f} | "
                            f"{g['example']['message'].replace('|', '/')} |")
             out.append("")
+        out += [f"- dropped ({d['count']} example(s)): {d['reason']}" for d in data["dropped"]]
         out += [f"- warning: {w}" for w in data["warnings"]]
         return "\n".join(out).rstrip() + "\n"
     out = [f"diff {title} ({data['adapter']}): {head}"]
     for g in data["groups"]:
-        out.append(f"  {g['count']:>5}  {g['kind']:<13} {', '.join(g['rules']) or '-'}  "
-                   f"(first after {g['first_found_seconds']:.1f}s): {g['example']['message']}")
+        sig, size = g["signature"], g["size"]
+        out.append(f"  {g['count']:>5}  {g['kind']:<13} {sig['what'] or '-'} at a "
+                   f"{sig['decision']} decision, breaking {sig['rule'] or '-'} "
+                   f"({size['players']} players, {size['cards_in_hands']} cards in hands, "
+                   f"{size['steps']} step(s); first after {g['first_found_seconds']:.1f}s): "
+                   f"{g['example']['message']}")
+    out += [f"  dropped ({d['count']}): {d['reason']}" for d in data["dropped"]]
     out += [f"  warning: {w}" for w in data["warnings"]]
     out += [f"  wrote {p}" for p in data.get("scenarios_written", [])]
     return "\n".join(out) + "\n"

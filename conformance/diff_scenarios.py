@@ -1,11 +1,14 @@
 """Divergences of `conformance diff` as corpus scenarios (docs/differential.md).
 
-One scenario per divergence group: the shrunk example's `setup`, its steps (an action the
+One scenario per divergence group: the reduced example's `setup`, its steps (an action the
 reference rejected carries its `error:` and `state_unchanged: true`), and after the deciding step
-the reference's observations as an `expect` (counts only after a shuffle). `rules` are the rule
-IDs the reference's events carried in those steps, `cites` the clauses those rules cite, and
-`features` what the scenario uses. The result loads with `uno-fsm conformance run` as is, passes
-on the reference and fails on the implementation where the divergence was found.
+the reference's observations as an `expect` (after a shuffle, only what it leaves fixed). `rules`
+are the rule the group's signature names as broken (conformance.blame) followed by the other rule
+IDs the reference's events carried at the deciding step, `cites` the clauses of the rule broken
+(of the others only when it cites none), and `features` what the scenario uses. The result loads
+with `uno-fsm conformance run` as is; `conformance diff` reports a group only once its scenario
+passes on the reference and fails on the implementation with the group's signature
+(conformance.reduce).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any
 import yaml
 
 from conformance import specdata
-from conformance.divergence import KINDS, Divergence, action_features
+from conformance.divergence import KINDS, Divergence, action_features, stateable
 
 
 def scenario_features(div: Divergence) -> set[str]:
@@ -41,10 +44,19 @@ def slug(text: str) -> str:
 
 
 def rules_of(div: Divergence) -> list[str]:
+    """The rule broken (the signature's), then the deciding step's other rules."""
     known = specdata.rule_cites()
-    seen = dict.fromkeys(r for s in div.steps for r in s.rules)
-    seen.update(dict.fromkeys(div.rules))
+    seen = dict.fromkeys([div.signature.rule, *div.rules])
     return [r for r in seen if r in known]
+
+
+def cites_of(div: Divergence) -> list[str]:
+    """The clauses of the rule broken; of the deciding step's rules when it cites none."""
+    known = specdata.rule_cites()
+    broken = list(known.get(div.signature.rule, ()))
+    if broken:
+        return broken
+    return list(dict.fromkeys(c for r in rules_of(div) for c in known[r]))
 
 
 def scenario(div: Divergence, implementation: str, index: int, count: int = 1) -> dict[str, Any]:
@@ -55,8 +67,7 @@ def scenario(div: Divergence, implementation: str, index: int, count: int = 1) -
 def _document(div: Divergence, implementation: str, index: int, count: int,
               features: list[str]) -> dict[str, Any]:
     rules = rules_of(div)
-    cites = list(dict.fromkeys(c for r in rules for c in specdata.rule_cites()[r]))
-    group = ", ".join(div.rules) or "no rule"
+    cites = cites_of(div)
     steps: list[dict[str, Any]] = []
     for s in div.steps:
         step: dict[str, Any] = {"act": s.act}
@@ -65,22 +76,27 @@ def _document(div: Divergence, implementation: str, index: int, count: int,
             step["state_unchanged"] = True
         steps.append(step)
     # an observation the format cannot state (no colour in force yet, no top card) is left out
-    expect = {k: v for k, v in div.expect.items() if v is not None or k == "winner"}
+    expect = stateable(div.expect)
     if expect and div.kind not in ("accepted", "rejected", "error-code", "state-changed"):
         steps.append({"expect": expect})
     if not steps:  # pragma: no cover - a divergence always has a step or an expectation
         steps.append({"expect": div.expect})
     impl = slug(implementation)
-    first = slug(div.rules[0]) if div.rules else "setup"
+    sig = div.signature
+    first = slug(sig.rule or (div.rules[0] if div.rules else "setup"))
+    statement = specdata.rules().get(sig.rule)
     return {
         "id": f"diff.{impl}.{index:02d}.{div.kind}.{first}",
-        "title": f"{implementation}: {KINDS[div.kind]} ({group})",
+        "title": f"{implementation}: {KINDS[div.kind]}: {sig.what or '-'} at a "
+                 f"{sig.decision} decision ({sig.rule or 'no rule'})",
         "description": (
-            f"Found by `uno-fsm conformance diff` ({count} example(s) in the group) and shrunk "
-            f"by Hypothesis: {div.message}. The expectations are the reference engine's "
-            "observations: check them against the cited clauses before adding this scenario "
-            "to the corpus." + (" A shuffle happened at the last step: counts only."
-                                if div.shuffled else "")),
+            f"Found by `uno-fsm conformance diff` ({count} example(s) in the group), shrunk by "
+            f"Hypothesis and reduced: {div.message}. The rule broken: {sig.rule or 'none named'}"
+            + (f" ({statement.statement})" if statement else "") + ". The expectations are "
+            "the reference engine's observations: check them against the cited clauses "
+            "before adding this scenario to the corpus."
+            + (" A shuffle happened at the last step: only what it leaves fixed is expected."
+               if div.shuffled else "")),
         "ruleset": div.ruleset,
         "cites": cites,
         "rules": rules,

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.blame import Signature
+
 KINDS = {
     "observation": "observations differ after the step",
     "accepted": "the implementation accepted an action the reference rejects",
@@ -21,17 +23,30 @@ KINDS = {
 }
 
 
+DEAL_SHUFFLE_KEYS = ("total_cards", "card_counts", "dealer", "scores", "eliminated",
+                     "round_over", "game_over")
+COUNT_KEYS = ("hand_sizes", "draw_size", "discard_size", "total_cards", "card_counts")
+# ... and during play: counts, and the discard's top stays (CL.RESHUFFLE.KEEP-TOP) with the
+# colour in force, the direction and the side
+PLAY_SHUFFLE_KEYS = (*COUNT_KEYS, "top", "active_color", "direction", "side", "scores",
+                     "round_over", "game_over", "eliminated")
+
+
 @dataclass
 class StepRecord:
     act: dict[str, Any]
     rejection: dict[str, Any] | None  # the oracle's; None: accepted
     rules: list[str]  # the oracle's rules_applied (accepted) or its rejection rule
+    events: list[dict[str, Any]] = field(default_factory=list)  # the oracle's (accepted)
+    decision: str = ""  # the decision pending before the act, in the oracle
+    before: dict[str, Any] = field(default_factory=dict)  # the oracle's hands, pending, colour
+    after: str | None = None  # the decision the oracle waits for after the act
 
 
 @dataclass
 class Divergence:
     kind: str  # a key of KINDS
-    rules: tuple[str, ...]  # the group: rule IDs of the oracle at the deciding step
+    rules: tuple[str, ...]  # rule IDs of the oracle at the deciding step
     message: str
     ruleset: str
     seed: int
@@ -39,18 +54,32 @@ class Divergence:
     steps: list[StepRecord]
     expect: dict[str, Any]  # the oracle's observations after the deciding step (compared keys)
     observed: dict[str, Any] = field(default_factory=dict)  # the implementation's
-    shuffled: bool = False
+    shuffled: bool = False  # the deciding step (or the setup) drew on the random source
+    signature: Signature = field(default_factory=lambda: Signature("", "", "", ""))
+    setup_events: list[dict[str, Any]] = field(default_factory=list)  # the oracle's
+    after: str | None = None  # the decision the oracle waits for after the deciding step
+    setup_after: str | None = None  # ... and after the set-up
 
     @property
-    def key(self) -> tuple[str, tuple[str, ...]]:
-        return (self.kind, self.rules)
+    def key(self) -> Signature:
+        return self.signature
+
+    @property
+    def players(self) -> int:
+        return int(self.setup.get("players") or 0)
+
+    @property
+    def cards_in_hands(self) -> int:
+        hands = self.setup.get("hands") or {}
+        return sum(len(h) for h in hands.values()) if isinstance(hands, dict) else 0
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "rules": list(self.rules), "message": self.message,
+                "signature": self.signature.to_json(),
                 "ruleset": self.ruleset, "seed": self.seed, "setup": self.setup,
                 "steps": [{"act": s.act, "rejection": s.rejection, "rules": s.rules}
                           for s in self.steps],
-                "expect": self.expect, "observed": self.observed}
+                "expect": self.expect, "observed": self.observed, "shuffled": self.shuffled}
 
 
 def action_features(act: dict[str, Any], ruleset: str) -> set[str]:
@@ -82,3 +111,25 @@ def action_features(act: dict[str, Any], ruleset: str) -> set[str]:
     if act.get("uno"):
         return {"uno-call"}
     return {"basic-play"}
+
+
+def stateable(expect: dict[str, Any]) -> dict[str, Any]:
+    """The observations a scenario can state: not a null colour in force (a first Wild's
+    colour not chosen yet) nor a null top card; a null winner is stated."""
+    return {k: v for k, v in expect.items() if v is not None or k == "winner"}
+
+
+@dataclass
+class Dropped:
+    """A group whose scenario did not reproduce: not reported as a divergence."""
+
+    signature: Signature
+    count: int
+    reason: str
+
+
+def before_step(obs: dict[str, Any]) -> dict[str, Any]:
+    """What conformance.blame reads of the oracle's position before a step."""
+    out = {k: obs.get(k) for k in ("hands", "pending", "active_color")}
+    out["playable"] = sorted({a["play"] for a in obs.get("legal_actions") or [] if "play" in a})
+    return out

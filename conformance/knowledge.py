@@ -3,7 +3,14 @@
 `conformance/implementations/<name>.yaml` (schema: conformance/schema/implementation.schema.json)
 holds one implementation's package, adapter, commands, how it is driven, the adapter's bridging
 decisions, what it lacks, the failing scenarios checked by hand, and its deviation catalogue.
-Each deviation carries a declarative matcher recognising its failures in a JSON run report:
+Each deviation records the signature of its failures (conformance.blame): what differs at the
+failing step (the first differing observation, or the error codes) and, implicitly, the rule
+broken, which must be one of the deviation's `rules`; a failure is attached to the deviation only
+when its signature is that one:
+
+    signature: {what: [pending.player, current], kind: [observation]}
+
+An optional declarative matcher adds conditions on the result:
 
     match:
       drawn_before: true              # every key given must hold
@@ -59,7 +66,8 @@ class Deviation:
     rules: tuple[str, ...]
     match: dict[str, Any]
     artefact: bool = False  # an adapter artefact: `code` is in this repository's adapter
-    predicate: Predicate = field(default=lambda r, sc: False, compare=False, repr=False)
+    predicate: Predicate = field(default=lambda r, sc: True, compare=False, repr=False)
+    signature: dict[str, Any] = field(default_factory=dict)  # what, kind, decision (globs)
 
     @property
     def location(self) -> str:
@@ -74,7 +82,22 @@ class Deviation:
     def blames(self, rule: str) -> bool:
         return any(fnmatch.fnmatchcase(rule, g) for g in self.rules)
 
-    def matches(self, result: Result, scenario: Any) -> bool:
+    def matches(self, result: Result, scenario: Any, sig: Any = None) -> bool:
+        """The failure is this deviation's: its signature (conformance.blame.Signature) is the
+        one recorded (what differs, and a rule broken among `rules`), and the optional
+        `match` holds."""
+        if sig is None:
+            return False
+        # a crash or hang observes nothing: its rule is the deviation's own (documented) ones
+        if sig.kind not in ("crash", "hang") and (not sig.rule or not self.blames(sig.rule)):
+            return False
+        want = self.signature
+        if not _globs([sig.what], list(want.get("what") or [])):
+            return False
+        if want.get("kind") and sig.kind not in want["kind"]:
+            return False
+        if want.get("decision") and not _globs([sig.decision], list(want["decision"])):
+            return False
         return self.predicate(result, scenario)
 
 
@@ -262,8 +285,10 @@ def load(path: Path) -> Implementation:
         devs.append(Deviation(
             key=d["key"], title=d["title"], short=d["short"],
             code=Code(d["code"]["file"], d["code"]["function"]), behaviour=d["behaviour"],
-            rules=tuple(d["rules"]), match=dict(d["match"]), artefact=bool(d.get("artefact")),
-            predicate=compile_matcher(d["match"])))
+            rules=tuple(d["rules"]), match=dict(d.get("match") or {}),
+            artefact=bool(d.get("artefact")),
+            predicate=compile_matcher(d["match"]) if d.get("match") else (lambda r, sc: True),
+            signature=dict(d["signature"])))
     decisions = [Decision(x["key"], x["title"], x["text"]) for x in doc.get("decisions") or []]
     if doc.get("extends"):
         if doc["extends"] in _LOADING:

@@ -1,9 +1,9 @@
-"""The adapter protocol `uno-conformance/1`: the in-process interface and its JSON-lines wire form.
+"""The adapter protocol `uno-conformance/2`: the in-process interface and its JSON-lines wire form.
 
 In process, an adapter is any object with these methods (dict payloads, JSON data only):
 
     hello() -> dict                      capabilities: protocol, name, version, rulesets,
-                                         features, observations
+                                         features, observations, players ({min, max})
     setup(params) -> None | dict         params: {"ruleset", "setup", "seed"}; raise Unsupported;
                                          {"code", "rule"?, "message"?}: the set-up refused by
                                          a rule (wrong-player-count, unresolvable-setup)
@@ -28,7 +28,13 @@ import re
 from itertools import accumulate
 from typing import Any, Protocol, runtime_checkable
 
-PROTOCOL = "uno-conformance/1"
+PROTOCOL = "uno-conformance/2"
+# the versions a runner accepts in a `hello`: /2 may declare its player counts (`players`); a
+# hello without them (and every /1 hello) plays every count from 2 to 10 (docs/adapter-protocol.md
+# "Versions")
+PROTOCOLS = (PROTOCOL, "uno-conformance/1")
+PLAYERS = (2, 10)  # what a hello without `players` is read as declaring
+MAX_PLAYERS = 99  # the largest count a scenario names (a set-up refusal's)
 METHODS = ("hello", "setup", "act", "observe", "match", "bye")  # match: partners-match only
 # Error codes reserved by the protocol itself (rule error codes live in spec/errors.yaml).
 UNSUPPORTED = "unsupported"
@@ -88,9 +94,19 @@ def check_hello(caps: Any) -> dict[str, Any]:
     if not isinstance(caps, dict):
         raise ProtocolError(f"hello must return an object, got {type(caps).__name__}")
     proto = caps.get("protocol")
-    if proto != PROTOCOL:
-        raise ProtocolError(f"adapter speaks {proto!r}, the runner speaks {PROTOCOL!r}")
+    if proto not in PROTOCOLS:
+        raise ProtocolError(f"adapter speaks {proto!r}, the runner speaks {PROTOCOL!r} (and "
+                            f"reads {', '.join(repr(p) for p in PROTOCOLS[1:])})")
     out = dict(caps)
+    if "players" in out:
+        players = out.get("players")
+        if not isinstance(players, dict) or set(players) != {"min", "max"} or \
+                not all(type(players[k]) is int for k in ("min", "max")) or \
+                not 1 <= players["min"] <= players["max"] <= MAX_PLAYERS:
+            raise ProtocolError(f"hello: 'players' must be {{\"min\": N, \"max\": M}} with "
+                                f"1 <= N <= M <= {MAX_PLAYERS}, not {players!r}")
+    else:
+        out["players"] = {"min": PLAYERS[0], "max": PLAYERS[1]}
     for key in ("rulesets", "features", "observations"):
         val = out.get(key, [])
         if not isinstance(val, list) or not all(isinstance(v, str) for v in val):

@@ -175,6 +175,12 @@ def missing_capabilities(sc: Scenario, caps: dict[str, Any]) -> list[str]:
     missing = []
     if not _ruleset_supported(sc.ruleset, caps.get("rulesets", [])):
         missing.append(f"ruleset {sc.ruleset}")
+    count = sc.setup.get("players") if sc.match is None else None
+    players = caps.get("players") or {}
+    # a set-up the rules refuse is judged whatever the count (the refusal is the point)
+    if isinstance(count, int) and isinstance(players, dict) and sc.expect_setup_error is None \
+            and not players.get("min", 1) <= count <= players.get("max", count):
+        missing.append(f"{count} players (plays {players.get('min')} to {players.get('max')})")
     feats = [f for f in sc.features if f not in caps.get("features", [])]
     if feats:
         missing.append("feature(s) " + ", ".join(feats))
@@ -507,7 +513,8 @@ class Runner:
         else:
             warnings = [f"stale expectation {e.pattern!r} (line {e.line}): matches no scenario "
                         "run" for e in self.expectations.stale([s.id for s in scenarios])]
-        keys = ("name", "version", "protocol", "rulesets", "features", "observations")
+        keys = ("name", "version", "protocol", "rulesets", "features", "observations",
+                "players")
         impl: dict[str, Any] = {k: self.caps[k] for k in keys if k in self.caps}
         if not impl and self.hello_error:
             impl = {"error": self.hello_error}

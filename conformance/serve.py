@@ -1,4 +1,4 @@
-"""Expose an in-process adapter over stdin/stdout as `uno-conformance/1` JSON lines.
+"""Expose an in-process adapter over stdin/stdout as `uno-conformance/2` JSON lines.
 
 `uno-fsm conformance serve --adapter reference` turns the reference engine into a program that
 any runner (this one through `--adapter stdio:'...'`, or another project's) can drive. It is

@@ -12,10 +12,11 @@ implementation, named `<implementation>.json` (default: every report in
 verify, listed apart.
 
 The matrix: rows are the rule areas of spec/rules (one file each, e.g. `classic-wd4`). A
-scenario counts in every area of the rules it lists (as on the compliance pages), so an area's
-cell answers "how do the scenarios exercising these rules fare"; the implementation's totals
-count each scenario once. Counts use the run's `outcome` (the status before expectation files),
-split into pass, fail (failed or errored) and unsupported.
+scenario counts in every area of the rules it lists, a failure in the area of the rule it breaks
+(`broken.rule`, as on the compliance pages), so an area's cell answers "how do the scenarios
+exercising these rules fare"; the implementation's totals count each scenario once. Counts use
+the run's `outcome` (the status before expectation files), split into pass, fail (failed or
+errored) and unsupported.
 
 The site (default folder `site/`): `index.html` (the matrix) and one page per implementation
 whose sections, one per area, are what a cell opens (`<implementation>.html#area-<area>`); the
@@ -97,7 +98,13 @@ def _strings(value: Any) -> list[str]:
 
 
 def areas_of(r: Result, rule_area: dict[str, str]) -> list[str]:
-    """The rule areas of a result's rules (NO_AREA for a scenario that lists none known)."""
+    """The rule areas of a result's rules (NO_AREA for a scenario that lists none known); for
+    a failure whose report names the rule it breaks (`broken.rule`, written by `conformance
+    compliance --run`), that rule's area only."""
+    broken = r.get("broken")
+    rule = broken.get("rule") if isinstance(broken, dict) else None
+    if str(r.get("outcome") or r.get("status")) in ("failed", "errored") and rule in rule_area:
+        return [rule_area[str(rule)]]
     found = sorted({rule_area[x] for x in _strings(r.get("rules")) if x in rule_area})
     return found or [NO_AREA]
 
@@ -279,9 +286,10 @@ def render_index(m: Matrix, links: Links | None = None) -> str:
         "<h1>UNO conformance: compliance matrix</h1>",
         '<p class="muted">Each implementation played the scenario corpus of uno-fsm; every '
         "scenario cites the rulebook clauses it checks. Rows are rule areas (a scenario counts "
-        "in each area of the rules it lists, and an area's name opens its rules); a cell opens "
-        "its scenarios, each failure with expected against observed, its rules and the clauses "
-        "quoted, linked to their pages. <em>fail</em> counts failed and "
+        "in each area of the rules it lists, a failure in the area of the rule it breaks, and "
+        "an area's name opens its rules); a cell opens its scenarios, each failure with expected "
+        "against observed, its rules and the clauses quoted, linked to their pages. "
+        "<em>fail</em> counts failed and "
         "errored scenarios; <em>unsupported</em> ones need a ruleset, feature or observation "
         "the implementation does not declare. The percentage is passed of the scenarios judged "
         "(unsupported ones left out).</p>",
@@ -476,7 +484,8 @@ def render_markdown(m: Matrix, pages_dir: Path, site: str = "../../site/") -> st
                    f"{c['pass']} | {c['fail']} | {c['unsupported']} |")
     out += ["", "## By rule area", "",
             "Each cell: pass / fail / unsupported scenarios. A scenario counts in every area of "
-            "the rules it lists; *fail* includes errored scenarios. Areas are the files of "
+            "the rules it lists, a failure in the area of the rule it breaks; *fail* includes "
+            "errored scenarios. Areas are the files of "
             "`spec/rules/` (see [the rules](../rules/index.md)).", "",
             "| rule area | " + " | ".join(name(i) for i in m.implementations) + " |",
             "|---|" + "---:|" * len(m.implementations)]

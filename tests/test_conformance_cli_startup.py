@@ -87,7 +87,7 @@ def test_conformance_serve_answers_without_heavy_imports() -> None:
                          input="".join(json.dumps(r) + "\n" for r in requests), check=True)
     answers = [json.loads(line) for line in out.stdout.splitlines()]
     assert [a["id"] for a in answers] == [1, 2]
-    assert answers[0]["result"]["protocol"] == "uno-conformance/1"
+    assert answers[0]["result"]["protocol"] == "uno-conformance/2"
     assert out.stderr.strip().splitlines()[-1] == "[]"
 
 

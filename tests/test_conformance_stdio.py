@@ -12,7 +12,7 @@ import pytest
 
 from conformance.adapters import AdapterSpecError, resolve
 from conformance.adapters.stdio import StdioAdapter
-from conformance.protocol import PROTOCOL, AdapterError, ProtocolError
+from conformance.protocol import PROTOCOL, PROTOCOLS, AdapterError, ProtocolError
 from conformance.runner import Runner
 from conformance.scenario import load_corpus
 
@@ -109,7 +109,7 @@ def test_serve_speaks_the_wire_protocol() -> None:
     assert proc.returncode == 0, proc.stderr
     out = [json.loads(x) for x in proc.stdout.splitlines()]
     assert [m["id"] for m in out] == [1, 2, 3, 4, 5, 6, 7, 8]  # stops at bye
-    assert out[0]["result"]["protocol"] == PROTOCOL and out[0]["result"]["name"] == "fake-right"
+    assert out[0]["result"]["protocol"] in PROTOCOLS and out[0]["result"]["name"] == "fake-right"
     assert out[1] == {"id": 2, "result": {}}
     assert out[2]["error"]["code"] == "not-your-turn"
     assert out[3] == {"id": 4, "result": {}}

@@ -123,10 +123,10 @@ def test_memory_limit(command: list[str], value: str, why: str, tmp_path: Path,
     (["rules", "show"], "uno-fsm rules show: the following arguments are required: RULE-ID "
      "(see `uno-fsm rules show --help`)"),
     (["conformance", "run", "--adapter", "nope"], "uno-fsm conformance: unknown adapter 'nope': "
-     "use reference, rlcard, rlcard-uno, uno-game, stdio:'<command>' or "
+     "use reference, rlcard, rlcard-uno, uno-game, skilluno, stdio:'<command>' or "
      "module:package.module:Class"),
     (["conformance", "serve", "--adapter", "nope"], "uno-fsm conformance: unknown adapter "
-     "'nope': use reference, rlcard, rlcard-uno, uno-game, stdio:'<command>' or "
+     "'nope': use reference, rlcard, rlcard-uno, uno-game, skilluno, stdio:'<command>' or "
      "module:package.module:Class"),
     (["conformance", "run", "--format", "html"], "uno-fsm conformance run: argument --format: "
      "invalid choice: 'html' (choose from 'console', 'json', 'junit', 'markdown') (see "

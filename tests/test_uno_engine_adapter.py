@@ -42,7 +42,8 @@ def test_hello_declares_what_uno_engine_has_and_nothing_more() -> None:
     installed = json.loads(ENGINE_PACKAGE.read_text(encoding="utf-8"))["version"]
     known = yaml.safe_load((ROOT / "conformance" / "implementations" / "uno-engine.yaml")
                            .read_text(encoding="utf-8"))
-    assert caps["protocol"] == "uno-conformance/1"
+    assert caps["protocol"] == "uno-conformance/2"
+    assert caps["players"] == {"min": 2, "max": 10}
     assert (caps["name"], caps["version"]) == ("uno-engine", installed)
     assert caps["version"] == known["package"]["version"] == "2.0.3"
     assert caps["pipelining"] is True

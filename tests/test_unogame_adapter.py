@@ -42,10 +42,12 @@ def _obs(a: UnoGameAdapter) -> dict[str, Any]:
     return a.observe(["hands", "top", "active_color", "current", "pending", "direction"])
 
 
-def test_hello_declares_no_piles_and_no_scores(adapter: UnoGameAdapter) -> None:
+def test_hello_declares_the_draw_pile_it_deals_from_and_no_discards_or_scores(
+        adapter: UnoGameAdapter) -> None:
     h = adapter.hello()
     assert h["name"] == "uno-game" and h["version"] == "1.1.0"
-    assert not {"draw_size", "discard_size", "scores"} & set(h["observations"])
+    assert "draw_size" in h["observations"]  # the scenario's pile, all the deck uno-game has
+    assert not {"discard_size", "scores"} & set(h["observations"])
     assert not {"reshuffle", "deal", "scoring", "uno-call"} & set(h["features"])
 
 

@@ -71,6 +71,7 @@ LEGACY: dict[str, dict[str, str]] = {
     },
     "seven-o": {
         "conformance/adapters/rlcard.py": _ADAPTERS, "conformance/adapters/unogame.py": _ADAPTERS,
+        "conformance/adapters/skilluno.py": _ADAPTERS,
         "uno_cli/bench_games.py": "the benchmark's variants configuration",
         "uno_fsm/bots.py": "the basic bot's swap choice", "uno_fsm/oracle/__init__.py": _ORACLE,
         "uno_fsm/oracle/play.py": _ORACLE, "uno_fsm/oracle/seven_o.py": _ORACLE,

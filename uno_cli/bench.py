@@ -228,30 +228,40 @@ DIFF_EXAMPLES_PER_FUZZ_EXAMPLE = 5  # `conformance diff` examples are short: 5 p
 DIFF_SEED = 12345
 
 
-def bench_diff(sizes: Sizes) -> dict[str, Any]:
-    """`conformance diff` of the reference against itself (no divergence: the same work each
-    time), the implementation in process and over stdio (`conformance serve`, pipelined); the
-    oracle in process both times. Steps are actions played on both sides and compared."""
+def bench_diff(sizes: Sizes, with_rlcard: bool = False) -> dict[str, Any]:
+    """`conformance diff` steps per second: the reference against itself (no divergence: the
+    same work each time) and, where it is installed, RLCard (divergences: examples end and
+    resynchronise where they diverge), each in process and over stdio (`conformance serve`,
+    pipelined); the oracle in process every time. Shrinking, reduction and confirmation are
+    left out (`shrink_seconds=0`, `confirm_runs=0`): steps are actions played on both sides and
+    compared, over the generation and targeting phases' time."""
     from conformance.adapters import resolve
     from conformance.diff import Differ
 
     examples = sizes.fuzz_examples * DIFF_EXAMPLES_PER_FUZZ_EXAMPLE
     oracle = resolve("reference-oracle").factory
     out: dict[str, Any] = {"examples": examples, "oracle": "reference-oracle"}
-    for label, spec in (("in_process", "reference"), ("stdio", f"stdio:{stdio_command()}")):
-        impl = resolve(spec).factory
+    serve = f"{shlex.quote(sys.executable)} -m uno_cli conformance serve --adapter"
+    cases = [("in_process", resolve("reference", isolate=False).factory, "reference"),
+             ("stdio", None, f"stdio:{stdio_command()}")]
+    if with_rlcard:
+        cases += [("rlcard_in_process", resolve("rlcard", isolate=False).factory, "rlcard"),
+                  ("rlcard_stdio", None, f"stdio:{serve} rlcard")]
+    for label, factory, spec in cases:
+        impl = factory or resolve(spec).factory
 
-        def once(factory: Callable[[], Any] = impl) -> Any:
-            return Differ(oracle, factory).run(examples=examples, seed=DIFF_SEED)
+        def once(make: Callable[[], Any] = impl) -> Any:
+            return Differ(oracle, make, shrink_seconds=0, confirm_runs=0
+                          ).run(examples=examples, seed=DIFF_SEED)
 
         once()  # warm-up
-        runs = [_timed(once) for _ in range(sizes.repeat)]
+        runs = [once() for _ in range(sizes.repeat)]
         out[label] = {
             "adapter": spec,
-            "steps": runs[-1][1].stats.steps,
-            "divergences": len(runs[-1][1].groups),
-            "seconds_median": round(_median([t for t, _ in runs]), 4),
-            "steps_per_s": round(_median([r.stats.steps / t for t, r in runs]), 0),
+            "steps": runs[-1].stats.steps,
+            "divergences": len(runs[-1].groups),
+            "seconds_median": round(_median([r.fuzz_seconds for r in runs]), 4),
+            "steps_per_s": round(_median([r.stats.steps / r.fuzz_seconds for r in runs]), 0),
             "repetitions": len(runs),
         }
     return out
@@ -305,7 +315,7 @@ def run_all(sizes: Sizes, corpus_paths: Sequence[Path] | None = None,
     say("fuzzing")
     result["fuzz"] = bench_fuzz(sizes)
     say("differential fuzzing")
-    result["diff"] = bench_diff(sizes)
+    result["diff"] = bench_diff(sizes, with_rlcard)
     say("memory")
     result["memory"] = bench_memory(with_rlcard)
     result["targets"] = targets(result)
@@ -362,11 +372,12 @@ def render_text(r: dict[str, Any]) -> str:
               f"examples x {f['stateful_step_count']} steps): {f['steps']} steps, "
               f"{f['seconds_median']:.2f} s, {f['steps_per_s']:.0f} steps/s"]
     d = r["diff"]
-    lines += ["", f"differential fuzzing (conformance diff, reference against itself, "
-              f"{d['examples']} examples)"]
-    for label in ("in_process", "stdio"):
+    lines += ["", f"differential fuzzing (conformance diff, {d['examples']} examples, "
+              "shrinking excluded; the reference against itself, and RLCard)"]
+    for label in [k for k in ("in_process", "stdio", "rlcard_in_process", "rlcard_stdio")
+                  if k in d]:
         s = d[label]
-        lines.append(f"  {label:10} {s['steps']:>6} steps  {s['seconds_median']:8.3f} s  "
+        lines.append(f"  {label:17} {s['steps']:>6} steps  {s['seconds_median']:8.3f} s  "
                      f"{s['steps_per_s']:7.0f} steps/s  ({s['divergences']} divergences)")
     mem = r["memory"]
     lines += ["", f"peak memory of one full game ({mem['players']} players, tracemalloc): "

@@ -7,7 +7,7 @@ fresh adapter (the runner calls it again to restart after a crash):
   (`conformance.adapters.reference:ReferenceAdapter`; in a worker process off the main thread);
   `reference-oracle` the same declaring the observations of `conformance diff`'s oracle
   (`ReferenceOracle`);
-- `stdio:<command line>`: any program speaking `uno-conformance/1` over stdin/stdout;
+- `stdio:<command line>`: any program speaking `uno-conformance/2` over stdin/stdout;
 - `module:package.module:Class`: a Python adapter, run in a worker process;
 - `rlcard`: RLCard's UNO environment (`conformance.adapters.rlcard:RLCardAdapter`, needs the
   `rlcard` extra), run in a worker process;
@@ -15,6 +15,10 @@ fresh adapter (the runner calls it again to restart after a crash):
   a worker process where it is installed: in its own virtual environment, since it installs
   under the import name `rlcard` too (`.ci/setup-implementations`; then
   `stdio:'.venv-rlcard-uno/bin/uno-fsm conformance serve --adapter rlcard-uno'`);
+- `skilluno`: skilluno's `UNOGame` (`conformance.adapters.skilluno:SkillUnoAdapter`), in a worker
+  process where it is installed: in its own virtual environment, since it installs under the
+  import name `uno`, as uno-game does (`.ci/setup-implementations`; then
+  `stdio:'.venv-skilluno/bin/uno-fsm conformance serve --adapter skilluno'`);
 - `uno-game`: uno-game's `Game` driven through its player callbacks
   (`conformance.adapters.unogame:UnoGameAdapter`, needs the `uno-game` extra), run in a worker
   process (it can loop forever: the worker's timeout kills it).
@@ -42,6 +46,8 @@ RLCARD = "conformance.adapters.rlcard:RLCardAdapter"
 RLCARD_UNO = "conformance.adapters.rlcard_uno:RLCardUnoAdapter"
 RLCARD_UNO_VENV = ".venv-rlcard-uno"
 UNO_GAME = "conformance.adapters.unogame:UnoGameAdapter"
+SKILLUNO = "conformance.adapters.skilluno:SkillUnoAdapter"
+SKILLUNO_VENV = ".venv-skilluno"
 
 
 class AdapterSpecError(ValueError):
@@ -147,6 +153,17 @@ def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True,
             return AdapterSpec(spec, "rlcard", "rlcard-uno", worker_factory(spec, timeout),
                                out_of_process=True)
         return AdapterSpec(spec, "rlcard", "rlcard-uno", _module_factory(RLCARD_UNO))
+    if spec == "skilluno":
+        if not _installed("skilluno"):
+            raise AdapterSpecError(
+                "the skilluno adapter runs where skilluno is installed, which cannot be beside "
+                "uno-game (both install `uno`): run .ci/setup-implementations, then use "
+                f"--adapter stdio:'{SKILLUNO_VENV}/bin/uno-fsm conformance serve --adapter "
+                "skilluno'")
+        if isolate:
+            return AdapterSpec(spec, "module", "skilluno", worker_factory(spec, timeout),
+                               out_of_process=True)
+        return AdapterSpec(spec, "module", "skilluno", _module_factory(SKILLUNO))
     if spec == "uno-game":
         if importlib.util.find_spec("uno") is None or not _installed("uno-game"):
             raise AdapterSpecError(
@@ -177,6 +194,6 @@ def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True,
                                out_of_process=True)
         return AdapterSpec(spec, "module", None, _module_factory(target))
     raise AdapterSpecError(
-        f"unknown adapter {spec!r}: use reference, rlcard, rlcard-uno, uno-game, "
+        f"unknown adapter {spec!r}: use reference, rlcard, rlcard-uno, uno-game, skilluno, "
         "stdio:'<command>' or "
         "module:package.module:Class")

@@ -1,4 +1,4 @@
-"""The reference engine (uno_fsm) behind the in-process adapter protocol `uno-conformance/1`.
+"""The reference engine (uno_fsm) behind the in-process adapter protocol `uno-conformance/2`.
 
 This module is the only place that knows both the protocol (docs/contracts.md "Adapter
 protocol") and the engine; it imports `uno_fsm` lazily, when an adapter is first set up.
@@ -24,7 +24,8 @@ OBSERVATIONS = [
 # docs/adapter-protocol.md "Differential fuzzing": what the oracle of `conformance diff` answers
 # besides the scenario observations; declared by `ReferenceOracle` only, so that a corpus run's
 # `state_unchanged` (which observes every declared key) does not compute them
-ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "shuffled", "position"]
+ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "events", "shuffled", "position"]
+PLAYERS = (2, 10)  # CL.DECK.PLAYERS; a ruleset narrower still refuses the others at setup
 POSITION_VERSION = 1  # the `position` observation's format (docs/adapter-protocol.md)
 DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
             "challenge": "challenge", "swap": "swap", "round-over": "none"}
@@ -82,7 +83,7 @@ class ReferenceAdapter:
     def __init__(self) -> None:
         self.game: Any = None
         self.applied: list[str] = []  # rule IDs of the events of the last accepted action
-        self.events: list[Any] = []  # those events
+        self.events: list[Any] = []  # those events (the setup's after `setup`)
         self.shuffled = False  # whether that action (or the setup) drew on the random source
 
     def hello(self) -> dict[str, Any]:
@@ -95,6 +96,7 @@ class ReferenceAdapter:
             "rulesets": list(capabilities()[0]),
             "features": list(capabilities()[1]),
             "observations": list(OBSERVATIONS),
+            "players": {"min": PLAYERS[0], "max": PLAYERS[1]},
         }
 
     def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
@@ -124,7 +126,8 @@ class ReferenceAdapter:
             return _error(exc.code, exc.rule, exc.message)
         except (IllegalAction, CardNotationError, ValueError, KeyError, TypeError) as exc:
             raise AdapterError("bad-request", f"setup: {exc}") from exc
-        self.applied = _rules_of(self.game.setup_events)
+        self.events = list(self.game.setup_events)
+        self.applied = _rules_of(self.events)
         self.shuffled = self.game.state.rng.getstate() != _fresh_rng_state(seed)
         return None
 
@@ -147,8 +150,8 @@ class ReferenceAdapter:
             return _error(exc.code, exc.rule, exc.message)
         except NotImplementedError as exc:
             raise Unsupported(str(exc)) from exc
+        self.events = list(events)
         self.applied = _rules_of(events)
-        self.events = events
         self.shuffled = self.game.state.rng.getstate() != rng_before
         return None
 
@@ -286,6 +289,8 @@ class ReferenceAdapter:
                 out[key] = [_act_dict(a) for a in g.legal_actions()]
             elif key == "rules_applied":
                 out[key] = list(self.applied)
+            elif key == "events":
+                out[key] = [_event_dict(e) for e in self.events]
             elif key == "shuffled":
                 out[key] = self.shuffled
             elif key == "position":
@@ -364,7 +369,9 @@ class ReferenceAdapter:
     def _deal_position(self) -> dict[str, Any] | None:
         """A `start: round` setup dealing a new hand from every card of this game: the dealer
         chosen, the cards shuffled and dealt by the engine's own rules (CL.DEALER.*,
-        CL.DEAL.SEVEN), the first card not turned yet. None once the game is over."""
+        CL.DEAL.SEVEN), the first card not turned yet. None once the game is over, or when
+        its cards cannot deal a hand."""
+        from uno_fsm.errors import UnresolvableSetup, WrongPlayerCount
         from uno_fsm.export import round_setup
         from uno_fsm.rules import Rules
 
@@ -372,7 +379,10 @@ class ReferenceAdapter:
         if g.is_over:
             return None
         st = g.state.copy()
-        Rules(st, g.params, {}).deal(None)  # not the first card: the setup turns it
+        try:
+            Rules(st, g.params, {}).deal(None)  # not the first card: the setup turns it
+        except (UnresolvableSetup, WrongPlayerCount):
+            return None  # too few cards in the game to deal a hand (a made position's)
         return round_setup(st.players, st.dealer, st.hands, st.draw[::-1], st.scores,
                            st.eliminated)
 
@@ -400,6 +410,15 @@ def _hand(result: Any) -> Any:
 def _rules_of(events: Any) -> list[str]:
     """The rule IDs the events carry, in order, once each."""
     return list(dict.fromkeys(e.rule for e in events if e.rule))
+
+
+def _event_dict(e: Any) -> dict[str, Any]:
+    """An engine event as the `events` observation gives it: kind, player, rule, and the card
+    it names (docs/adapter-protocol.md "Differential fuzzing")."""
+    out: dict[str, Any] = {"kind": e.kind, "player": e.player, "rule": e.rule}
+    if e.card is not None:
+        out["card"] = e.card.text
+    return out
 
 
 def _fresh_rng_state(seed: int) -> Any:

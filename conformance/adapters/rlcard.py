@@ -1,4 +1,4 @@
-"""RLCard's UNO (`rlcard.games.uno`, RLCard 1.2.0) behind the in-process `uno-conformance/1`.
+"""RLCard's UNO (`rlcard.games.uno`, RLCard 1.2.0) behind the in-process `uno-conformance/2`.
 
 `uno-fsm conformance run --adapter rlcard` loads `RLCardAdapter` (needs `pip install
 'uno-fsm[rlcard]'`). The adapter drives RLCard's game objects directly (`UnoGame`, its
@@ -69,6 +69,7 @@ itself: the scenarios run and show where that breaks the rules), `action-cards`,
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from conformance.protocol import PROTOCOL, AdapterError, Unsupported
@@ -82,7 +83,8 @@ RULESETS = ["classic-official"]
 FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "first-card", "deal",
             "reshuffle", "two-player"]
 OBSERVATIONS = ["hands", "hand_sizes", "top", "active_color", "current", "pending",
-                "direction", "draw_size", "discard_size", "round_over", "game_over", "winner"]
+                "direction", "draw_size", "discard_size", "round_over", "game_over", "winner",
+                "total_cards", "card_counts"]
 UNSUPPORTED_ACTIONS = {
     "uno": "RLCard has no UNO call",
     "catch": "RLCard has no UNO call, hence no catch",
@@ -222,6 +224,7 @@ class RLCardAdapter:
             "rulesets": list(RULESETS),
             "features": list(FEATURES),
             "observations": list(OBSERVATIONS),
+            "players": {"min": 2, "max": 10},  # UnoGame(num_players=n) for any n >= 2
         }
 
     def setup(self, params: dict[str, Any]) -> None:
@@ -253,6 +256,9 @@ class RLCardAdapter:
         if n < 2:
             raise AdapterError("bad-request", "setup: at least 2 players")
         start = setup.get("start", "turn")
+        if start == "game":  # a start RLCard cannot make: unsupported, not a bad request
+            raise Unsupported("start: game: RLCard has no dealer draw (UnoGame.init_game deals "
+                              "7 cards a player from its own shuffled deck; no dealer)")
         self.n = n
         self.offset = (int(setup.get("dealer", n - 1)) + 1) % n if start == "round" else 0
         game = self.new_game(n)
@@ -426,6 +432,11 @@ class RLCardAdapter:
                 out[key] = len(g.dealer.deck)
             elif key == "discard_size":
                 out[key] = len(rnd.played_cards)
+            elif key in ("total_cards", "card_counts"):  # the deck, the discards, the hands
+                every = [*g.dealer.deck, *rnd.played_cards, *(c for p in g.players
+                                                             for c in p.hand)]
+                out[key] = len(every) if key == "total_cards" else \
+                    dict(Counter(card_text(c) for c in every))
             elif key in ("round_over", "game_over"):
                 out[key] = over
             elif key == "winner":

@@ -1,4 +1,4 @@
-"""rlcard-uno 2.0.2 (PyPI), a fork of RLCard's UNO, behind `uno-conformance/1`.
+"""rlcard-uno 2.0.2 (PyPI), a fork of RLCard's UNO, behind `uno-conformance/2`.
 
 The fork keeps RLCard's game objects (`rlcard.games.uno`: `UnoGame`, `UnoRound`, `UnoDealer`,
 `UnoPlayer`, the same action strings) and installs under the same import name `rlcard`, so it

@@ -1,4 +1,4 @@
-"""Adapter for any program speaking `uno-conformance/1` as JSON lines over stdin/stdout.
+"""Adapter for any program speaking `uno-conformance/2` as JSON lines over stdin/stdout.
 
 The program is started lazily and restarted after anything goes wrong: it crashed, it closed
 its stdout, it did not answer within the request timeout, it answered garbage, a wrong `id`, a

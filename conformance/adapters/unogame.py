@@ -1,4 +1,4 @@
-"""uno-game 1.1.0 (PyPI, import name `uno`) behind `uno-conformance/1`.
+"""uno-game 1.1.0 (PyPI, import name `uno`) behind `uno-conformance/2`.
 
 uno-game plays whole games: `uno._game.Game(players).begin()` runs a hand to its end, calling
 each player back (`Player.play(current_card, game)` for a turn, `Player._play(current_card)`
@@ -29,10 +29,11 @@ Setup: the scenario's draw pile replaces uno-game's deck, which is an endless we
 draw (`uno/_core.py draw`, numpy's global generator): the module-level `draw` that `Player.draw`
 and `Game.__init__` call deals the pile's cards in order while a scenario runs. A draw beyond the
 pile is `unsupported` (uno-game's deck never runs out: no exhausted pile, no reshuffle). uno-game
-keeps no piles, only the card to match (`game.card`), so `draw_size` and `discard_size` are not
-declared. Seats are `game.players` in order (`direction = 1` is clockwise); uno-game has no
-dealer and picks the first player at random, so for `start: round` the adapter sets the seat left
-of the dealer. For `start: turn` the top discard is a copy of the card with its effect marked
+keeps no discard pile, only the card to match (`game.card`), so `discard_size` is not declared;
+`draw_size` is the pile the adapter deals from, all the deck uno-game has while a scenario runs.
+Seats are `game.players` in order (`direction = 1` is clockwise); uno-game has no dealer and
+picks the first player at random, so for `start: round` the adapter sets the seat left of the
+dealer. For `start: turn` the top discard is a copy of the card with its effect marked
 done (`played` a no-op), so that `Game.begin` does not apply it a second time as a first card.
 """
 
@@ -50,8 +51,10 @@ from conformance.protocol import PROTOCOL, AdapterError, Unsupported
 RULESETS = ["classic-official"]
 FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "wd4-challenge",
             "first-card", "two-player"]
+# draw_size: the scenario's pile the adapter deals uno-game's draws from (decision
+# scenario-pile-is-the-deck) is all the deck there is while a scenario runs
 OBSERVATIONS = ["hands", "hand_sizes", "top", "active_color", "current", "pending",
-                "direction", "round_over", "game_over", "winner"]
+                "direction", "draw_size", "round_over", "game_over", "winner"]
 UNSUPPORTED_ACTIONS = {
     "uno": "uno-game has no UNO call",
     "catch": "uno-game has no UNO call, hence no catch",
@@ -224,7 +227,7 @@ class UnoGameAdapter:
         _uno()
         return {"protocol": PROTOCOL, "name": "uno-game", "version": version("uno-game"),
                 "rulesets": list(RULESETS), "features": list(FEATURES),
-                "observations": list(OBSERVATIONS)}
+                "observations": list(OBSERVATIONS), "players": {"min": 2, "max": 10}}
 
     def setup(self, params: dict[str, Any]) -> None:
         ruleset, setup = params.get("ruleset"), params.get("setup")
@@ -468,6 +471,8 @@ class UnoGameAdapter:
                             {"player": req.seat, "decision": _decision(req)})
             elif key == "direction":
                 out[key] = "clockwise" if g.direction == 1 else "counterclockwise"
+            elif key == "draw_size":
+                out[key] = len(self.pile)
             elif key in ("round_over", "game_over"):
                 out[key] = over
             elif key == "winner":

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// uno-conformance/1 over stdio for the npm package `uno-engine` (the implementation under test).
+// uno-conformance/2 over stdio for the npm package `uno-engine` (the implementation under test).
 //
 //   npm ci --prefix conformance/adapters/uno-engine
 //   uno-fsm conformance run --adapter stdio:'node conformance/adapters/uno-engine/adapter.mjs' \
@@ -19,7 +19,8 @@ const uno = require("uno-engine");
 const ENGINE_VERSION = require("uno-engine/package.json").version;
 const { Game, Card, Color, Value } = uno;
 
-const PROTOCOL = "uno-conformance/1";
+const PROTOCOL = "uno-conformance/2";
+const ACCEPTED = [PROTOCOL, "uno-conformance/1"];
 const RULESETS = ["classic-official"];
 // Only what uno-engine's code implements (dist/uno-engine.cjs.js, class Game):
 // play/draw/pass, Skip, Reverse (a Skip with two players), Draw Two, Wild, Wild Draw Four,
@@ -126,6 +127,7 @@ class UnoEngineAdapter {
     return {
       protocol: PROTOCOL, name: "uno-engine", version: ENGINE_VERSION, pipelining: true,
       rulesets: [...RULESETS], features: [...FEATURES], observations: [...OBSERVATIONS],
+      players: { min: 2, max: 10 }, // Game(players) takes any list; this adapter builds 2 to 10
     };
   }
 
@@ -394,7 +396,8 @@ function handle(adapter, request) {
   try {
     switch (method) {
       case "hello":
-        if (params?.protocol !== PROTOCOL) throw badRequest(`protocol ${params?.protocol}`);
+        // a runner of uno-conformance/1 is answered too: the hello is /2, which adds `players`
+        if (!ACCEPTED.includes(params?.protocol)) throw badRequest(`protocol ${params?.protocol}`);
         return { result: adapter.hello() };
       case "setup":
         return { result: adapter.setup(params) };

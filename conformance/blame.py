@@ -1,0 +1,353 @@
+"""Which rule a failure breaks: the rule that governs a differing observation at a step.
+
+A scenario lists every rule it touches; a failure breaks one of them. Given what the reference
+engine did at the failing step (its `events` observation: each event's kind, player, rule and
+card, docs/adapter-protocol.md "Differential fuzzing"), `governing_rule` names the rule that
+decides the observation that differs: the last event of the step that changes that observation
+(for a seat's hand, an event of that seat), refined where the engine applies a rule inside
+another's event (a two-player Reverse acts as a Skip inside `reversed`; a first card's effect
+follows its `first-card` event; a Wild Draw Four bluff is a `played` like any card). For an
+action one side accepts and the other refuses, the rule is the reference's refusal, or the rule
+that allows what the reference did.
+
+`signature` is what identifies a deviation: the kind of divergence, what differs (the first
+observation in `KEY_ORDER` that differs, or the error codes), the decision the position asked
+for, and the governing rule. `conformance diff` groups and reduces by it, and
+`result_signature` computes it for a `conformance run` result, so that a scenario written by the
+fuzzer is known to fail for the reason it was written for.
+
+Nothing here simulates a rule: the rules are the reference's, named by its events; this module
+only chooses among them, from the protocol's vocabulary (event kinds, observation keys).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# The order in which differing observations are reported: the first that differs is "what
+# differs". What the step did to the cards and the table comes before whose turn follows, which
+# is often its consequence (a challenge judged the wrong way gives the cards and the turn to the
+# wrong player: the cards say which rule was broken).
+KEY_ORDER = ("side", "direction", "active_color", "top", "hand_sizes", "hands", "pending",
+             "current", "draw_size", "discard_size", "round_over", "game_over", "winner",
+             "scores", "eliminated", "dealer", "total_cards", "card_counts", "views")
+SEAT_KEYS = ("hands", "hand_sizes", "scores", "views")
+TURN = frozenset({"current", "pending"})
+
+# event kind (the reference's vocabulary, docs/engine.md) -> the observations it changes
+EFFECTS: dict[str, frozenset[str]] = {
+    "played": frozenset({"top", "hands", "hand_sizes", "discard_size", "active_color",
+                         "current", "pending", "views"}),
+    # a draw by the turn owner: what follows is the drawn card's decision (top, colour and
+    # direction change only if it is played)
+    "drew": frozenset({"hands", "hand_sizes", "draw_size", "current", "pending", "views", "top",
+                       "active_color", "direction", "discard_size"}),
+    "skipped": TURN,
+    "skipped-everyone": TURN,
+    "reversed": TURN | {"direction"},
+    "color": TURN | {"active_color"},
+    "passed": TURN,
+    "reshuffled": frozenset({"draw_size", "discard_size", "top", "active_color"}),
+    "first-card": TURN | {"top", "active_color", "discard_size", "draw_size", "direction"},
+    "dealt": frozenset({"hands", "hand_sizes", "draw_size", "views"}),
+    "dealer": TURN | {"dealer"},
+    "uno": frozenset(),  # a call changes nothing observable but the catch window
+    "caught": frozenset({"hands", "hand_sizes", "draw_size", "views"}),
+    "shown": frozenset({"views"}),
+    "went-out": TURN | {"scores", "round_over", "winner", "game_over"},
+    "game-over": TURN | {"game_over", "winner", "round_over"},
+    "eliminated": TURN | {"eliminated"},
+    "flipped": TURN | {"side", "top", "active_color", "direction", "hands", "views"},
+    "stacked": TURN,
+    "jumped-in": TURN | {"top", "hands", "hand_sizes", "discard_size", "active_color"},
+    "hands-swapped": frozenset({"hands", "hand_sizes", "views"}),
+    "hands-rotated": frozenset({"hands", "hand_sizes", "views"}),
+    "hands-shuffled": frozenset({"hands", "hand_sizes", "views"}),
+}
+
+# an action -> the event that records it (a draw may first reshuffle: the draw is the action)
+ACTION_EVENTS = {"play": "played", "draw": "drew", "pass": "passed", "catch": "caught",
+                 "swap": "hands-swapped", "color": "color", "uno": "uno"}
+# Rules the classic engine applies inside another rule's event: (rule of the event, the kind
+# of observation) -> the rule that decides it with exactly two players (CL.TWO.SCOPE)
+TWO_PLAYERS = {
+    ("CL.REVERSE.EFFECT", "turn"): "CL.TWO.REVERSE-SKIP",
+    ("CL.REVERSE.EFFECT", "direction"): "CL.TWO.REVERSE-DIRECTION",
+    ("CL.SKIP.EFFECT", "turn"): "CL.TWO.SKIP-AGAIN",
+    ("CL.D2.EFFECT", "turn"): "CL.TWO.D2-AGAIN",
+    ("CL.WD4.ACCEPT", "turn"): "CL.TWO.WD4-AGAIN",
+    ("CL.WD4.CHALLENGE.INNOCENT", "turn"): "CL.TWO.WD4-AGAIN",
+}
+# classic-official: a first card's effect, by the card's symbol (CL.FIRST.*)
+FIRST_CARD = {"S": "CL.FIRST.SKIP", "R": "CL.FIRST.REVERSE", "D2": "CL.FIRST.D2",
+              "W": "CL.FIRST.WILD", "W4": "CL.FIRST.WD4"}
+FIRST_CARD_RULESETS = ("classic-official",)
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What identifies one deviation: a group of `conformance diff` and the reason a written
+    scenario must fail for."""
+
+    kind: str  # observation, accepted, rejected, error-code, state-changed, setup-refused, ...
+    what: str  # the first differing observation (`pending.decision`, `hand_sizes`), or codes
+    decision: str  # the decision the position asked for (`play`, `play-drawn`, ... `setup`)
+    rule: str  # the rule that governs it ('' when none is known)
+
+    def describe(self) -> str:
+        return (f"{self.kind}: {self.what or '-'} at a {self.decision} decision"
+                + (f" ({self.rule})" if self.rule else ""))
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "what": self.what, "decision": self.decision,
+                "rule": self.rule}
+
+
+def first_key(keys: Sequence[str]) -> str:
+    """The first of the mismatched keys (`hand_sizes.1`, `pending.decision`) in KEY_ORDER:
+    the top-level key, with the sub-key for `pending` (whose decision, or which)."""
+    def top(k: str) -> str:
+        return k.split(".", 1)[0]
+
+    if not keys:
+        return ""
+    order = {k: i for i, k in enumerate(KEY_ORDER)}
+    best = min(keys, key=lambda k: (order.get(top(k), len(order)), k))
+    return best if top(best) == "pending" else top(best)
+
+
+def _seat_of(key: str) -> str | None:
+    parts = key.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] in SEAT_KEYS else None
+
+
+def _symbol(card: str) -> str:
+    card = card.upper()
+    return card if card.startswith("W") else card[1:]
+
+
+def _applies(rule: str, ruleset: str | None) -> bool:
+    from conformance import specdata
+
+    known = specdata.rules().get(rule)
+    return known is not None and (ruleset is None or not known.rulesets
+                                  or ruleset.split("+")[0] in known.rulesets)
+
+
+def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: int | None = None,
+                   ruleset: str | None = None, after: str | None = None) -> str | None:
+    """The rule that governs the observation `key` (a mismatch key: `current`, `hand_sizes.2`,
+    `pending.decision`) after a step whose reference events are `events` (dicts with `kind`,
+    `player`, `rule`, optionally `card`), or None when no event changes it. `after`: the
+    decision the reference waits for after the step."""
+    top = key.split(".", 1)[0]
+    seat = _seat_of(key)
+    own_draw = ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING")  # the turn owner's draw, not a penalty
+    cands = [e for e in events if e.get("rule") and top in EFFECTS.get(str(e.get("kind")),
+                                                                     frozenset(KEY_ORDER))
+             and not (e.get("kind") == "drew" and e.get("rule") not in own_draw
+                      and top in ("top", "active_color", "direction", "discard_size"))]
+    if seat is not None:
+        own = [e for e in cands if str(e.get("player")) == seat]
+        cands = own or cands
+    if top in ("draw_size", "discard_size"):  # a reshuffle decides the piles' sizes
+        cands = [e for e in cands if e.get("kind") == "reshuffled"] or cands
+    if not cands:
+        return None
+    event = cands[-1]
+    rule = str(event["rule"])
+    kind = event.get("kind")
+    classic = (ruleset or "classic").startswith("classic")
+    if kind == "played" and top in ("top", "discard_size"):
+        rule = "CL.PLAY.DISCARD-FACE-UP"
+    elif kind == "played" and top == "active_color" and classic and \
+            str(event.get("card") or "").upper().startswith("W"):
+        rule = "CL.WILD.COLOUR"
+    elif kind == "drew" and rule in ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING") and \
+            top in (*TURN, "top", "hands", "hand_sizes", "active_color", "direction") and \
+            after is not None:  # what follows a draw: the drawn card's decision
+        rule = "CL.DRAW.PLAY-DRAWN" if after == "play-drawn" else "CL.DRAW.UNPLAYABLE-PASSES"
+    if top in ("game_over", "round_over") and kind == "went-out" and classic and \
+            not any(e.get("kind") == "game-over" for e in events):
+        rule = "CL.SCORE.TARGET"  # the hand is over, the game goes on to the target
+    if event.get("kind") == "first-card" and event.get("card") and \
+            (ruleset or "").split("+")[0] in FIRST_CARD_RULESETS:
+        rule = FIRST_CARD.get(_symbol(str(event["card"])), "CL.FIRST.NUMBER")
+    if rule == "CL.WD4.CHALLENGE.GUILTY" and top in TURN:
+        rule = "CL.WD4.CHALLENGE.GUILTY-TURN"  # who plays after a guilty challenge
+    if players == 2:
+        aspect = "turn" if top in TURN else top
+        rule = TWO_PLAYERS.get((rule, aspect), rule)
+    return rule if _applies(rule, ruleset) else str(event["rule"])
+
+
+def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *,
+                  before: Mapping[str, Any] | None = None,
+                  ruleset: str | None = None) -> str | None:
+    """The rule that allows an action the reference accepted (its first event's rule), refined
+    where the event names the general rule: a Wild Draw Four played while holding a card of
+    the colour in force is a bluff the rules accept (CL.WD4.BLUFF-ACCEPTED), else a legal one
+    (CL.WD4.LEGAL-OTHER-MATCHES when other cards could be played: `before["playable"]`, the
+    cards the reference listed; else CL.WD4.LEGAL); the drawn card played at once
+    (CL.DRAW.PLAY-DRAWN)."""
+    from conformance import compare as cmp
+
+    before = before or {}
+    which = next((k for k in ACTION_EVENTS if k in action), "")
+    mine = [e for e in events if e.get("rule") and e.get("kind") == ACTION_EVENTS.get(which)]
+    rule = next((str(e["rule"]) for e in mine or events if e.get("rule")), None)
+    card = str(action.get("play") or "").upper()
+    pending: Mapping[str, Any] = before.get("pending") or {}
+    if card and (ruleset or "classic").startswith("classic"):
+        if card == "W4" and pending.get("decision") == "play":
+            hands = cmp.normalize("hands", before.get("hands") or {})
+            own = hands.get(str(action.get("player")), []) if isinstance(hands, dict) else []
+            color = str(before.get("active_color") or "")[:1].upper()
+            bluff = any(c[:1] == color and not c.startswith("W") for c in own)
+            others = [c for c in before.get("playable") or [] if str(c).upper() != "W4"]
+            rule = "CL.WD4.BLUFF-ACCEPTED" if bluff else \
+                "CL.WD4.LEGAL-OTHER-MATCHES" if others else "CL.WD4.LEGAL"
+        elif pending.get("decision") == "play-drawn":
+            rule = "CL.DRAW.PLAY-DRAWN"
+    return rule
+
+
+def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, str] = ("", ""),
+              decision: str, events: Sequence[Mapping[str, Any]] = (),
+              rejection: Mapping[str, Any] | None = None, action: Mapping[str, Any] | None = None,
+              before: Mapping[str, Any] | None = None, players: int | None = None,
+              ruleset: str | None = None, after: str | None = None,
+              previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None
+              ) -> Signature:
+    """The signature of one divergence. `mismatches`: the mismatched observation keys
+    (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
+    codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
+    reference's refusal of the action, if it refused it; `previous`: the reference's events
+    after the step before and the decision it then waited for (when one side answers
+    `not-your-turn` and the other does not, they disagree on whose turn it is: the rule is the
+    one that governed the turn after that step)."""
+    drawn_played = decision == "play-drawn" and action is not None and "play" in action
+    if drawn_played:
+        decision = "play"  # the drawn card played: a play like any other
+    rule: str | None = None
+    what = ""
+    if kind in ("observation", "state-changed"):
+        what = first_key(mismatches)
+        if kind == "observation":
+            key = min(mismatches, key=lambda k: (first_key([k]) != what, k)) if mismatches \
+                else what
+            rule = governing_rule(key, events, players=players, ruleset=ruleset, after=after)
+            if drawn_played and rule == "CL.PLAY.MATCH":
+                rule = "CL.DRAW.PLAY-DRAWN"  # what playing the drawn card does to the table
+        else:
+            rule = (rejection or {}).get("rule")
+    elif kind in ("accepted", "error-code"):
+        what = "/".join(c for c in codes if c) or codes[0]
+        rule = (rejection or {}).get("rule")
+    elif kind == "rejected":
+        what = codes[1]
+        rule = allowing_rule(action or {}, events, before=before, ruleset=ruleset)
+    else:  # setup-refused, crash, hang: the rule of what the step was to do next
+        what = codes[1] if kind == "setup-refused" else ""  # a crash is a crash, whatever said
+        rule = governing_rule("pending", events, players=players, ruleset=ruleset)
+    turn = "not-your-turn"
+    over = ("round-over", "game-over")  # the hand is over: that is what they disagree on
+    if kind in ("accepted", "rejected", "error-code") and previous is not None and \
+            (codes[0] == turn) != (codes[1] == turn) and codes[0] not in over:
+        rule = governing_rule("current", previous[0], players=players, ruleset=ruleset,
+                              after=previous[1]) or rule
+    if rule is None:
+        rule = next((str(e["rule"]) for e in events if e.get("rule")), "")
+    return Signature(kind, what, decision, rule or "")
+
+
+def result_signature(result: Mapping[str, Any], *, decision: str,
+                     events: Sequence[Mapping[str, Any]] = (),
+                     rejection: Mapping[str, Any] | None = None,
+                     before: Mapping[str, Any] | None = None, players: int | None = None,
+                     ruleset: str | None = None, after: str | None = None,
+                     previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
+                     action: Mapping[str, Any] | None = None) -> Signature | None:
+    """The signature of a `conformance run` result (its JSON form, conformance.runner's
+    `Result.to_json`) that did not pass; `events`, `rejection`, `before` and `decision` are the
+    reference's at the failing step. None for a result that passed or was not judged."""
+    status = str(result.get("outcome") or result.get("status"))
+    if action is None:  # the failing step's act (an `expect` step has none: give the last act)
+        action = result.get("action") if isinstance(result.get("action"), dict) else None
+    expected, observed = result.get("expected"), result.get("observed")
+    common: dict[str, Any] = {"decision": decision, "events": events, "rejection": rejection,
+                              "action": action, "before": before, "players": players,
+                              "ruleset": ruleset, "after": after, "previous": previous}
+    if status == "errored":
+        msg = str(result.get("message", ""))
+        kind = "hang" if msg.startswith("timeout") else "crash"
+        return signature(kind, codes=("", msg.split(":", 1)[0]), **common)
+    if status != "failed":
+        return None
+    keys = [str(m.get("key", "")) for m in result.get("mismatches") or []]
+    if result.get("step_kind") == "expect" or (keys and result.get("step") is None):
+        return signature("observation", mismatches=keys, **common)
+    if isinstance(expected, dict) and "setup_error" not in expected and keys:
+        return signature("state-changed", mismatches=keys, **common)
+    if expected == "accepted" and isinstance(observed, dict):
+        code = str((observed.get("error") or {}).get("code", ""))
+        if result.get("step") is None:
+            return signature("setup-refused", codes=("", code), **common)
+        return signature("rejected", codes=("", code), **common)
+    if isinstance(expected, dict) and "error" in expected:
+        want = str(expected["error"])
+        if observed == "accepted":
+            return signature("accepted", codes=(want, ""), **common)
+        got = str(((observed or {}).get("error") or {}).get("code", "")) \
+            if isinstance(observed, dict) else ""
+        return signature("error-code", codes=(want, got), **common)
+    return signature("observation", mismatches=keys, **common)
+
+
+ORACLE_VIEW = ["events", "rules_applied", "pending", "hands", "active_color", "legal_actions"]
+
+
+def failure_signature(result: Mapping[str, Any], scenario: Any, oracle: Any
+                      ) -> Signature | None:
+    """The signature of a `conformance run` failure (the result's JSON form) of `scenario`,
+    with the reference's events at the failing step: `oracle` (an adapter declaring `events`,
+    such as the reference's `ReferenceOracle`) plays the scenario up to that step. None for a
+    result that passed or was not judged, or when the reference cannot play it."""
+    from conformance.protocol import AdapterError, Unsupported
+
+    if str(result.get("outcome") or result.get("status")) not in ("failed", "errored"):
+        return None
+    step = result.get("step")
+    try:
+        if oracle.setup(scenario.setup_params()) is not None:
+            return None
+        obs = oracle.observe(ORACLE_VIEW)
+        ctx: dict[str, Any] = {"decision": "setup", "events": list(obs.get("events") or []),
+                               "rejection": None, "before": None, "action": None,
+                               "after": (obs.get("pending") or {}).get("decision")}
+        prev: tuple[list[Any], Any] | None = None
+        for s in scenario.steps:
+            if step is None or s.index > step:  # None: it failed at the set-up
+                break
+            if s.act is None:
+                continue
+            before = {k: obs.get(k) for k in ("hands", "pending", "active_color")}
+            before["playable"] = sorted({a["play"] for a in obs.get("legal_actions") or []
+                                         if "play" in a})
+            if ctx["rejection"] is None:
+                prev = (ctx["events"], ctx["after"])
+            rejection = oracle.act(s.act)
+            obs = oracle.observe(ORACLE_VIEW)
+            pending = before.get("pending") or {}
+            ctx = {"decision": str(pending.get("decision") or "none"),
+                   "events": list(obs.get("events") or []) if rejection is None else [],
+                   "rejection": rejection, "before": before, "action": s.act,
+                   "after": (obs.get("pending") or {}).get("decision")}
+    except (AdapterError, Unsupported):
+        return None
+    return result_signature(result, decision=ctx["decision"], events=ctx["events"],
+                            rejection=ctx["rejection"], before=ctx["before"],
+                            players=scenario.setup.get("players"), ruleset=scenario.ruleset,
+                            after=ctx["after"], previous=prev, action=ctx["action"])

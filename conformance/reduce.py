@@ -1,0 +1,330 @@
+"""Reduce and confirm the divergences of `conformance diff` (docs/differential.md).
+
+A group of the fuzzer is a fact only once its written scenario, run by the runner, fails on the
+implementation for the group's reason and passes on the reference (Csmith's rule: a divergence
+is reported once it reproduces deterministically). Each group goes through three stages:
+
+1. **interesting**: the scenario of its shrunk example (conformance.diff_scenarios), run on the
+   implementation, fails at its deciding step with the group's `Signature` (conformance.blame:
+   what differs, the decision asked for, the rule that governs it);
+2. **reduced** (C-Reduce style): fewer players, fewer steps, fewer cards in each hand, a shorter
+   draw pile, a discard pile of its top card only, no scores, each candidate kept while its
+   scenario stays interesting. A candidate's expectations are the oracle's, played again on the
+   candidate (`record`); what the fuzzer compared after a shuffle is what the oracle observes
+   alike under other seeds;
+3. **confirmed**: the reduced scenario fails on the implementation with the signature and
+   passes on the reference on `runs` runs (with other seeds when it shuffles); else the group
+   is dropped, and counted as not reproducible.
+
+Groups whose reduced scenarios share a signature are one group.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from conformance.blame import Signature, result_signature
+
+if TYPE_CHECKING:
+    from conformance.diff import Differ
+    from conformance.divergence import Divergence, Dropped, StepRecord
+
+SEED_STEP = 7919  # other seeds tried for a scenario that shuffles
+
+
+@dataclass
+class _Verdict:
+    ok: bool
+    why: str = ""
+
+
+class Checker:
+    """Runs the scenarios of one group on the implementation and on the reference."""
+
+    def __init__(self, differ: Differ, impl: Any, ref: Any) -> None:
+        self.differ = differ
+        self.impl = impl  # a Runner of the implementation
+        self.ref = ref  # a Runner of the reference (the oracle)
+        self.checks = 0
+        self.message = ""  # the last failure's, on the implementation
+
+    def _scenario(self, div: Divergence, seed: int | None = None) -> Any:
+        from conformance.diff_scenarios import scenario, to_yaml
+        from conformance.scenario import ScenarioError, parse_text
+
+        doc = scenario(div, "diff", 0)
+        if seed is not None:
+            doc["seed"] = seed
+        try:
+            [sc] = parse_text(to_yaml(doc), "<diff>")
+        except (ScenarioError, ValueError):
+            return None
+        return sc
+
+    def signature_on_impl(self, div: Divergence, seed: int | None = None) -> Signature | None:
+        """The signature of the scenario's failure on the implementation, when it fails at
+        its deciding step (None: it passed, or failed elsewhere, or could not be written)."""
+        sc = self._scenario(div, seed)
+        if sc is None:
+            return None
+        self.checks += 1
+        res = self.impl.run_one(sc).to_json()
+        self.message = str(res.get("message", ""))
+        if res["outcome"] not in ("failed", "errored"):
+            return None
+        step = res.get("step")
+        if div.steps:  # the deciding step: the last (a crash may come at the act before it)
+            ok = step == len(sc.steps) or (div.kind in ("crash", "hang")
+                                           and step == len(sc.steps) - 1)
+        else:  # the set-up, or the expectation right after it
+            ok = step in (None, 1)
+        if not ok:
+            return None
+        last = div.steps[-1] if div.steps else None
+        return result_signature(
+            res, decision=last.decision if last else "setup",
+            events=(last.events or [{"kind": "", "rule": r} for r in last.rules]) if last
+            else div.setup_events,
+            rejection=last.rejection if last else None, before=last.before if last else None,
+            players=div.players, ruleset=div.ruleset, after=div.after,
+            previous=_previous(div), action=last.act if last else None)
+
+    def passes_on_reference(self, div: Divergence, seed: int | None = None) -> bool:
+        sc = self._scenario(div, seed)
+        return sc is not None and self.ref.run_one(sc).outcome == "passed"
+
+    def interesting(self, div: Divergence) -> bool:
+        return self.signature_on_impl(div) == div.signature
+
+    def reproduces(self, div: Divergence, runs: int) -> _Verdict:
+        seeds = [div.seed + SEED_STEP * i if div.shuffled else div.seed for i in range(runs)]
+        for s in seeds:
+            if not self.passes_on_reference(div, s):
+                return _Verdict(False, f"its scenario fails on the reference (seed {s})")
+            got = self.signature_on_impl(div, s)
+            if got != div.signature:
+                return _Verdict(False, "its scenario does not fail the same way on the "
+                                f"implementation (seed {s}: "
+                                + (got.describe() if got else "passed or failed elsewhere")
+                                + ")")
+        return _Verdict(True)
+
+
+def _previous(div: Divergence) -> tuple[list[dict[str, Any]], str | None] | None:
+    """The oracle's events and waited-for decision after the last accepted step before the
+    deciding one (the set-up's when there is none)."""
+    if not div.steps:
+        return None
+    accepted = [s for s in div.steps[:-1] if s.rejection is None]
+    return (accepted[-1].events, accepted[-1].after) if accepted else \
+        (div.setup_events, div.setup_after)
+
+
+# --- playing a candidate on the oracle -----------------------------------------------------
+
+
+def record(differ: Differ, div: Divergence, setup: dict[str, Any],
+           acts: list[dict[str, Any]]) -> Divergence | None:
+    """The divergence `div` as it would be found from `setup` and `acts`: the oracle's steps
+    (rejections, rules, events) and its observations after the last one (after a shuffle, only
+    what it leaves fixed). None when the oracle refuses the set-up."""
+    from conformance.divergence import (
+        DEAL_SHUFFLE_KEYS,
+        PLAY_SHUFFLE_KEYS,
+        StepRecord,
+        before_step,
+    )
+
+    o = differ.oracle
+    keys = differ.oracle_keys
+    params = {"ruleset": div.ruleset, "setup": setup, "seed": div.seed}
+    if differ._o(o.setup, params) is not None:
+        return None
+    obs = differ._o(o.observe, keys)
+    setup_events = list(obs.get("events") or []) or \
+        [{"kind": "", "rule": r} for r in obs.get("rules_applied") or []]
+    setup_after = (obs.get("pending") or {}).get("decision")
+    steps: list[StepRecord] = []
+    rules = tuple(obs.get("rules_applied") or ())
+    for act in acts:
+        pending = obs.get("pending") or {}
+        before = before_step(obs)
+        rej = differ._o(o.act, act)
+        obs = differ._o(o.observe, keys)
+        rules = tuple(obs["rules_applied"]) if rej is None else \
+            ((rej["rule"],) if rej.get("rule") else ())
+        steps.append(StepRecord(act, rej, list(rules),
+                                list(obs.get("events") or []) if rej is None else [],
+                                str(pending.get("decision") or "none"), before,
+                                (obs.get("pending") or {}).get("decision")))
+    shuffled = bool(obs.get("shuffled")) and (not steps or steps[-1].rejection is None)
+    probe = replace(div, setup=setup, steps=steps, shuffled=shuffled)
+    if shuffled:
+        deal = not steps or bool(steps[-1].act.get("next_round"))
+        expect = differ._fixed(probe, obs, DEAL_SHUFFLE_KEYS if deal else PLAY_SHUFFLE_KEYS)
+    else:
+        expect = {k: obs[k] for k in differ.compared}
+    return replace(probe, rules=rules, expect=expect, setup_events=setup_events,
+                   observed={}, after=(obs.get("pending") or {}).get("decision"),
+                   setup_after=setup_after)
+
+
+# --- candidates ------------------------------------------------------------------------------
+
+
+def _renumber(value: Any, gone: int) -> Any:
+    return value - 1 if isinstance(value, int) and value > gone else value
+
+
+def _without_player(setup: dict[str, Any], acts: list[dict[str, Any]], gone: int
+                    ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """The position without seat `gone` (the seats after it renumbered), and the acts that do
+    not name it; None when the seat cannot go (the last two, the current player)."""
+    n = int(setup.get("players") or 0)
+    if n <= 2 or setup.get("eliminated"):
+        return None
+    kept = [a for a in acts if gone not in (a.get("player"), a.get("catch"), a.get("swap"))]
+    if not kept and acts:
+        return None
+    out = dict(setup, players=n - 1)
+    if "current" in setup:
+        if setup["current"] == gone:
+            return None
+        out["current"] = _renumber(setup["current"], gone)
+    if "dealer" in setup:
+        out["dealer"] = setup["dealer"] if setup["dealer"] < gone else \
+            (setup["dealer"] - 1) % (n - 1)
+    for key in ("hands", "scores"):
+        if isinstance(setup.get(key), dict):
+            out[key] = {str(_renumber(int(s), gone)): v for s, v in setup[key].items()
+                        if int(s) != gone}
+    new_acts = [{k: _renumber(v, gone) if k in ("player", "catch", "swap") else v
+                 for k, v in a.items()} for a in kept]
+    return out, new_acts
+
+
+def _chunks(items: list[Any], keep_last: bool = False) -> Iterator[tuple[str, list[Any]]]:
+    """`items` without a run of them, the longest runs first (ddmin's order)."""
+    body = items[:-1] if keep_last else items
+    tail = items[-1:] if keep_last else []
+    size = len(body)
+    while size >= 1:
+        for start in range(0, len(body) - size + 1, size):
+            yield f"-{size}@{start}", body[:start] + body[start + size:] + tail
+        size //= 2
+
+
+def candidates(setup: dict[str, Any], acts: list[dict[str, Any]]
+               ) -> Iterator[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    """Smaller versions of (setup, acts), the biggest cuts first."""
+    n = int(setup.get("players") or 0)
+    for what, fewer in _chunks(acts, keep_last=True):
+        yield f"steps {what}", setup, fewer
+    for gone in range(n - 1, -1, -1):
+        cut = _without_player(setup, acts, gone)
+        if cut is not None:
+            yield f"seat {gone}", cut[0], cut[1]
+    if setup.get("scores"):
+        yield "scores", {k: v for k, v in setup.items() if k != "scores"}, acts
+    if len(setup.get("discard") or []) > 1:
+        yield "discard", dict(setup, discard=setup["discard"][-1:]), acts
+    pile = list(setup.get("draw") or [])
+    size = len(pile) // 2
+    while size >= 1:
+        yield f"draw pile to {len(pile) - size}", dict(setup, draw=pile[:len(pile) - size]), acts
+        size //= 2
+    hands: dict[str, Any] = dict(setup.get("hands") or {})
+    for seat, hand in sorted(hands.items(), key=lambda kv: -len(kv[1])):
+        for what, rest in _chunks(list(hand)):
+            if rest:
+                yield f"hand {seat} {what}", dict(setup, hands={**hands, seat: rest}), acts
+    for what, rest in _chunks(pile):
+        if len(rest) < len(pile) and what.startswith("-1@"):
+            yield f"draw {what}", dict(setup, draw=rest), acts
+
+
+def _rerooted(differ: Differ, div: Divergence
+              ) -> Iterator[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    """The position after the first k steps (the oracle's, as a `start: turn` set-up) with the
+    steps after it, the latest first: the steps before the deciding one go into the set-up."""
+    acts = [s.act for s in div.steps]
+    for k in range(len(acts) - 1, 0, -1):
+        params = {"ruleset": div.ruleset, "setup": div.setup, "seed": div.seed}
+        if differ._o(differ.oracle.setup, params) is not None:
+            return
+        for a in acts[:k]:
+            differ._o(differ.oracle.act, a)
+        pos = differ._exported()["turn"]
+        if pos is not None:
+            yield f"set-up after step {k}", pos, acts[k:]
+
+
+def reduce(checker: Checker, div: Divergence, seconds: float) -> Divergence:
+    """The smallest version of `div` found within `seconds` that stays interesting."""
+    end = time.monotonic() + seconds
+    best = div
+    progress = True
+    while progress and time.monotonic() < end:
+        progress = False
+        acts = [s.act for s in best.steps]
+        cands = itertools.chain(_rerooted(checker.differ, best), candidates(best.setup, acts))
+        for _what, setup, acts in cands:
+            if time.monotonic() >= end:
+                break
+            cand = record(checker.differ, best, setup, acts)
+            if cand is None:
+                continue
+            if checker.signature_on_impl(cand) == best.signature:
+                best = replace(cand, message=checker.message)
+                progress = True
+                break
+    return best
+
+
+def size(div: Divergence) -> tuple[int, int, int, int]:
+    """Players, cards in hands, steps, cards in the draw pile: what a reduction lowers."""
+    return (div.players, div.cards_in_hands, len(div.steps), len(div.setup.get("draw") or []))
+
+
+def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]]
+                   ) -> tuple[list[tuple[Divergence, int]], list[Dropped]]:
+    """Each group reduced and confirmed; groups whose reduced scenarios share a signature
+    merged (the smaller example kept); what does not reproduce dropped."""
+    from conformance.divergence import Dropped
+    from conformance.runner import Runner
+
+    differ.close()  # the fuzzing adapters: the runners start their own
+    impl = Runner(differ.impl.factory, adapter_name=differ.adapter_name, timeout=differ.timeout)
+    ref = Runner(differ.oracle.factory, adapter_name="reference", timeout=differ.timeout)
+    checker = Checker(differ, impl, ref)
+    kept: dict[Signature, tuple[Divergence, int]] = {}
+    dropped: list[Dropped] = []
+    try:
+        for div, count in groups:
+            if not checker.interesting(div):
+                got = checker.signature_on_impl(div)
+                dropped.append(Dropped(div.signature, count, "its scenario does not fail that "
+                                       "way on the implementation ("
+                                       + (got.describe() if got else "passed or failed "
+                                          "elsewhere") + ")"))
+                continue
+            small = reduce(checker, div, differ.reduce_seconds)
+            verdict = checker.reproduces(small, differ.confirm_runs)
+            if not verdict.ok:
+                dropped.append(Dropped(div.signature, count, verdict.why))
+                continue
+            if small.signature in kept:
+                other, n = kept[small.signature]
+                kept[small.signature] = (min(other, small, key=size), n + count)
+            else:
+                kept[small.signature] = (small, count)
+    finally:
+        impl.close()
+        ref.close()
+        differ.close()
+    return list(kept.values()), dropped
+
