@@ -37,8 +37,6 @@ MACHINE = {"uno_fsm/phases.py", "uno_fsm/phase_table.py"}
 RULE_ID = re.compile(r"\b(?:RUL\.)?[A-Z][A-Z0-9]*(?:\.[A-Z0-9][A-Z0-9-]*)+\b")
 
 _ADAPTERS = "third-party adapters declare what the implementation they bridge lacks"
-_ORACLE = ("the fuzzer's oracle keeps its per-area modules and `Facts.plays` branches "
-           "(not yet moved into `Variant.oracle`)")
 _MATCH = "partner matches (spec/matches/) are a format over the partners variant"
 _OBSERVED = "the observation / set-up vocabulary (`eliminated`) and its error code"
 # variant -> {file: why it still names the variant}; new variants have no entry
@@ -46,8 +44,6 @@ LEGACY: dict[str, dict[str, str]] = {
     "cards-2018": {
         "conformance/adapters/rlcard.py": _ADAPTERS,
         "conformance/adapters/uno-engine/adapter.mjs": _ADAPTERS,
-        "uno_fsm/oracle/__init__.py": _ORACLE, "uno_fsm/oracle/cards_2018.py": _ORACLE,
-        "uno_fsm/oracle/deck.py": _ORACLE, "uno_fsm/oracle/play.py": _ORACLE,
     },
     "desafio": {
         "conformance/compare.py": _OBSERVED, "conformance/diff.py": _OBSERVED,
@@ -55,8 +51,6 @@ LEGACY: dict[str, dict[str, str]] = {
     },
     "jump-in": {
         "uno_cli/bench_games.py": "the benchmark's variants configuration",
-        "uno_fsm/invariants.py": _ORACLE, "uno_fsm/oracle/__init__.py": _ORACLE,
-        "uno_fsm/oracle/jump_in.py": _ORACLE, "uno_fsm/oracle/play.py": _ORACLE,
     },
     "partners": {
         "conformance/adapters/reference.py": _MATCH, "conformance/adapters/stdio.py": _MATCH,
@@ -73,28 +67,18 @@ LEGACY: dict[str, dict[str, str]] = {
         "conformance/adapters/rlcard.py": _ADAPTERS, "conformance/adapters/unogame.py": _ADAPTERS,
         "conformance/adapters/skilluno.py": _ADAPTERS,
         "uno_cli/bench_games.py": "the benchmark's variants configuration",
-        "uno_fsm/bots.py": "the basic bot's swap choice", "uno_fsm/oracle/__init__.py": _ORACLE,
-        "uno_fsm/oracle/play.py": _ORACLE, "uno_fsm/oracle/seven_o.py": _ORACLE,
-        "uno_fsm/oracle/swap_hands.py": _ORACLE,
+        "uno_fsm/bots.py": "the basic bot's swap choice",
         "uno_fsm/rules/jump_in.py": "Jump-In's model-check configuration composed with it",
-        "uno_fsm/rules/swap_hands.py": "the Swap Hands card reuses Seven-O's swap decision",
     },
     "stacking": {
         "uno_cli/bench_games.py": "the benchmark's variants configuration",
         "uno_fsm/bots.py": "the basic bot's strategy facing a stack",
-        "uno_fsm/invariants.py": _ORACLE, "uno_fsm/oracle/__init__.py": _ORACLE,
-        "uno_fsm/oracle/play.py": _ORACLE, "uno_fsm/oracle/stacking.py": _ORACLE,
-        "uno_fsm/oracle/wild_draw.py": _ORACLE,
     },
     "swap-hands": {
         "conformance/specdata.py": "the card kind `wild_swap_hands` (the card's notation)",
         "uno_fsm/cards.py": "the card kind `wild_swap_hands` (the card's notation)",
-        "uno_fsm/errors.py": "NoSwapPending's docstring", "uno_fsm/oracle/__init__.py": _ORACLE,
-        "uno_fsm/oracle/dealing.py": _ORACLE, "uno_fsm/oracle/deck.py": _ORACLE,
-        "uno_fsm/oracle/play.py": _ORACLE, "uno_fsm/oracle/scoring.py": _ORACLE,
-        "uno_fsm/oracle/seven_o.py": _ORACLE, "uno_fsm/oracle/swap_hands.py": _ORACLE,
+        "uno_fsm/errors.py": "NoSwapPending's docstring",
         "uno_fsm/rules/dealing.py": "the card kind `wild_swap_hands` turned first",
-        "uno_fsm/rules/seven_o.py": "the swap decision serves the Swap Hands card",
         "uno_fsm/terminal.py": "the card's name in the terminal",
     },
 }

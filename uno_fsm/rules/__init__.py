@@ -37,8 +37,9 @@ from uno_fsm.rules.no_action_finish import NoActionFinish
 from uno_fsm.rules.partners import Partners
 from uno_fsm.rules.play_for_points import PlayForPoints
 from uno_fsm.rules.scoring import ScoringRules
-from uno_fsm.rules.seven_o import SevenO, SwapDecisionRules
+from uno_fsm.rules.seven_o import SevenO
 from uno_fsm.rules.stacking import Stacking, StackingRules
+from uno_fsm.rules.swap import SwapDecisionRules
 from uno_fsm.rules.swap_hands import SwapHands
 from uno_fsm.rules.turn import TurnRules
 from uno_fsm.rules.uno_call import UnoCallRules
