@@ -74,13 +74,6 @@ LEGACY: dict[str, dict[str, str]] = {
         "uno_cli/bench_games.py": "the benchmark's variants configuration",
         "uno_fsm/bots.py": "the basic bot's strategy facing a stack",
     },
-    "swap-hands": {
-        "conformance/specdata.py": "the card kind `wild_swap_hands` (the card's notation)",
-        "uno_fsm/cards.py": "the card kind `wild_swap_hands` (the card's notation)",
-        "uno_fsm/errors.py": "NoSwapPending's docstring",
-        "uno_fsm/rules/dealing.py": "the card kind `wild_swap_hands` turned first",
-        "uno_fsm/terminal.py": "the card's name in the terminal",
-    },
 }
 
 

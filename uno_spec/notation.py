@@ -12,8 +12,8 @@ those on first use. A declared card is a classic card (one face, never on UNO Fl
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 # colour letter -> name: the four classic (and Flip light) colours, then Flip's dark ones
 COLOR_NAMES: dict[str, str] = {
@@ -26,28 +26,28 @@ COLOR_ALIASES = {"violet": "V"}  # another name a ruleset may give a colour
 NUMBER = "number"  # the kind of the ranks 0..9
 
 
-@dataclass(frozen=True)
 class Kind:
     """A card kind of the notation: its rank letters, its name, whether it is a Wild (no
     colour letter), where it is printed (`classic`: a classic card; `light`, `dark`: a side of
-    an UNO Flip card), and the `first_card` policy key it is turned first by (None: its own)."""
+    an UNO Flip card), and the `first_card` policy key it is turned first by (None: its own).
+    (A plain class: this module is imported at the engine's start-up.)"""
 
-    kind: str
-    rank: str
-    name: str
-    wild: bool
-    classic: bool = True
-    light: bool = True
-    dark: bool = False
-    first_card: str | None = None
+    __slots__ = ("classic", "dark", "first_card", "kind", "light", "name", "rank", "wild")
 
+    def __init__(self, kind: str, rank: str, name: str, wild: bool = False,
+                 classic: bool = True, light: bool = True, dark: bool = False,
+                 first_card: str | None = None) -> None:
+        self.kind, self.rank, self.name, self.wild = kind, rank, name, wild
+        self.classic, self.light, self.dark, self.first_card = classic, light, dark, first_card
 
-def _k(kind: str, rank: str, name: str, wild: bool = False, classic: bool = True,
-       light: bool = True, dark: bool = False) -> Kind:
-    return Kind(kind, rank, name, wild, classic, light, dark)
+    def __repr__(self) -> str:
+        return f"Kind({self.kind!r}, {self.rank!r}, {self.name!r})"
 
 
-# the kinds of the bases, in the order the notation lists them
+_k = Kind
+
+
+# the kinds of the bases, in the order the notation lists them (docs/contracts.md)
 BASE_KINDS: tuple[Kind, ...] = (
     _k("skip", "S", "Skip", dark=True),
     _k("reverse", "R", "Reverse", dark=True),
@@ -65,11 +65,35 @@ BASE_KINDS: tuple[Kind, ...] = (
 
 @functools.lru_cache(maxsize=1)
 def declared() -> tuple[Kind, ...]:
-    """The card kinds the variants add (`cards:` of spec/rulesets/<id>.yaml), by ruleset id."""
+    """The card kinds the variants add (`cards:` of spec/rulesets/<id>.yaml), by ruleset id;
+    SpecError for a malformed one or one whose kind or letters the notation already has."""
+    from uno_spec.loader import SpecError
     from uno_spec.rulesets import ruleset_files
 
-    return tuple(card for rf in sorted(ruleset_files().values(), key=lambda r: r.id)
-                 for card in rf.cards)
+    out: list[Kind] = []
+    kinds = {k.kind for k in BASE_KINDS} | {NUMBER}
+    ranks = {k.rank for k in BASE_KINDS} | {str(n) for n in range(10)}
+    for rf in sorted(ruleset_files().values(), key=lambda r: r.id):
+        for kind, card in rf.cards.items():
+            where = f"ruleset {rf.id!r}: card {kind!r}"
+            if not isinstance(card, Mapping) or not isinstance(kind, str) \
+                    or not re.fullmatch(r"[a-z][a-z0-9_]*", kind):
+                raise SpecError(rf.file, rf.line, f"{where}: a card kind (lower case) maps "
+                                "to its letter, name, wild and first_card")
+            letter, name = card.get("letter"), card.get("name")
+            wild, first = card.get("wild", True), card.get("first_card")
+            if not isinstance(letter, str) or not re.fullmatch(r"[A-Z][A-Z0-9]*", letter) \
+                    or not isinstance(name, str) or not name or not isinstance(wild, bool) \
+                    or not (first is None or isinstance(first, str)):
+                raise SpecError(rf.file, rf.line, f"{where}: `letter` (upper case), `name`, "
+                                "`wild` (true or false) and `first_card` (a policy key)")
+            if kind in kinds or letter in ranks:
+                raise SpecError(rf.file, rf.line, f"{where}: the notation already has the "
+                                f"kind {kind!r} or the letters {letter!r}")
+            kinds.add(kind)
+            ranks.add(letter)
+            out.append(Kind(kind, letter, name, wild, first_card=first))
+    return tuple(out)
 
 
 def kinds() -> tuple[Kind, ...]:
