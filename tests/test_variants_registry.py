@@ -38,23 +38,18 @@ RULE_ID = re.compile(r"\b(?:RUL\.)?[A-Z][A-Z0-9]*(?:\.[A-Z0-9][A-Z0-9-]*)+\b")
 
 _ADAPTERS = "third-party adapters declare what the implementation they bridge lacks"
 _MATCH = "partner matches (spec/matches/) are a format over the partners variant"
-_OBSERVED = "the observation / set-up vocabulary (`eliminated`) and its error code"
 # variant -> {file: why it still names the variant}; new variants have no entry
 LEGACY: dict[str, dict[str, str]] = {
     "cards-2018": {
         "conformance/adapters/rlcard.py": _ADAPTERS,
         "conformance/adapters/uno-engine/adapter.mjs": _ADAPTERS,
     },
-    "desafio": {
-        "conformance/compare.py": _OBSERVED, "conformance/diff.py": _OBSERVED,
-        "conformance/scenario.py": _OBSERVED, "uno_fsm/errors.py": _OBSERVED,
-    },
     "jump-in": {
         "uno_cli/bench_games.py": "the benchmark's variants configuration",
     },
     "partners": {
         "conformance/adapters/reference.py": _MATCH, "conformance/adapters/stdio.py": _MATCH,
-        "conformance/diff.py": _MATCH, "conformance/features.py": _MATCH,
+        "conformance/features.py": _MATCH,
         "conformance/matches.py": _MATCH, "conformance/protocol.py": _MATCH,
         "conformance/scenario.py": _MATCH, "conformance/serve.py": _MATCH,
         "uno_fsm/cli.py": _MATCH,

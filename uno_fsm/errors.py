@@ -130,8 +130,8 @@ class GameOver(IllegalAction):
 
 
 class Eliminated(IllegalAction):
-    """DESAFIO.ELIMINATED-OUT (RUL.DESAFIO.ELIMINATED): an action by or naming a seat that has
-    been eliminated from a Desafio game."""
+    """DESAFIO.ELIMINATED-OUT (RUL.DESAFIO.ELIMINATED): an action by or naming a seat out of
+    the game (the error code `eliminated` of spec/errors.yaml)."""
 
     code = "eliminated"
     default_rule = "DESAFIO.ELIMINATED-OUT"
