@@ -434,9 +434,9 @@ def _check_match(doc: Any, data: dict[str, Any], file: str) -> None:
                      "winners) needs the `results` of the hands it counts")
     for key in expect.get("totals") or {}:
         player(["match", "expect", "totals", key], key)
-    for key, partners in (expect.get("by_partner") or {}).items():
+    for key, partnered in (expect.get("by_partner") or {}).items():
         player(["match", "expect", "by_partner", key], key)
-        for other in partners:
+        for other in partnered:
             player(["match", "expect", "by_partner", key, other], other)
             if other == key:
                 raise _error(doc, file, sid, ["match", "expect", "by_partner", key, other],

@@ -57,8 +57,8 @@ class UnresolvableSetup(IllegalAction):
 
 class WrongPlayerCount(IllegalAction, ValueError):
     """A table the ruleset is not played at: fewer or more players than it allows, or an odd
-    number where partners sit opposite (CL.DECK.PLAYERS, PARTNERS.EVEN). Also a ValueError, as
-    `Game.new` raised before the code existed."""
+    number where the ruleset asks for an even one (`players.even`: CL.DECK.PLAYERS,
+    PARTNERS.EVEN). Also a ValueError, as `Game.new` raised before the code existed."""
 
     code = "wrong-player-count"
     default_rule = "CL.DECK.PLAYERS"

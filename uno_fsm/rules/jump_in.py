@@ -94,6 +94,7 @@ class JumpIn(Variant):
                     depth=4),
     )
     oracle = JumpInOracle
+    bench = True  # `uno-fsm bench`, variants/4
     __slots__ = ()
 
     @staticmethod

@@ -97,6 +97,7 @@ class SevenO(Variant):
                     referee=True),
     )
     oracle = SevenOOracle
+    bench = True  # `uno-fsm bench`, variants/4
     __slots__ = ()
 
     @staticmethod

@@ -147,6 +147,7 @@ class Stacking(Variant):
                           "colors=red;numbers=1;actions=skip,draw2:2;wilds=wd4:2", hand=2,
                           target=100, depth=5),)
     oracle = StackingOracle
+    bench = True  # `uno-fsm bench`, variants/4
     __slots__ = ()
 
     @staticmethod
