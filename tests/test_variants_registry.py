@@ -259,3 +259,22 @@ def test_the_scoring_methods_are_those_of_the_rulesets() -> None:
                            if rf.kind == "variant")]}
     assert used == set(SCORING_METHODS)
     assert len(SCORING_METHODS) == len(used)  # each played by one variant (or the base)
+
+
+def test_a_house_rule_applies_to_the_bases_its_ruling_opens() -> None:
+    """RUL.VARIANTS.BASES decides per base whether house rules apply; a variant that cites it
+    (in its ruleset file's `rulings` or a rule's) states its bases once, in `applies_to`, and
+    they are exactly the bases the ruling opens."""
+    from uno_spec.loader import load_rules, load_rulings
+
+    (ruling,) = [r for r in load_rulings() if r.id == "RUL.VARIANTS.BASES"]
+    decisions = dict(ruling.decisions)
+    assert set(decisions) == set(list_rulesets("base"))  # decided per base, no variant listed
+    opened = {base for base, choice in decisions.items() if choice == "house-rules"}
+    files = ruleset_files()
+    citing = {vid for vid, rf in files.items() if ruling.id in rf.rulings}
+    citing |= {rs for r in load_rules() if ruling.id in r.rulings for rs in r.rulesets
+               if files[rs].kind == "variant"}
+    assert {"stacking", "draw-until-playable", "no-action-finish"} <= citing
+    for vid in citing:
+        assert set(files[vid].applies_to) == opened, vid
