@@ -278,3 +278,20 @@ def test_a_house_rule_applies_to_the_bases_its_ruling_opens() -> None:
     assert {"stacking", "draw-until-playable", "no-action-finish"} <= citing
     for vid in citing:
         assert set(files[vid].applies_to) == opened, vid
+
+
+def test_the_house_rules_no_seed_describes_cite_their_ruling() -> None:
+    """RUL.VARIANTS.HOUSE-RULES decides per base how a house rule no seed words is played: a
+    variant citing it names no seed words (its rules cite the general house-rules clause) and
+    applies to bases that decide `as-stated`; no list of variants to keep by hand."""
+    from uno_spec.loader import load_rules, load_rulings
+
+    (ruling,) = [r for r in load_rulings() if r.id == "RUL.VARIANTS.HOUSE-RULES"]
+    decided = {base for base, choice in ruling.decisions if choice == "as-stated"}
+    assert set(dict(ruling.decisions)) <= set(list_rulesets("base"))
+    citing = {vid for vid, rf in ruleset_files().items() if ruling.id in rf.rulings}
+    assert {"draw-until-playable", "no-action-finish"} <= citing
+    for vid in citing:
+        assert set(ruleset_files()[vid].applies_to) <= decided, vid
+        assert any("wiki-br:two-player:4" in r.cites for r in load_rules()
+                   if vid in r.rulesets), vid
