@@ -79,7 +79,7 @@ def postconditions(facts: Facts, before: Snap, action: Action, game: Game,
     elif kind == "draw":
         # a variant's own draw (`Oracle.post_draw`, the first that answers) replaces the base
         # rules' check
-        if not any(o.post_draw(facts, before, game) for o in facts.oracles):
+        if not (facts.oracles and any(o.post_draw(facts, before, game) for o in facts.oracles)):
             turns.post_draw(facts, before, game)
     elif kind == "pass":
         turns.post_pass(before, game)

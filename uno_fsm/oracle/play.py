@@ -29,7 +29,8 @@ def post_play(facts: Facts, before: Snap, action: Action, game: Game,
               f"top is {after.discard[-1] if after.discard else None}, played {card}")
         flip.check_same_side(before, game)
     # a variant's card that moves other cards between hands checks the hands itself
-    moved = any(o.moves_hands(facts, before, action) for o in facts.oracles)
+    oracles = facts.oracles
+    moved = bool(oracles) and any(o.moves_hands(facts, before, action) for o in oracles)
     if not moved:
         check(after.hands[p].count(card) == before.hands[p].count(card) - 1,
               "CL.PLAY.DISCARD-FACE-UP", f"{card} did not leave P{p}'s hand")
@@ -47,7 +48,7 @@ def post_play(facts: Facts, before: Snap, action: Action, game: Game,
               f"active colour {after.active_color} after {card}")
     check(pend is not None, "CL.END.OUT", "the game ended without anyone going out")
     assert pend is not None
-    if any(o.post_effect(facts, before, action, game, pend) for o in facts.oracles):
+    if oracles and any(o.post_effect(facts, before, action, game, pend) for o in oracles):
         pass  # a variant's effect of the card, checked by its oracle
     elif kind == "skip":
         action_cards.post_skip(facts, p, pend, before)
