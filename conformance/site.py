@@ -36,6 +36,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from uno_spec.files import path_option
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "docs" / "compliance" / "data"
 IMPLEMENTATIONS_DIR = Path(__file__).resolve().parent / "implementations"
@@ -173,6 +175,7 @@ def load(sources: list[Path] | None = None, *,
          metadata_dir: Path = IMPLEMENTATIONS_DIR) -> Matrix:
     """Read the reports and metadata; raises SiteError on the first bad file."""
     from conformance import reports, specdata
+    from conformance.cli import read_report
 
     files = report_files(sources or [DATA_DIR])
     if not files:
@@ -180,10 +183,10 @@ def load(sources: list[Path] | None = None, *,
     metadata = load_metadata(metadata_dir)
     impls: dict[str, Implementation] = {}
     for path in files:
-        try:
-            data = reports.load_json(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, reports.ReportError) as exc:
-            raise SiteError(f"{path}: {exc}") from None
+        try:  # read as `report --from` reads (no FIFO waited on, size capped, strict JSON)
+            data = read_report(path)
+        except reports.ReportError as exc:
+            raise SiteError(str(exc)) from None
         key = safe_key(path.stem)
         if key in impls:
             raise SiteError(f"{path}: a second report for implementation {key!r}")
@@ -480,12 +483,15 @@ def render_site(m: Matrix) -> dict[str, str]:
 
 
 def _md(text: Any) -> str:
-    return (str(text).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-            .replace("\n", " "))
+    from uno_spec.encoding import markdown
+
+    return markdown(text)
 
 
 def render_markdown(m: Matrix, pages_dir: Path) -> str:
     """docs/compliance/index.md: links `<key>.md` beside it when that page exists."""
+    from uno_spec.encoding import markdown_code
+
     def name(impl: Implementation) -> str:
         label = _md(impl.title)
         return f"[{label}]({impl.key}.md)" if (pages_dir / f"{impl.key}.md").is_file() \
@@ -504,7 +510,7 @@ def render_markdown(m: Matrix, pages_dir: Path) -> str:
     for impl in m.implementations:
         c = impl.counts()
         out.append(f"| {name(impl)} | {_md(impl.version)} | {_md(impl.package)} | "
-                   f"`{_md(impl.report.get('adapter', ''))}` | {len(impl.results)} | "
+                   f"{markdown_code(impl.report.get('adapter', ''))} | {len(impl.results)} | "
                    f"{c['pass']} | {c['fail']} | {c['unsupported']} |")
     out += ["", "## By rule area", "",
             "Each cell: pass / fail / unsupported scenarios. A scenario counts in every area of "
@@ -528,7 +534,7 @@ def render_markdown(m: Matrix, pages_dir: Path) -> str:
                 "effects), so the suite has nothing to judge (data: `no_engine` in "
                 "`conformance/implementations/<name>.yaml`).", "",
                 "| package | registry | version | why |", "|---|---|---|---|"]
-        out += [f"| `{_md(p['name'])}` | {_md(p['registry'])} | {_md(p['version'])} | "
+        out += [f"| {markdown_code(p['name'])} | {_md(p['registry'])} | {_md(p['version'])} | "
                 f"{_md(p['reason'])} |" for p in m.not_verifiable]
     out.append("")
     return "\n".join(out)
@@ -545,13 +551,13 @@ def register(csub: Any) -> None:
                         "areas, from JSON reports of `conformance run --format json`.",
                         epilog="exit status: 0 written (or up to date with --check); 1 stale "
                         "with --check; 2 bad input or usage")
-    p.add_argument("--from", dest="sources", type=Path, action="append", default=[],
+    p.add_argument("--from", dest="sources", type=path_option, action="append", default=[],
                    metavar="FILE_OR_DIR",
                    help="JSON report or directory of them, named <implementation>.json "
                    "(repeatable; default: docs/compliance/data/)")
-    p.add_argument("--output", "-o", type=Path, metavar="DIR",
+    p.add_argument("--output", "-o", type=path_option, metavar="DIR",
                    help="write the HTML site here (index.html and one page per implementation)")
-    p.add_argument("--markdown", type=Path, metavar="FILE",
+    p.add_argument("--markdown", type=path_option, metavar="FILE",
                    help="write the Markdown matrix here (docs/compliance/index.md)")
     p.add_argument("--check", action="store_true",
                    help="with --markdown: write nothing, exit 1 if FILE is not up to date")
@@ -559,7 +565,9 @@ def register(csub: Any) -> None:
 
 
 def _err(message: str) -> int:
-    print(f"uno-fsm conformance site: {message}", file=sys.stderr)
+    from uno_spec.encoding import terminal_line
+
+    print(f"uno-fsm conformance site: {terminal_line(message)}", file=sys.stderr)
     return 2
 
 
@@ -570,10 +578,24 @@ def cmd_site(args: argparse.Namespace) -> int:
         return _err("nothing to do: give --output DIR and/or --markdown FILE")
     if args.check and (args.markdown is None or args.output is not None):
         return _err("--check goes with --markdown FILE alone")
+    from uno_spec.files import directory_problem
+
+    if args.output is not None and (problem := directory_problem(args.output, "--output")):
+        return _err(problem)
     try:
         matrix = load(args.sources or None)
     except SiteError as exc:
         return _err(str(exc))
+    pages = render_site(matrix) if args.output is not None else {}
+    from conformance.cli import clash
+
+    problem = clash(  # nothing written over a report or a knowledge file the site is made of
+        [("--markdown", None if args.check else args.markdown),
+         *(("--output", args.output / name) for name in pages)],
+        [*(("a report read with --from", p) for p in report_files(args.sources or [DATA_DIR])),
+         *(("a knowledge file", p) for p in sorted(IMPLEMENTATIONS_DIR.glob("*.yaml")))])
+    if problem is not None:
+        return _err(problem)
     if args.markdown is not None:
         text = render_markdown(matrix, args.markdown.parent)
         if args.check:
@@ -590,9 +612,7 @@ def cmd_site(args: argparse.Namespace) -> int:
         if (problem := write_file(args.markdown, text)) is not None:
             return _err(problem)
     if args.output is not None:
-        if args.output.exists() and not args.output.is_dir():
-            return _err(f"{args.output}: not a directory")
-        for name, page in render_site(matrix).items():
+        for name, page in pages.items():
             if (problem := write_file(args.output / name, page)) is not None:
                 return _err(problem)
         print(f"wrote {len(matrix.implementations) + 1} page(s) to {args.output}")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from uno_spec.files import path_option
 from uno_spec.loader import SpecError, clear_caches, display_path
 from uno_spec.paths import spec_root
 
@@ -117,7 +118,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def _spec_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--spec", metavar="DIR", help="spec directory (default: the bundled spec/)")
+    parser.add_argument("--spec", metavar="DIR", type=path_option,
+                        help="spec directory (default: the bundled spec/)")
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
@@ -137,7 +139,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     p = spec_sub.add_parser("docs", help="generate docs/rules/*.md from the spec")
     _spec_option(p)
-    p.add_argument("--out", metavar="DIR", help="output directory (default: docs/rules)")
+    p.add_argument("--out", metavar="DIR", type=path_option,
+                   help="output directory (default: docs/rules)")
     p.add_argument("--check", action="store_true", help="exit 1 if the generated files are stale")
     p.set_defaults(handler=_safe(cmd_docs))
 
