@@ -282,11 +282,13 @@ MAX_JSON_DEPTH = 100
 MAX_JSON_DIGITS = 30
 
 
-def read_json(text: str) -> Any:
+def read_json(text: str, digits: int | None = None) -> Any:
     """The JSON value of `text`, strictly: RFC 8259 JSON only (no NaN or Infinity tokens), no
-    number that overflows to infinity (`1e999`), no integer of more than MAX_JSON_DIGITS digits,
-    no nesting deeper than MAX_JSON_DEPTH; InputError naming what is wrong and its line (never
-    a RecursionError nor Python's "Exceeds the limit (4300 digits)")."""
+    number that overflows to infinity (`1e999`), no integer of more than `digits` digits
+    (default MAX_JSON_DIGITS), no nesting deeper than MAX_JSON_DEPTH; InputError naming what is
+    wrong and its line (never a RecursionError nor Python's "Exceeds the limit (4300
+    digits)")."""
+    most = MAX_JSON_DIGITS if digits is None else digits
 
     def constant(name: str) -> Any:
         raise _Refused(name, f"{name} is not JSON (RFC 8259)")
@@ -299,18 +301,30 @@ def read_json(text: str) -> Any:
         return value
 
     def integer(token: str) -> int:
-        digits = len(token.lstrip("-"))
-        if digits > MAX_JSON_DIGITS:
-            raise _Refused(token, f"an integer of {digits} digits (at most {MAX_JSON_DIGITS})")
+        count = len(token.lstrip("-"))
+        if count > most:
+            raise _Refused(token, f"an integer of {count} digits (at most {most})")
         return int(token)
 
+    # The numbers are read one by one (a Python call each: slow) only when the text holds one
+    # that may be refused: a run of more than MAX_JSON_DIGITS digits, an exponent of three.
+    # With more `digits` allowed (a saved game: its fields are checked one by one), only an
+    # integer Python itself cannot read (4 300 digits) is read again, to be named.
+    hooks: dict[str, Any] = {}
+    if most <= MAX_JSON_DIGITS and _SUSPECT.search(text):
+        hooks = {"parse_float": number, "parse_int": integer}
     try:
-        value = json.loads(text, parse_constant=constant, parse_float=number,
-                           parse_int=integer)
+        try:
+            value = json.loads(text, parse_constant=constant, **hooks)
+        except RecursionError:
+            value = None  # too deep for the decoder: said below, with the place
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer past Python's own limit: read again to name it
+            value = json.loads(text, parse_constant=constant, parse_float=number,
+                               parse_int=integer)
     except _Refused as exc:
         raise InputError(exc.message, _line_of_token(text, exc.token)) from None
-    except RecursionError:
-        value = None  # too deep for the decoder: said below, with the place
     except json.JSONDecodeError as exc:
         raise InputError(f"{exc.msg} (column {exc.colno})", exc.lineno) from None
     except ValueError as exc:  # nothing else is expected from the decoder
@@ -319,6 +333,9 @@ def read_json(text: str) -> Any:
     if deep:
         raise InputError(f"arrays and objects nested deeper than {MAX_JSON_DEPTH} levels", deep)
     return value
+
+
+_SUSPECT = re.compile(f"[0-9]{{{MAX_JSON_DIGITS + 1}}}|[eE][+-]?[0-9]{{3}}")
 
 
 class _Refused(ValueError):
