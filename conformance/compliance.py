@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 from conformance.knowledge import Deviation, Implementation, ImplementationError
-from uno_spec.files import path_option
+from uno_spec.files import json_text, path_option
 
 ROOT = Path(__file__).resolve().parent.parent
 FAIL = ("failed", "errored")
@@ -114,7 +114,11 @@ def expectations_text(data: dict[str, Any], impl: Implementation,
     else:
         lines.append("failures:")
         for sid, reason in entries:
-            lines += [f"  - id: {sid}", f"    reason: {json.dumps(reason, ensure_ascii=False)}"]
+            # YAML's double-quoted scalars are JSON's strings (json_text: a lone surrogate of a
+            # message escaped); an id that is not a plain scenario id is quoted too
+            shown = sid if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", sid) else \
+                json_text(sid, None)
+            lines += [f"  - id: {shown}", f"    reason: {json_text(reason, None)}"]
     return "\n".join(lines) + "\n"
 
 
@@ -442,6 +446,8 @@ def cmd_compliance(args: argparse.Namespace) -> int:
             data = read_report(source)
         except reports.ReportError as exc:
             return _fail(str(exc))
+        if data.get("interrupted"):  # a page of part of the corpus would mislead
+            return _fail(f"{source}: {reports.interruption(data)}: run the corpus again whole")
     try:
         impl = impl or _implementation_of(args, data)
     except ImplementationError as exc:

@@ -32,10 +32,10 @@ import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 from typing import Any
 
+from uno_spec.encoding import html
 from uno_spec.files import path_option
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,6 +187,8 @@ def load(sources: list[Path] | None = None, *,
             data = read_report(path)
         except reports.ReportError as exc:
             raise SiteError(str(exc)) from None
+        if data.get("interrupted"):  # a matrix of part of the corpus would mislead
+            raise SiteError(f"{path}: {reports.interruption(data)}: run the corpus again whole")
         key = safe_key(path.stem)
         if key in impls:
             raise SiteError(f"{path}: a second report for implementation {key!r}")
@@ -278,7 +280,9 @@ SCRIPT = ("function openTarget(){var id=decodeURIComponent(location.hash.slice(1
 
 
 def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
+    """HTML text or attribute (uno_spec.encoding.html: escaped; control characters and lone
+    surrogates, which no page can hold, dropped)."""
+    return html(value)
 
 
 def _csp() -> str:

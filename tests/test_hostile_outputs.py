@@ -367,3 +367,84 @@ def test_diff_reports_escape_what_the_implementation_says() -> None:
     console.encode("utf-8")
     back = json.loads(render(data, "json"))
     assert back["implementation"] == {"name": HOSTILE_NAME, "version": "\ud800"}
+
+
+def test_the_html_site_holds_what_a_report_sends(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A lone surrogate or a control character in a report stopped the site's writer
+    (`UnicodeEncodeError`, no page); every text is escaped for HTML."""
+    data = json.loads((ROOT / "docs/compliance/data/rlcard.json").read_text(encoding="utf-8"))
+    data["implementation"]["version"] = "1\ud800\x1b[2J <script>alert(1)</script>"
+    failing = next(r for r in data["results"] if r["outcome"] == "failed")
+    failing["message"] = "observed \ud800 <img src=x onerror=alert(1)>"
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "rlcard.json").write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "site"
+    assert main(["conformance", "site", "--from", str(folder), "--output", str(out)]) == 0
+    capsys.readouterr()
+    for page in out.iterdir():
+        text = page.read_text(encoding="utf-8")
+        assert "<script>alert" not in text and "<img" not in text and "\x1b" not in text
+    assert "1[2J &lt;script&gt;alert(1)&lt;/script&gt;" in (out / "index.html").read_text(
+        encoding="utf-8")
+
+
+def test_an_expectation_file_holds_any_message_and_any_id(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An unclassified failure's message with a lone surrogate, an id that YAML would read as
+    markup: the expectation file is written, and reads back as it was meant."""
+    from conformance import expectations
+
+    data = json.loads((ROOT / "docs/compliance/data/rlcard.json").read_text(encoding="utf-8"))
+    failing = [r for r in data["results"] if r["outcome"] == "failed"]
+    failing[0] |= {"id": "hostile.unknown", "file": "", "rules": [], "mismatches": [],
+                   "message": "observed \ud800"}  # no known deviation: the message is the reason
+    failing[1]["id"] = "x\n    reason: forged"
+    source = tmp_path / "r.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    written = tmp_path / "e.yaml"
+    assert main(["conformance", "compliance", "--implementation", "rlcard", "--from",
+                 str(source), "--write-expectations", str(written)]) == 0
+    capsys.readouterr()
+    back = {e.pattern: e.reason for e in expectations.load(written).entries}
+    assert "x\n    reason: forged" in back
+    assert any(reason.endswith("observed \ud800") for reason in back.values())
+
+
+@pytest.mark.parametrize("command", ["compliance", "site"])
+def test_an_interrupted_report_makes_no_page(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             command: str) -> None:
+    """A report of part of the corpus was rendered as if whole."""
+    data = json.loads((ROOT / "docs/compliance/data/rlcard.json").read_text(encoding="utf-8"))
+    data |= {"ok": False, "interrupted": True, "signal": "SIGTERM", "not_run": 700}
+    data["results"] = data["results"][:93]
+    data["summary"] = {k: sum(r["status"] == k for r in data["results"])
+                       for k in data["summary"]} | {"total": 93}
+    source = tmp_path / "rlcard.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    page = tmp_path / "page.md"
+    argv = ["compliance", "--implementation", "rlcard", "--from", str(source), "-o", str(page)] \
+        if command == "compliance" else ["site", "--from", str(source), "--markdown", str(page)]
+    assert main(["conformance", *argv]) == 2
+    assert one_line(capsys) == (f"uno-fsm conformance {command}: {source}: interrupted by "
+                                "SIGTERM: 93 of 793 scenarios judged: run the corpus again whole")
+    assert not page.exists()
+
+
+def test_rules_and_spec_commands_escape_what_a_spec_file_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    spec = tmp_path / "spec"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "spec" / "good", spec)
+    rules = spec / "rules" / "deal.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "statement: Each player is dealt seven cards.",
+        'statement: "Each player is dealt seven cards.\\e]0;pwned\\a\\e[2J"'), encoding="utf-8")
+    assert main(["rules", "show", "CL.DEAL.SEVEN", "--spec", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "Each player is dealt seven cards.\\x1b]0;pwned\\x07\\x1b[2J" in out
+    assert main(["rules", "search", "seven", "--spec", str(spec)]) == 0
+    assert "\x1b" not in capsys.readouterr().out

@@ -70,8 +70,8 @@ def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
 
 
 def _whole(value: Any, what: str) -> int:
-    """An integer of a setup (not a bool, a float or a string), or MalformedAction. (Seats
-    wrap around the table, `dealer % players`, as they always have.)"""
+    """An integer of a setup (not a bool, a float or a string), or MalformedAction. (A seat
+    outside the table is refused before, by state_checks.check_setup.)"""
     if type(value) is not int:
         raise E.MalformedAction(f"setup: {what} must be an integer, not {value!r}")
     return value

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from uno_spec.files import path_option
 from uno_spec.loader import SpecError, clear_caches, display_path
@@ -30,6 +30,15 @@ def _lookup_root(args: argparse.Namespace) -> Path:
     return root
 
 
+def _say(text: object, stream: TextIO | None = None) -> None:
+    """Print text read from the spec's files (or naming them) with its control characters
+    escaped (uno_spec.encoding.terminal: a clause of a hostile `--spec` sends no terminal
+    command)."""
+    from uno_spec.encoding import terminal
+
+    print(terminal(text), file=stream or sys.stdout)
+
+
 def _choose(parser: argparse.ArgumentParser) -> int:
     """A command group named without its sub-command: one line, exit 2."""
     print(f"{parser.prog}: name a sub-command (see `{parser.prog} --help`)", file=sys.stderr)
@@ -42,7 +51,7 @@ def _safe(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespa
             return fn(args)
         except SpecError as err:  # bad input: one line, exit 2
             hint = " (run `uno-fsm spec lint` for every problem)" if err.line > 0 else ""
-            print(f"{err}{hint}", file=sys.stderr)
+            _say(f"{err}{hint}", sys.stderr)
             return 2
 
     run.__doc__ = fn.__doc__
@@ -54,7 +63,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
     report = lint(_lookup_root(args))
     for problem in report.problems:
-        print(problem)
+        _say(problem)
     if report.ok:
         print(report.summary())
         return 0
@@ -65,7 +74,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from uno_spec.lookup import stats
 
-    print(stats(_lookup_root(args)))
+    _say(stats(_lookup_root(args)))
     return 0
 
 
@@ -102,9 +111,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     from uno_spec.lookup import UnknownRule, show_rule
 
     try:
-        print(show_rule(args.rule_id, _lookup_root(args)))
+        _say(show_rule(args.rule_id, _lookup_root(args)))
     except UnknownRule as err:  # bad input: exit 2
-        print(str(err), file=sys.stderr)
+        _say(str(err), sys.stderr)
         return 2
     return 0
 
@@ -113,7 +122,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from uno_spec.lookup import format_hits, search
 
     hits = search(args.words, _lookup_root(args))
-    print(format_hits(hits, args.words))
+    _say(format_hits(hits, args.words))
     return 0 if hits else 1
 
 
