@@ -20,6 +20,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness_helpers import FIX, HOSTILE, no_process_left  # noqa: F401 - autouse fixture
@@ -42,6 +43,27 @@ def _adapter(*modes: str) -> str:
 
 def _unchanged(path: Path, before: bytes) -> None:
     assert path.read_bytes() == before
+
+
+def _published() -> dict[str, Any]:
+    """RLCard's committed run report, to be made hostile."""
+    return json.loads((ROOT / "docs/compliance/data/rlcard.json").read_text(encoding="utf-8"))
+
+
+def _site(tmp_path: Path, data: dict[str, Any], *output: str) -> int:
+    """`conformance site` of one report (a folder holding it), to `output`."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "rlcard.json").write_text(json.dumps(data), encoding="utf-8")
+    return main(["conformance", "site", "--from", str(folder), *output])
+
+
+def _compliance(tmp_path: Path, data: dict[str, Any], *output: str) -> int:
+    """`conformance compliance` of RLCard from one report, to `output`."""
+    source = tmp_path / "rlcard.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    return main(["conformance", "compliance", "--implementation", "rlcard", "--from",
+                 str(source), *output])
 
 
 def _outside_code(markdown: str) -> str:
@@ -304,16 +326,13 @@ def test_hostile_names_in_markdown_and_junit_reports(
 def test_compliance_page_escapes_what_the_report_says(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The compliance page copied an implementation's name and a result's id raw."""
-    data = json.loads((ROOT / "docs/compliance/data/rlcard.json").read_text(encoding="utf-8"))
+    data = _published()
     data["implementation"]["name"] = HOSTILE_NAME
     data["implementation"]["rulesets"] = ["<img src=x onerror=alert(1)>"]
     data["results"][0]["id"] = "x` <script>alert(1)</script> `"
     data["results"][0]["ruleset"] = "[click](javascript:alert(1))"
-    source = tmp_path / "rlcard.json"
-    source.write_text(json.dumps(data), encoding="utf-8")
     page = tmp_path / "page.md"
-    assert main(["conformance", "compliance", "--implementation", "rlcard", "--from",
-                 str(source), "--output", str(page)]) == 0
+    assert _compliance(tmp_path, data, "--output", str(page)) == 0
     capsys.readouterr()
     text = page.read_text(encoding="utf-8")
     outside = _outside_code(text)
@@ -326,18 +345,16 @@ def test_compliance_page_escapes_what_the_report_says(
 
 def test_site_markdown_escapes_what_the_reports_say(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    data = json.loads((ROOT / "docs/compliance/data/rlcard.json").read_text(encoding="utf-8"))
+    data = _published()
     data["implementation"]["version"] = "1 <script>alert(1)</script> | `x`"
     data["adapter"] = "x` <b>y</b>"
-    folder = tmp_path / "data"
-    folder.mkdir()
-    (folder / "evil.json").write_text(json.dumps(data), encoding="utf-8")
     out = tmp_path / "index.md"
-    assert main(["conformance", "site", "--from", str(folder), "--markdown", str(out)]) == 0
+    assert _site(tmp_path, data, "--markdown", str(out)) == 0
     capsys.readouterr()
     [row] = [line for line in out.read_text(encoding="utf-8").splitlines()
-             if line.startswith("| RLCard UNO | 1 ")]  # no knowledge file: hello's name
-    assert row == ("| RLCard UNO | 1 &lt;script&gt;alert(1)&lt;/script&gt; \\| \\`x\\` |  | "
+             if line.startswith("| RLCard UNO | 1 ")]
+    assert row == ("| RLCard UNO | 1 &lt;script&gt;alert(1)&lt;/script&gt; \\| \\`x\\` | "
+                   "rlcard 1.2.0 (PyPI) | "
                    "``x` <b>y</b>`` | 793 | 149 | 50 | 594 |")
 
 
@@ -373,15 +390,12 @@ def test_the_html_site_holds_what_a_report_sends(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """A lone surrogate or a control character in a report stopped the site's writer
     (`UnicodeEncodeError`, no page); every text is escaped for HTML."""
-    data = json.loads((ROOT / "docs/compliance/data/rlcard.json").read_text(encoding="utf-8"))
+    data = _published()
     data["implementation"]["version"] = "1\ud800\x1b[2J <script>alert(1)</script>"
     failing = next(r for r in data["results"] if r["outcome"] == "failed")
     failing["message"] = "observed \ud800 <img src=x onerror=alert(1)>"
-    folder = tmp_path / "data"
-    folder.mkdir()
-    (folder / "rlcard.json").write_text(json.dumps(data), encoding="utf-8")
     out = tmp_path / "site"
-    assert main(["conformance", "site", "--from", str(folder), "--output", str(out)]) == 0
+    assert _site(tmp_path, data, "--output", str(out)) == 0
     capsys.readouterr()
     for page in out.iterdir():
         text = page.read_text(encoding="utf-8")
@@ -396,16 +410,13 @@ def test_an_expectation_file_holds_any_message_and_any_id(
     markup: the expectation file is written, and reads back as it was meant."""
     from conformance import expectations
 
-    data = json.loads((ROOT / "docs/compliance/data/rlcard.json").read_text(encoding="utf-8"))
+    data = _published()
     failing = [r for r in data["results"] if r["outcome"] == "failed"]
     failing[0] |= {"id": "hostile.unknown", "file": "", "rules": [], "mismatches": [],
                    "message": "observed \ud800"}  # no known deviation: the message is the reason
     failing[1]["id"] = "x\n    reason: forged"
-    source = tmp_path / "r.json"
-    source.write_text(json.dumps(data), encoding="utf-8")
     written = tmp_path / "e.yaml"
-    assert main(["conformance", "compliance", "--implementation", "rlcard", "--from",
-                 str(source), "--write-expectations", str(written)]) == 0
+    assert _compliance(tmp_path, data, "--write-expectations", str(written)) == 0
     capsys.readouterr()
     back = {e.pattern: e.reason for e in expectations.load(written).entries}
     assert "x\n    reason: forged" in back
@@ -416,7 +427,7 @@ def test_an_expectation_file_holds_any_message_and_any_id(
 def test_an_interrupted_report_makes_no_page(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                              command: str) -> None:
     """A report of part of the corpus was rendered as if whole."""
-    data = json.loads((ROOT / "docs/compliance/data/rlcard.json").read_text(encoding="utf-8"))
+    data = _published()
     data |= {"ok": False, "interrupted": True, "signal": "SIGTERM", "not_run": 700}
     data["results"] = data["results"][:93]
     data["summary"] = {k: sum(r["status"] == k for r in data["results"])

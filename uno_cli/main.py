@@ -118,6 +118,15 @@ def _chosen(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _last_word(line: str) -> None:
+    """The one line of an interrupted command, on stderr if it is still there (SIGHUP: the
+    terminal may be gone)."""
+    try:
+        print(line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
 def _command_path(words: Sequence[str]) -> str:
     """`uno-fsm` and the command named on the command line, with its sub-command
     (`uno-fsm conformance diff`)."""
@@ -188,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with ending_signals():  # SIGTERM and SIGHUP end a command as SIGINT does
             return _main(words)
     except Interrupted as exc:  # what the command started is ended, nothing is left half
-        print(f"{_command_path(words)}: interrupted by {exc.name}", file=sys.stderr)
+        _last_word(f"{_command_path(words)}: interrupted by {exc.name}")
         return exc.exit_status
     except SystemExit as exc:  # argparse: --help (0) or a usage error, already printed (2)
         if exc.code is None or isinstance(exc.code, int):
@@ -196,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"uno-fsm {command}: {one_line(exc.code)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"{_command_path(words)}: interrupted by SIGINT", file=sys.stderr)
+        _last_word(f"{_command_path(words)}: interrupted by SIGINT")
         return 130
     except BrokenPipeError:  # the reader went away (`uno-fsm ... | head`)
         return 0
