@@ -374,7 +374,7 @@ class Game:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str, ruleset: str | Any | None = None) -> Game:
+    def from_json(cls, text: object, ruleset: str | Any | None = None) -> Game:
         """The game `to_json` wrote (state format 2, or 1: uno_fsm.state), exactly: it plays
         on as the original would, shuffles included. Anything else raises InvalidState naming
         the field (uno_fsm.state_checks)."""
