@@ -84,6 +84,14 @@ def test_an_empty_path_is_refused_not_read_as_the_current_directory(
                          "--help`)"), line
 
 
+@pytest.mark.parametrize("words", [[""], [" "], ["penalidade", ""]])
+def test_an_empty_search_word_is_refused(capsys: pytest.CaptureFixture[str],
+                                         words: list[str]) -> None:
+    """`rules search ''` listed every rule and clause, exit 0."""
+    assert main(["rules", "search", *words]) == 2
+    assert one_line(capsys) == "uno-fsm rules search: an empty word; name what to look for"
+
+
 @pytest.mark.parametrize("command", ["run", "compliance"])
 def test_an_empty_implementation_name_is_refused(
         capsys: pytest.CaptureFixture[str], command: str) -> None:

@@ -121,6 +121,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from uno_spec.lookup import format_hits, search
 
+    if not all(word.strip() for word in args.words):  # an empty word matches every rule
+        print("uno-fsm rules search: an empty word; name what to look for", file=sys.stderr)
+        return 2
     hits = search(args.words, _lookup_root(args))
     _say(format_hits(hits, args.words))
     return 0 if hits else 1
