@@ -160,7 +160,8 @@ def limit_memory(limit: int) -> bool:
 def _exit_like(status: int) -> None:
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):  # those two have no handler to reset
+            signal.signal(sig, signal.SIG_DFL)
         os.kill(os.getpid(), sig)
         os._exit(128 + sig)  # pragma: no cover - the signal above ends the process
     os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
@@ -234,6 +235,8 @@ def supervise(argv: list[str], memory_limit: int = 0) -> None:
         if done == pid:
             status = st
             break
+    if TREE_TRACKING:  # the program is gone: nothing left to watch for
+        signal.setitimer(signal.ITIMER_REAL, 0)
     kill_descendants(os.getpid(), reap=True)
     _exit_like(status)
 
