@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -219,11 +220,12 @@ def test_a_program_that_stops_the_runner_is_ended_and_the_runner_resumed(
         tmp_path: Path) -> None:
     """An adapter sending SIGSTOP to the runner stopped the run until someone sent SIGCONT."""
     report, made = run(["--mode", "stop-runner", "--seed", "2"], timeout=30)
-    assert verdicts(report) == [
-        ("harness.1", "passed", ""),
-        ("harness.2", "errored", "crashed: act: adapter was ended by its supervisor (status "
-         "125: the runner was found stopped, SIGSTOP, and resumed) before answering"),
-        ("harness.3", "passed", "")]
+    first, second, third = verdicts(report)
+    assert first == ("harness.1", "passed", "") and third == ("harness.3", "passed", "")
+    # seen in the middle of `act`, or as the program's end between two requests
+    assert second[:2] == ("harness.2", "errored") and re.fullmatch(
+        r"crashed: (act: )?adapter was ended by its supervisor \(status 125: the runner was "
+        r"found stopped, SIGSTOP, and resumed\)( before answering)?", second[2]), second
     assert len(made) == 2
 
 
@@ -262,9 +264,9 @@ def test_job_stop_stops_the_supervisors_around_the_stop(monkeypatch: pytest.Monk
 
     seen: list[str] = []
 
-    def state() -> str:
+    def state(stopped: bool = True) -> str:
         end = time.monotonic() + 2  # a signal takes effect soon, not at once
-        while processes._table()[child.pid][1] != "T" and time.monotonic() < end:
+        while (processes._table()[child.pid][1] == "T") != stopped and time.monotonic() < end:
             time.sleep(0.005)
         return processes._table()[child.pid][1]
 
@@ -276,8 +278,7 @@ def test_job_stop_stops_the_supervisors_around_the_stop(monkeypatch: pytest.Monk
     processes.register(live)  # type: ignore[arg-type]
     try:
         processes._job_stop(signal.SIGTSTP, None)
-        time.sleep(0.05)
-        assert seen == ["T"] and processes._table()[child.pid][1] != "T"
+        assert seen == ["T"] and state(stopped=False) != "T"
     finally:
         processes.unregister(live)  # type: ignore[arg-type]
         child.kill()
