@@ -3,9 +3,13 @@ shuffled and dealt out evenly from the next player."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Pending
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import Snap, check
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def post_shuffle_hands(p: int, pend: Pending, before: Snap, game: Game) -> None:

@@ -4,8 +4,12 @@ hands and the effect of the first card turned, by the policy the ruleset names f
 
 from __future__ import annotations
 
-from uno_fsm.game import Game
+from typing import TYPE_CHECKING
+
 from uno_fsm.oracle.base import Facts, check, step_seat
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 # the `first_card` key of a card kind (the 2018 and swap-hands Wilds share one policy)
 _SPECIAL_WILDS = frozenset({"wild_shuffle_hands", "custom_wild", "wild_swap_hands"})

@@ -4,8 +4,9 @@ going out and the UNO call."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Action
-from uno_fsm.game import Game
 from uno_fsm.oracle import (
     action_cards,
     cards_2018,
@@ -18,6 +19,9 @@ from uno_fsm.oracle import (
     wild_draw,
 )
 from uno_fsm.oracle.base import Facts, Snap, available, check, face_on
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def post_play(facts: Facts, before: Snap, action: Action, game: Game,

@@ -4,11 +4,14 @@ passes every hand on in the direction of play; nobody can be caught after either
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action, Pending
 from uno_fsm.cards import Card, Face
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import Facts, Snap, check, has_catch
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def rotates(facts: Facts, f: Face, before: Snap, p: int) -> bool:

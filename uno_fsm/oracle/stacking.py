@@ -3,10 +3,14 @@ playing the same card, taken whole by the player who does not stack."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Pending
 from uno_fsm.cards import Card
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import Snap, available, check, gain
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def check_no_cross(before: Snap, kind: str, card: Card) -> None:

@@ -3,9 +3,13 @@ then owes the choice of a player to swap hands with (the swap itself: `seven_o.p
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Action, Pending
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import check
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def post_swap_card(action: Action, p: int, pend: Pending, game: Game) -> None:
