@@ -60,6 +60,7 @@ from conformance.divergence import (
     stateable,
 )
 from conformance.protocol import AdapterError, Unsupported, check_hello, check_rejection
+from uno_spec.signals import Interrupted
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
 ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position")
@@ -1003,7 +1004,7 @@ class Differ:
         self._shrink_end = None
         try:
             test()
-        except (KeyboardInterrupt, SystemExit):
+        except (KeyboardInterrupt, SystemExit, Interrupted):  # Interrupted: SIGTERM, SIGHUP
             raise
         except BaseException as exc:  # noqa: BLE001 - sorted out below
             problem = _problem(exc)

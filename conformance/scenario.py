@@ -735,7 +735,8 @@ def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
 
     Directories are walked without following symbolic links to directories (a link loop is
     never entered); every `*.yaml`/`*.yml` entry is listed, whatever it is (a FIFO or a
-    dangling link then fails to load in one line). More than MAX_FILES files: ScenarioError.
+    dangling link then fails to load in one line). More than MAX_FILES files, or a directory
+    given that holds no scenario file (`x.yaml/`, an empty folder): ScenarioError.
     """
     roots = list(paths) if paths else [CORPUS_ROOT]
     files: list[Path] = []
@@ -748,6 +749,11 @@ def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
                 if len(files) + len(found) > MAX_FILES:
                     raise ScenarioError(display_path(root), 0, f"more than {MAX_FILES} scenario "
                                         "files (the limit); name fewer files or directories")
+            if not found and paths:  # named on the command line: nothing to check is an error
+                kind = "a directory (not a scenario file)" \
+                    if root.name.endswith((".yaml", ".yml")) else "a directory"
+                raise ScenarioError(display_path(root), 0,
+                                    f"{kind} holding no scenario file (*.yaml, *.yml)")
             files.extend(sorted(found))
         else:
             files.append(root)

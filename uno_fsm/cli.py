@@ -19,11 +19,11 @@ import statistics
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any, TextIO
 
 from uno_fsm.bots import BOTS
 from uno_spec import sitelinks
+from uno_spec.files import path_option
 from uno_spec.options import MATCHES, RULESETS, DefaultsHelpFormatter, count
 
 
@@ -37,7 +37,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                      help="the machine's edges as the Python module uno_fsm/phase_table.py "
                      "(the dispatch table the engine runs on; regenerate it after changing "
                      "uno_fsm/phases.py)")
-    p.add_argument("--write", type=Path, metavar="PATH", help="write to PATH instead of stdout")
+    p.add_argument("--write", type=path_option, metavar="PATH",
+                   help="write to PATH instead of stdout")
     p.set_defaults(handler=cmd_diagram)
 
     p = sub.add_parser("play", help="play a game in the terminal against bots",

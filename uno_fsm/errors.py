@@ -44,6 +44,17 @@ class MalformedAction(IllegalAction):
     default_rule = "CL.PLAY.TURN-OPTIONS"
 
 
+class InvalidState(MalformedAction, ValueError):
+    """A saved game or a set-up the ruleset cannot hold (uno_fsm.state_checks): `field` names
+    where (`state.hands[2][5]`, `setup.dealer`, `json`), `rule` the rule the value breaks. The
+    code is `malformed-action`'s: a set-up refused this way is answered as a malformed one.
+    Also a ValueError, as `Game.from_json` raised for a broken document before."""
+
+    def __init__(self, field: str, message: str, rule: str | None = None) -> None:
+        self.field = field
+        super().__init__(f"{field}: {message}", rule)
+
+
 class UnresolvableSetup(IllegalAction):
     """A set-up the rules cannot start from (RUL.SETUP.UNRESOLVABLE): no card is left to turn
     first, or every card left is one the first-card rule sends back (possibly after cards it

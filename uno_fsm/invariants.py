@@ -20,13 +20,16 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action
 from uno_fsm.errors import IllegalAction
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import CLASSIC_COLORS, DARK_COLORS, Facts, check, face_on
 from uno_fsm.phase_table import DEALING, DECISIONS, GAME_OVER
 from uno_fsm.state import State
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 # the decisions a position can wait for (the machine's: uno_fsm.phases.DECISIONS), not the
 # transient deal nor the end of the game

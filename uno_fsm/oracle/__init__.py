@@ -16,9 +16,9 @@ params; `Snap`, `check`, `step_seat`, which skips the seats out of the game: uno
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action
-from uno_fsm.game import Game
 from uno_fsm.oracle import dealing, scoring, turns, uno_call
 from uno_fsm.oracle.base import (
     STATS,
@@ -34,6 +34,9 @@ from uno_fsm.oracle.dealing import check_deal
 from uno_fsm.oracle.deck import check_deck, deck_size, expected_deck, expected_faces
 from uno_fsm.oracle.play import post_play
 from uno_fsm.oracle.wild_draw import CHALLENGEABLE, Record, next_record, post_challenge
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 __all__ = [
     "CHALLENGEABLE", "STATS", "Facts", "FuzzFailure", "Record", "Snap", "Stats", "check",

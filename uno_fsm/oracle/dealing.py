@@ -4,8 +4,12 @@ hands and the effect of the first card turned, by the policy the ruleset names f
 
 from __future__ import annotations
 
-from uno_fsm.game import Game
+from typing import TYPE_CHECKING
+
 from uno_fsm.oracle.base import Facts, check, step_seat
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 IGNORE = "ignore-and-turn-again"  # CL22.FIRST.IGNORE
 

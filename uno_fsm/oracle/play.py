@@ -5,10 +5,14 @@ the UNO call; a variant's card or effect through its oracle's hooks (`moves_hand
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Action
-from uno_fsm.game import Game
 from uno_fsm.oracle import action_cards, flip, scoring, uno_call, wild_draw
 from uno_fsm.oracle.base import Facts, Snap, available, check, face_on
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def post_play(facts: Facts, before: Snap, action: Action, game: Game,

@@ -5,13 +5,17 @@ or changes what a last draw card draws (`Oracle.penalty`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Action
 from uno_fsm.cards import Card, Face
-from uno_fsm.game import Game
 from uno_fsm.oracle.action_cards import DRAW_CARDS
 from uno_fsm.oracle.base import Facts, Snap, check, face_on, gain
 from uno_fsm.oracle.flip import flip_points
 from uno_fsm.oracle.wild_draw import drew_until
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def points(f: Face, facts: Facts) -> int:

@@ -3,9 +3,13 @@ wrong card, and whether a player left with one card can be caught."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Action
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import Facts, Snap, available, check, gain, has_catch
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def post_penalty(before: Snap, action: Action, game: Game) -> None:

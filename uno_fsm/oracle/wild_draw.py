@@ -5,12 +5,15 @@ whether the card was played legally (judged here from the hand before the play).
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action, Pending
 from uno_fsm.cards import Card
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain
 from uno_fsm.state import State
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 # challengeable cards: kind -> (accept, guilty, innocent) draws; -1: until the named colour
 CHALLENGEABLE: dict[str, tuple[int, int, int, str]] = {

@@ -120,6 +120,7 @@ class DesafioOracle(Oracle):
 class Desafio(Variant):
     name = "desafio"
     scoring_method = METHOD
+    state_fields = {"eliminated": ("DESAFIO.ELIMINATED-OUT", "seats out of the game")}
     fuzz = (FuzzConfig("classic-official+desafio"), FuzzConfig("classic-2022+desafio"))
     # DESAFIO.*: three players, so that one elimination leaves a head-to-head (CL.TWO.*); a
     # number card held (1, 2) stays below the amount, an action card or a Wild reaches it

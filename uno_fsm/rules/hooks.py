@@ -79,6 +79,10 @@ class Variant:
     # keys of a scenario set-up only this variant gives meaning to (`from_setup` reads them;
     # a set-up naming one of a variant the ruleset does not play is refused)
     setup_fields: ClassVar[tuple[str, ...]] = ()
+    # `State` fields only this variant sets: field -> (the rule that says so, what it holds); a
+    # saved game (`Game.from_json`, uno_fsm.state_checks) holding one that none of the
+    # ruleset's variants sets is refused with that rule
+    state_fields: ClassVar[dict[str, tuple[str, str]]] = {}
 
     __slots__ = ("r",)
 
@@ -142,9 +146,11 @@ class Variant:
         the variant settled it itself."""
         return False
 
-    def swap_rules(self, face: Face) -> SwapRules | None:
+    @staticmethod
+    def swap_rules(face: Face) -> SwapRules | None:
         """The `swap` decision (`needs_swap`, `validate`, the swap itself): its rule IDs if a
-        play of `face` opens it, else None."""
+        play of `face` opens it, else None (static: uno_fsm.state_checks asks it of a saved
+        game's top card, with no game)."""
         return None
 
     def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:

@@ -105,7 +105,8 @@ class SevenO(Variant):
         # V.SEVENO.BASES: only set by classic compositions
         return bool(p.get("seven_o.enabled", False))
 
-    def swap_rules(self, face: Face) -> SwapRules | None:
+    @staticmethod
+    def swap_rules(face: Face) -> SwapRules | None:
         return SEVEN_SWAP if face.rank == "7" else None  # V.SEVENO.SEVEN-SWAP
 
     def card_effects(self) -> dict[str, CardEffect]:

@@ -142,6 +142,7 @@ class StackingOracle(Oracle):
 
 class Stacking(Variant):
     name = "stacking"
+    state_fields = {"stack": ("V.STACK.WHO", "draw penalties pending in a stack")}
     fuzz = (FuzzConfig("classic-official+stacking"), FuzzConfig("classic-2022+stacking"))
     checks = (CheckConfig("classic-official+stacking", 2,
                           "colors=red;numbers=1;actions=skip,draw2:2;wilds=wd4:2", hand=2,

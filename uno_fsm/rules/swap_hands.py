@@ -83,5 +83,6 @@ class SwapHands(Variant):
     def enabled(p: Params) -> bool:
         return bool(p.get(f"deck.wilds.{SWAP_CARD}", 0))  # V.SWAP.CARD
 
-    def swap_rules(self, face: Face) -> SwapRules | None:
+    @staticmethod
+    def swap_rules(face: Face) -> SwapRules | None:
         return CARD_SWAP if face.kind == SWAP_CARD else None
