@@ -87,8 +87,8 @@ def _check_players(params: Params, n: int, prefix: str = "") -> None:
     if params.players_ok(n):
         return
     if params.even_players and params.min_players <= n <= params.max_players:
-        raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: partners sit opposite, so an even "
-                                 f"number of players, not {n}", "PARTNERS.EVEN")
+        raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: an even number of players "
+                                 f"(players.even), not {n}", "PARTNERS.EVEN")
     even = " (an even number)" if params.even_players else ""
     raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: {params.min_players}.."
                              f"{params.max_players} players{even}, not {n}",
