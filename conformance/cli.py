@@ -332,6 +332,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         if bar:
             bar.stop()
+    if report.interrupted is None:  # what each failure breaks, from the reference's replay
+        from conformance.blame import blame_failures
+
+        blame_failures(report.results, scenarios)
     data = reports.to_json(report)
     data["duration"] = round(time.monotonic() - process_started(), 3)  # start-up included
     if not _emit(data, args.format, args.output, args.quiet):

@@ -18,7 +18,7 @@ import io
 import json
 import math
 import xml.etree.ElementTree as ET
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,12 +70,32 @@ def cut(text: Any, limit: int | None = None, encode: Any = str) -> str:
 
 
 def result_json(r: Result) -> dict[str, Any]:
-    """One result of the JSON report; one that did not pass carries its `quotes`."""
+    """One result of the JSON report; one that did not pass carries its `quotes`: the
+    scenario's clauses and rules, and first the rules it breaks (`broken_quotes`)."""
     item = r.to_json()
     if r.status in QUOTED:
         item["quotes"] = {"clauses": specdata.quote_clauses(r.cites),
                           "rules": specdata.quote_rules(r.rules)}
+        if r.broken is not None and (broken := broken_quotes(r.broken)):
+            item["quotes"]["broken"] = broken
     return item
+
+
+def broken_quotes(broken: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rules a failure breaks (`broken.observations`: what differs -> the rule that
+    governs it, conformance.blame), in the order of what differs: each with its statement,
+    what it governs and the clauses it cites in spec/rules, quoted (original and English)."""
+    keys: dict[str, list[str]] = {}
+    for key, rule in (broken.get("observations") or {}).items():
+        if rule:
+            keys.setdefault(str(rule), []).append(str(key))
+    try:
+        cites = specdata.rule_cites()
+    except Exception:  # noqa: BLE001 - a broken spec must not stop a report
+        cites = {}
+    return [q | {"observations": keys[q["id"]],
+                 "clauses": specdata.quote_clauses(list(cites.get(q["id"], ())))}
+            for q in specdata.quote_rules(list(keys))]
 
 
 def to_json(report: RunReport) -> dict[str, Any]:
@@ -177,17 +197,55 @@ def failure_lines(r: dict[str, Any]) -> list[str]:
     if r.get("detail"):
         lines.extend("  | " + d for d in str(r["detail"]).splitlines()[-8:])
     quotes = r.get("quotes") or {}
-    for rule in quotes.get("rules", []):
-        lines.append(f"  rule {rule['id']}: {rule['statement']}")
+    broken = [b for b in quotes.get("broken") or [] if isinstance(b, dict)]
+    quoted: set[str] = set()
+    for b in broken:  # the rule broken first, with its clauses (conformance.blame)
+        lines.append(f"  rule broken: {b['id']} (it governs "
+                     + "; ".join(differs(r, str(k)) for k in b.get("observations") or []) + ")")
+        lines.append(f"      {b['statement']}")
+        if link := specdata.rule_link(str(b["id"])):
+            lines.append(f"      site: {link}")
+        for c in b.get("clauses") or []:
+            lines += _clause_lines(c, "    ")
+            quoted.add(str(c["id"]))
+    named = {str(b["id"]) for b in broken}
+    others = [q for q in quotes.get("rules", []) if str(q["id"]) not in named]
+    if broken and others:
+        lines.append("  the scenario's other rules:")
+    for rule in others:
+        lines.append(f"  {'  ' if broken else ''}rule {rule['id']}: {rule['statement']}")
         if link := specdata.rule_link(str(rule["id"])):
             lines.append(f"      site: {link}")
-    for c in quotes.get("clauses", []):
-        lines.append(f"  clause {c['id']}: \u201c{c['text']}\u201d")
-        if c.get("en"):
-            lines.append(f"      ({c['en']})")
-        if link := specdata.clause_link(str(c["id"])):
-            lines.append(f"      site: {link}")
+    rest = [c for c in quotes.get("clauses", []) if str(c["id"]) not in quoted]
+    if broken and rest:
+        lines.append("  the scenario's other clauses:")
+    for c in rest:
+        lines += _clause_lines(c, "  " if broken else "")
     return lines
+
+
+def _clause_lines(c: dict[str, Any], indent: str) -> list[str]:
+    out = [f"  {indent}clause {c['id']}: \u201c{c['text']}\u201d"]
+    if c.get("en"):
+        out.append(f"      {indent}({c['en']})")
+    if link := specdata.clause_link(str(c["id"])):
+        out.append(f"      {indent}site: {link}")
+    return out
+
+
+def differs(r: dict[str, Any], key: str) -> str:
+    """What differs, in words, for one key of `broken.observations` (conformance.blame): an
+    observation with its two values, or the action's or the set-up's outcome."""
+    kind = str((r.get("broken") or {}).get("kind") or "")
+    if key == "action":
+        return "the action's error code" if kind == "error-code" else \
+            "whether the action is accepted"
+    if key == "setup":
+        return "whether the set-up is accepted"
+    for m in r.get("mismatches") or []:
+        if isinstance(m, dict) and m.get("key") == key:
+            return f"{key}: expected {_j(m.get('expected'))}, observed {_j(m.get('observed'))}"
+    return key
 
 
 # --- console ----------------------------------------------------------------------------------
@@ -223,6 +281,54 @@ class ProgressBar:
 
     def stop(self) -> None:
         self.progress.stop()
+
+
+UNDECLARED = "adapter does not declare "  # conformance.runner: what a scenario needs, lacking
+LISTED = {"feature(s) ": "feature ", "observation(s) ": "observation "}
+REASONS_SHOWN = 12  # reasons of unsupported scenarios the console lists, the most frequent
+
+
+def unsupported_reasons(results: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """Why scenarios were unsupported, with how many, the most frequent first: each thing the
+    adapter does not declare (`ruleset flip`, `feature wd4-challenge`, `observation scores`,
+    `5 players (plays 2 to 4)`) counts every scenario that needs it (a scenario may lack
+    several); an adapter's own answer (`adapter: ...`) is one reason as it said it."""
+    counts: Counter[str] = Counter()
+    for r in results:
+        if str(r.get("outcome") or r.get("status")) != "unsupported":
+            continue
+        message = str(r.get("message", ""))
+        if not message.startswith(UNDECLARED):
+            counts[message or "unsupported"] += 1
+            continue
+        reasons: list[str] = []
+        for part in message.removeprefix(UNDECLARED).split("; "):
+            prefix = next((p for p in LISTED if part.startswith(p)), None)
+            if prefix is None:
+                reasons.append(part)
+            else:
+                reasons += [LISTED[prefix] + x for x in part.removeprefix(prefix).split(", ")]
+        counts.update(dict.fromkeys(reasons, 1))
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def unsupported_lines(data: dict[str, Any], limit: int | None = REASONS_SHOWN) -> list[str]:
+    """The console's lines on unsupported scenarios, grouped by reason with counts (none when
+    every scenario was supported)."""
+    reasons = unsupported_reasons(data["results"])
+    if not reasons:
+        return []
+    total = sum(1 for r in data["results"]
+                if str(r.get("outcome") or r.get("status")) == "unsupported")
+    shown = reasons if limit is None else reasons[:limit]
+    lines = [f"unsupported: {total} scenario(s); what the adapter does not support, with the "
+             "scenarios needing it (a scenario may need several):"]
+    width = len(str(shown[0][1]))
+    lines += [f"  {n:>{width}}  {cut(reason, 300)}" for reason, n in shown]
+    if len(reasons) > len(shown):
+        lines.append(f"  ... and {len(reasons) - len(shown)} other reason(s) (each scenario's "
+                     "is in the JSON report)")
+    return lines
 
 
 # How much `render_console` prints: every unexpected result, the warnings, the table and the
@@ -309,6 +415,8 @@ def render_console(data: dict[str, Any], console: Console, detail: str = "full",
                     say(Text(terminal_line(line)))
                 say()
     if detail != "line":
+        for line in unsupported_lines(data):
+            say(Text(terminal_line(line), style="yellow"))
         for w in data.get("warnings", []):
             say(Text.assemble(("warning:", "yellow"), " ", terminal_line(w)))
     if show_stop and detail != "line" and (stop := stop_line(data)) is not None:
@@ -448,20 +556,32 @@ def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
                 if r.get(key) is not None:
                     out.append(f"- {key}: {md_code(_j(r[key]))}")
             quotes = r.get("quotes") or {}
-            for rule in quotes.get("rules", []):
-                link = specdata.rule_link(str(rule["id"]))
-                rid = f"[{md_code(rule['id'])}]({link})" if link else md_code(rule["id"])
-                out.append(f"- rule {rid}: {_md(rule['statement'])}")
-            for c in quotes.get("clauses", []):
-                link = specdata.clause_link(str(c["id"]))
-                cid = f"[{md(c['id'])}]({link})" if link else md(c["id"])
-                out += ["", f"> **{cid}**: {_md(c['text'])}"]
-                if c.get("en"):
-                    out.append(f"> *{_md(c['en'])}*")
+            broken = [b for b in quotes.get("broken") or [] if isinstance(b, dict)]
+            quoted: set[str] = set()
+            for b in broken:  # the rule broken first, with its clauses (conformance.blame)
+                what = "; ".join(differs(r, str(k)) for k in b.get("observations") or [])
+                out.append(f"- **rule broken** {_md_rule(b, f'(it governs {what})')}")
+                for c in b.get("clauses") or []:
+                    out += _md_clause(c, "  ")
+                    quoted.add(str(c["id"]))
+            named = {str(b["id"]) for b in broken}
+            others = [q for q in quotes.get("rules", []) if str(q["id"]) not in named]
+            if broken and others:
+                out.append("- the scenario's other rules:")
+            for rule in others:
+                out.append(f"{'  ' if broken else ''}- rule {_md_rule(rule)}")
+            rest = [c for c in quotes.get("clauses", []) if str(c["id"]) not in quoted]
+            if broken and rest:
+                out += ["", "The scenario's other clauses:"]
+            for c in rest:
+                out += _md_clause(c, "")
             out.append("")
     unsupported = [r for r in data["results"] if r["status"] == "unsupported"]
     if unsupported:
-        out += ["## Unsupported", ""]
+        out += ["## Unsupported", "", "| what the adapter does not support | scenarios |",
+                "|---|---:|"]
+        out += [f"| {md(reason)} | {n} |" for reason, n in unsupported_reasons(unsupported)]
+        out.append("")
         out += [f"- {md_code(r['id'])}: {_md(r['message'])}" for r in unsupported]
         out.append("")
     if data.get("warnings"):
@@ -473,6 +593,23 @@ def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
             for r in data["results"]]
     out += ["", "</details>", ""]
     return "\n".join(out)
+
+
+def _md_rule(rule: dict[str, Any], note: str = "") -> str:
+    """`[`ID`](link) note: statement` for a Markdown list item."""
+    link = specdata.rule_link(str(rule["id"]))
+    rid = f"[{md_code(rule['id'])}]({link})" if link else md_code(rule["id"])
+    return f"{rid}{' ' + md(note) if note else ''}: {_md(rule['statement'])}"
+
+
+def _md_clause(c: dict[str, Any], indent: str) -> list[str]:
+    """A clause quoted (original, then English) as a Markdown block quote."""
+    link = specdata.clause_link(str(c["id"]))
+    cid = f"[{md(c['id'])}]({link})" if link else md(c["id"])
+    out = ["" if not indent else indent.rstrip() or "", f"{indent}> **{cid}**: {_md(c['text'])}"]
+    if c.get("en"):
+        out.append(f"{indent}> *{_md(c['en'])}*")
+    return out
 
 
 def _verdict(data: dict[str, Any]) -> str:
