@@ -211,6 +211,8 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
                 "CL.WD4.LEGAL-OTHER-MATCHES" if others else "CL.WD4.LEGAL"
         elif pending.get("decision") == "play-drawn":
             rule = "CL.DRAW.PLAY-DRAWN"
+    elif action.get("challenge") is True and (ruleset or "classic").startswith("classic"):
+        rule = "CL.WD4.CHALLENGE.DECISION"  # the victim may challenge (its events: the outcome)
     return rule
 
 
