@@ -180,7 +180,9 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     rules.set_defaults(handler=lambda _args: _choose(rules))
 
     p = rules_sub.add_parser("show", help="a rule with its quoted clauses and rulings")
-    p.add_argument("rule_id", metavar="RULE-ID")
+    p.add_argument("rule_id", metavar="RULE-ID",
+                   help="the rule's id, any case (CL.PLAY.MATCH); `uno-fsm rules search` "
+                   "finds one")
     _spec_option(p)
     sitelinks.add_option(p)
     p.set_defaults(handler=_safe(cmd_show))
