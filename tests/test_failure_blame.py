@@ -180,3 +180,31 @@ def test_the_console_summary_says_why_scenarios_were_unsupported() -> None:
     assert "what the adapter does not support" not in \
         reports.console_text(data, width=400, detail="line")
     assert "| ruleset flip | 1 |" in reports.render_markdown(data)
+
+
+@pytest.mark.parametrize("tamper", [
+    lambda r: r["broken"].__setitem__("observations", {"top": 5}),  # not a rule id
+    lambda r: r["broken"].__setitem__("observations", ["top"]),  # not a mapping
+    lambda r: r["quotes"]["broken"][0].pop("clauses"),
+    lambda r: r["quotes"]["broken"][0].__setitem__("observations", "top"),
+    lambda r: r["quotes"].__setitem__("broken", {"id": "x"}),
+])
+def test_report_from_a_tampered_broken_is_refused_in_one_line(tmp_path: Path, capsys,
+                                                              tamper) -> None:
+    _, data = run(tmp_path)
+    tamper(data["results"][0])
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["conformance", "report", "--from", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"uno-fsm conformance: {bad}: not a valid report: results[0]")
+    assert "\n" not in err
+
+
+def test_a_stored_report_re_renders_its_rule_broken(tmp_path: Path, capsys) -> None:
+    _, data = run(tmp_path)
+    stored = tmp_path / "r.json"
+    capsys.readouterr()
+    assert main(["conformance", "report", "--from", str(stored), "--format", "markdown"]) == 0
+    assert "**rule broken** [`CL.D2.EFFECT`]" in capsys.readouterr().out

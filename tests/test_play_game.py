@@ -271,6 +271,10 @@ def three_cards() -> Game:
                     "blue), and uno to call UNO with it"),
     ("R9 uno uno", "? say `uno` once: type R9, or R9 uno to call UNO with it"),
     ("draw 2", "? `draw` takes nothing after it ('2'): type draw"),
+    ("draw " + "x" * 100_000, "? `draw` takes nothing after it ('xxxxxxxxxxxx...'): type draw"),
+    # a right-to-left override is repeated escaped, never raw
+    ("R9 " + "\u202e" * 50, "? '" + "\\u202e" * 12 + "...' is neither a colour nor `uno`: "
+                            "type R9, or R9 uno to call UNO with it"),
 ])
 def test_extra_words_in_a_move_are_refused_with_the_right_form(typed: str, said: str) -> None:
     """`Y3 green` dropped the colour and played Y3."""

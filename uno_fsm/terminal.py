@@ -65,10 +65,14 @@ def number(text: str) -> int | None:
 HUGE = 10 ** 9  # any number of more digits than NUMBER takes: out of every range
 
 
+def clip(text: str, limit: int = 12) -> str:
+    """What the player typed, as the answer repeats it: at most `limit` characters."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def out_of_range(text: str, low: int, high: int) -> str:
     """`9 is not in the list: type a number from 1 to 5`."""
-    shown = text if len(text) <= 12 else text[:12] + "..."
-    return f"{shown} is not in the list: type a number from {low} to {high}"
+    return f"{clip(text)} is not in the list: type a number from {low} to {high}"
 
 
 class Mistyped(Exception):  # noqa: N818 - a message to the player, not a failure
@@ -472,8 +476,8 @@ class Table:
         words = text.split()
         if words[0].lower() == "draw":
             if len(words) > 1:  # `draw 2`: the number of cards is the rules', not the player's
-                raise Mistyped(f"`draw` takes nothing after it ({' '.join(words[1:])!r}): "
-                               "type draw")
+                raise Mistyped(f"`draw` takes nothing after it ({clip(' '.join(words[1:]))!r}"
+                               "): type draw")
             return Action.draw(self.me)
         try:
             face = parse_face(words[0].upper())
@@ -486,8 +490,8 @@ class Table:
             try:
                 colours.append(color_letter(w.lower()))
             except CardNotationError:
-                raise Mistyped(f"{w!r} is neither a colour nor `uno`: type {self.form(face)}")\
-                    from None
+                raise Mistyped(f"{clip(w)!r} is neither a colour nor `uno`: type "
+                               f"{self.form(face)}") from None
         if len(colours) > 1:
             raise Mistyped(f"name one colour, not {len(colours)}: type {self.form(face)}")
         if colours and not face.is_wild:  # `Y3 green`: a colour the card does not take
