@@ -208,3 +208,18 @@ def test_a_stored_report_re_renders_its_rule_broken(tmp_path: Path, capsys) -> N
     capsys.readouterr()
     assert main(["conformance", "report", "--from", str(stored), "--format", "markdown"]) == 0
     assert "**rule broken** [`CL.D2.EFFECT`]" in capsys.readouterr().out
+
+
+def test_the_site_shows_the_rule_broken_before_the_other_rules(tmp_path: Path) -> None:
+    run(tmp_path)
+    site = tmp_path / "site"
+    assert main(["conformance", "site", "--from", str(tmp_path / "r.json"), "--output",
+                 str(site), "--no-search"]) == 0
+    page = (site / "r.html").read_text()
+    broken = page.index('<p class="rule broken">rule broken ')
+    assert "(it governs hand_sizes.1)" in page[broken:broken + 400]
+    assert broken < page.index("CL.D2.NO-STACK") < page.index('data-clause="classic-br:play:10"')
+    # the broken rule's clause right under the rules, the scenario's own after it, once each
+    assert page.index('data-clause="wiki-br:official:21"') < \
+        page.index('data-clause="classic-br:play:10"')
+    assert page.count('data-clause="wiki-br:official:21"') == 1
