@@ -19,6 +19,7 @@ import json
 import math
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -196,32 +197,65 @@ def failure_lines(r: dict[str, Any]) -> list[str]:
         lines.append(f"  observed: {_j(r['observed'])}")
     if r.get("detail"):
         lines.extend("  | " + d for d in str(r["detail"]).splitlines()[-8:])
-    quotes = r.get("quotes") or {}
-    broken = [b for b in quotes.get("broken") or [] if isinstance(b, dict)]
-    quoted: set[str] = set()
-    for b in broken:  # the rule broken first, with its clauses (conformance.blame)
-        lines.append(f"  rule broken: {b['id']} (it governs "
-                     + "; ".join(differs(r, str(k)) for k in b.get("observations") or []) + ")")
+    q = failure_quotes(r)
+    for b, clauses in q.broken:  # the rules broken first, with their clauses
+        lines.append(f"  rule broken: {b['id']} (it governs {q.governs(b)})")
         lines.append(f"      {b['statement']}")
         if link := specdata.rule_link(str(b["id"])):
             lines.append(f"      site: {link}")
-        for c in b.get("clauses") or []:
+        for c in clauses:
             lines += _clause_lines(c, "    ")
-            quoted.add(str(c["id"]))
-    named = {str(b["id"]) for b in broken}
-    others = [q for q in quotes.get("rules", []) if str(q["id"]) not in named]
-    if broken and others:
+    if q.broken and q.others:
         lines.append("  the scenario's other rules:")
-    for rule in others:
-        lines.append(f"  {'  ' if broken else ''}rule {rule['id']}: {rule['statement']}")
+    for rule in q.others:
+        lines.append(f"  {'  ' if q.broken else ''}rule {rule['id']}: {rule['statement']}")
         if link := specdata.rule_link(str(rule["id"])):
             lines.append(f"      site: {link}")
-    rest = [c for c in quotes.get("clauses", []) if str(c["id"]) not in quoted]
-    if broken and rest:
+    if q.broken and q.rest:
         lines.append("  the scenario's other clauses:")
-    for c in rest:
-        lines += _clause_lines(c, "  " if broken else "")
+    for c in q.rest:
+        lines += _clause_lines(c, "  " if q.broken else "")
     return lines
+
+
+@dataclass
+class FailureQuotes:
+    """What a failure quotes, in the order every rendering gives it: the rules broken
+    (`quotes.broken`, conformance.blame), each with the clauses it cites not quoted before;
+    the scenario's other rules; the scenario's clauses not quoted under a rule broken."""
+
+    result: dict[str, Any]
+    broken: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+    others: list[dict[str, Any]]
+    rest: list[dict[str, Any]]
+
+    def governs(self, rule: dict[str, Any]) -> str:
+        """What a rule broken governs, in words (`differs`)."""
+        return "; ".join(differs(self.result, str(k)) for k in rule.get("observations") or [])
+
+
+def failure_quotes(r: dict[str, Any], rules: list[Any] | None = None,
+                   clauses: list[Any] | None = None) -> FailureQuotes:
+    """The quotes of a result (`r["quotes"]`; `rules` and `clauses` instead of its own), in
+    order (`FailureQuotes`). Entries that are not objects are skipped."""
+    quotes = r.get("quotes") if isinstance(r.get("quotes"), dict) else {}
+    assert isinstance(quotes, dict)
+    listed = quotes.get("broken")
+    broken = [b for b in listed if isinstance(b, dict)] if isinstance(listed, list) else []
+    seen: set[str] = set()
+    ordered = []
+    for b in broken:
+        own = [c for c in b.get("clauses") or [] if isinstance(c, dict)
+               and str(c.get("id")) not in seen]
+        seen.update(str(c.get("id")) for c in own)
+        ordered.append((b, own))
+    named = {str(b.get("id")) for b in broken}
+    rules = quotes.get("rules", []) if rules is None else rules
+    clauses = quotes.get("clauses", []) if clauses is None else clauses
+    return FailureQuotes(
+        r, ordered,
+        [q for q in rules or [] if isinstance(q, dict) and str(q.get("id")) not in named],
+        [c for c in clauses or [] if isinstance(c, dict) and str(c.get("id")) not in seen])
 
 
 def _clause_lines(c: dict[str, Any], indent: str) -> list[str]:
@@ -555,25 +589,18 @@ def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
             for key in ("action", "expected", "observed"):
                 if r.get(key) is not None:
                     out.append(f"- {key}: {md_code(_j(r[key]))}")
-            quotes = r.get("quotes") or {}
-            broken = [b for b in quotes.get("broken") or [] if isinstance(b, dict)]
-            quoted: set[str] = set()
-            for b in broken:  # the rule broken first, with its clauses (conformance.blame)
-                what = "; ".join(differs(r, str(k)) for k in b.get("observations") or [])
-                out.append(f"- **rule broken** {_md_rule(b, f'(it governs {what})')}")
-                for c in b.get("clauses") or []:
+            q = failure_quotes(r)
+            for b, clauses in q.broken:  # the rules broken first, with their clauses
+                out.append(f"- **rule broken** {_md_rule(b, f'(it governs {q.governs(b)})')}")
+                for c in clauses:
                     out += _md_clause(c, "  ")
-                    quoted.add(str(c["id"]))
-            named = {str(b["id"]) for b in broken}
-            others = [q for q in quotes.get("rules", []) if str(q["id"]) not in named]
-            if broken and others:
+            if q.broken and q.others:
                 out.append("- the scenario's other rules:")
-            for rule in others:
-                out.append(f"{'  ' if broken else ''}- rule {_md_rule(rule)}")
-            rest = [c for c in quotes.get("clauses", []) if str(c["id"]) not in quoted]
-            if broken and rest:
+            for rule in q.others:
+                out.append(f"{'  ' if q.broken else ''}- rule {_md_rule(rule)}")
+            if q.broken and q.rest:
                 out += ["", "The scenario's other clauses:"]
-            for c in rest:
+            for c in q.rest:
                 out += _md_clause(c, "")
             out.append("")
     unsupported = [r for r in data["results"] if r["status"] == "unsupported"]
