@@ -192,7 +192,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                                             "the rules citing it",
                              description="Rules and clauses containing all the words, in any "
                              "order, ignoring accents and case: `penalidade` finds "
-                             "`Penalidade`, `pontuacao` finds `Pontuação`. Each clause found is "
+                             "`Penalidade`, `pontuacao` finds `Pontuação`, and part of a word "
+                             "counts (`penal` finds both). Each clause found is "
                              "listed with the rules that cite it (the rule ids to name, the "
                              "clauses to cite).",
                              epilog="Quotation marks do not make a phrase: `\"wild draw four\"` "
