@@ -22,7 +22,7 @@ only chooses among them, from the protocol's vocabulary (event kinds, observatio
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,6 +211,8 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
                 "CL.WD4.LEGAL-OTHER-MATCHES" if others else "CL.WD4.LEGAL"
         elif pending.get("decision") == "play-drawn":
             rule = "CL.DRAW.PLAY-DRAWN"
+    elif action.get("challenge") is True and (ruleset or "classic").startswith("classic"):
+        rule = "CL.WD4.CHALLENGE.DECISION"  # the victim may challenge (its events: the outcome)
     return rule
 
 
@@ -309,16 +311,70 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
 ORACLE_VIEW = ["events", "rules_applied", "pending", "hands", "active_color", "legal_actions"]
 
 
+@dataclass(frozen=True)
+class Blame:
+    """What a failure breaks: its `signature` (the rule broken is `signature.rule`) and, for
+    each thing that differs, the rule that governs it at the failing step: each mismatched
+    observation key (`current`, `hand_sizes.1`), or `action` (accepted by one side, refused
+    by the other, or refused with another code) or `setup` (a set-up refused). Empty for a
+    crash or a hang: nothing was compared."""
+
+    signature: Signature
+    observations: Mapping[str, str]
+
+    @property
+    def rules(self) -> list[str]:
+        """The rules broken, in the order of what differs, once each."""
+        return list(dict.fromkeys(r for r in self.observations.values() if r))
+
+    def to_json(self) -> dict[str, Any]:
+        return self.signature.to_json() | {"observations": dict(self.observations)}
+
+
 def failure_signature(result: Mapping[str, Any], scenario: Any, oracle: Any
                       ) -> Signature | None:
     """The signature of a `conformance run` failure (the result's JSON form) of `scenario`,
     with the reference's events at the failing step: `oracle` (an adapter declaring `events`,
     such as the reference's `ReferenceOracle`) plays the scenario up to that step. None for a
     result that passed or was not judged, or when the reference cannot play it."""
-    from conformance.protocol import AdapterError, Unsupported
+    found = failure_blame(result, scenario, oracle)
+    return None if found is None else found.signature
 
+
+def failure_blame(result: Mapping[str, Any], scenario: Any, oracle: Any) -> Blame | None:
+    """The `Blame` of a `conformance run` failure (the result's JSON form) of `scenario`: the
+    reference (`oracle`, as for `failure_signature`) replays the scenario to the failing step,
+    and each differing observation gets the rule its events say governs it there. None as
+    for `failure_signature`."""
     if str(result.get("outcome") or result.get("status")) not in ("failed", "errored"):
         return None
+    context = _replay(result, scenario, oracle)
+    if context is None:
+        return None
+    sig = result_signature(result, **context)
+    if sig is None:
+        return None
+    keys = list(dict.fromkeys(str(m.get("key", "")) for m in result.get("mismatches") or []
+                              if isinstance(m, Mapping)))
+    per: dict[str, str] = {}
+    if sig.kind == "observation":
+        for key in keys:
+            one = result_signature({**result, "mismatches": [{"key": key}]}, **context)
+            per[key] = (one or sig).rule
+    elif sig.kind == "state-changed":
+        per = dict.fromkeys(keys, sig.rule)
+    elif sig.kind in ("accepted", "rejected", "error-code"):
+        per = {"action": sig.rule}
+    elif sig.kind == "setup-refused":
+        per = {"setup": sig.rule}
+    return Blame(sig, per)
+
+
+def _replay(result: Mapping[str, Any], scenario: Any, oracle: Any) -> dict[str, Any] | None:
+    """The reference's context at the failing step of `result` (`result_signature`'s keyword
+    arguments): `oracle` plays `scenario` up to that step. None when it cannot."""
+    from conformance.protocol import AdapterError, Unsupported
+
     step = result.get("step")
     try:
         if oracle.setup(scenario.setup_params()) is not None:
@@ -347,7 +403,45 @@ def failure_signature(result: Mapping[str, Any], scenario: Any, oracle: Any
                    "after": (obs.get("pending") or {}).get("decision")}
     except (AdapterError, Unsupported):
         return None
-    return result_signature(result, decision=ctx["decision"], events=ctx["events"],
-                            rejection=ctx["rejection"], before=ctx["before"],
-                            players=scenario.setup.get("players"), ruleset=scenario.ruleset,
-                            after=ctx["after"], previous=prev, action=ctx["action"])
+    return ctx | {"players": scenario.setup.get("players"), "ruleset": scenario.ruleset,
+                  "previous": prev}
+
+
+def reference_oracle() -> Any:
+    """The reference engine declaring its `events` (`reference-oracle`), in this process:
+    the oracle a failure is replayed on (conformance.adapters, the one door to the engine)."""
+    from conformance.adapters import resolve
+
+    return resolve("reference-oracle", isolate=False).factory()
+
+
+def blame_failures(results: Sequence[Any], scenarios: Sequence[Any],
+                   oracle: Callable[[], Any] = reference_oracle) -> int:
+    """Set `broken` (`Blame.to_json`) on each result (conformance.runner.Result) that failed
+    or errored before expectation files applied, from the reference's replay of its scenario
+    (`failure_blame`); `oracle` makes the reference adapter declaring `events`, once, and only
+    when a result needs it. A scenario the reference cannot replay gets no `broken`. Returns
+    how many results got one."""
+    failing = [r for r in results if (r.outcome or r.status) in ("failed", "errored")]
+    if not failing:
+        return 0
+    by_id = {s.id: s for s in scenarios}
+    made = oracle()
+    done = 0
+    try:
+        for r in failing:
+            sc = by_id.get(r.id)
+            if sc is None or getattr(sc, "match", None) is not None:
+                continue  # a match scenario has no steps to replay
+            try:
+                found = failure_blame(r.to_json(), sc, made)
+            except Exception:  # noqa: BLE001 - a position the reference cannot replay: no blame
+                found = None
+            if found is not None:
+                r.broken = found.to_json()
+                done += 1
+    finally:
+        close = getattr(made, "close", None)
+        if callable(close):
+            close()
+    return done

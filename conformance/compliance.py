@@ -72,9 +72,9 @@ def _msg(r: Result) -> str:
 def _oracle() -> Any:
     """The reference engine declaring its `events` (the oracle of `conformance diff`), in
     process: it replays a failing scenario to its failing step (conformance.blame)."""
-    from conformance.adapters import resolve
+    from conformance.blame import reference_oracle
 
-    return resolve("reference-oracle", isolate=False).factory()
+    return reference_oracle()
 
 
 def broken(r: Result) -> Any:
@@ -485,6 +485,7 @@ def _run(impl: Implementation, timeout: float, memory_limit: int) -> dict[str, A
     """Run the whole corpus against the implementation, without expectations."""
     from conformance import reports
     from conformance.adapters import resolve
+    from conformance.blame import blame_failures
     from conformance.runner import Runner
     from conformance.scenario import load_corpus
 
@@ -494,12 +495,9 @@ def _run(impl: Implementation, timeout: float, memory_limit: int) -> dict[str, A
                                   f"{corpus.errors[0]}")
     spec = resolve(impl.adapter["spec"], timeout=timeout, memory_limit=memory_limit)
     report = Runner(spec.factory, adapter_name=spec.spec, timeout=timeout).run(corpus.scenarios)
-    data = reports.to_json(report)
-    for r in data["results"]:  # the rule each failure breaks, for the pages and the matrix
-        sig = broken(r)
-        if sig is not None:
-            r["broken"] = sig.to_json()
-    return data
+    # the rule each failure breaks, for the pages and the matrix
+    blame_failures(report.results, corpus.scenarios, _oracle)
+    return reports.to_json(report)
 
 
 def cmd_compliance(args: argparse.Namespace) -> int:

@@ -48,7 +48,8 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
     budget.add_argument("--examples", type=int,
                         help=f"fuzz this many examples (default {DEFAULT_EXAMPLES})")
     p.add_argument("--seed", type=int, help="seed of the first run (default: random)")
-    p.add_argument("--format", choices=FORMATS, default="console")
+    p.add_argument("--format", choices=FORMATS, default="console",
+                   help="the report: console (default), json or markdown")
     p.add_argument("--output", "-o", type=path_option, metavar="FILE", help="write the report here")
     p.add_argument("--write-scenarios", type=path_option, metavar="DIR",
                    help="write one scenario per divergence group into DIR")

@@ -10,7 +10,8 @@ ruleset. One `conformance.runner.Runner` serves the whole session, so the adapte
 is started once and restarted only after it broke. A scenario listed in the expectation file is
 `xfail(strict=True)` with the file's reason: it passing fails the run, as in `conformance run`.
 An unsupported scenario is skipped with what the adapter lacks as the reason. A failure shows
-the runner's message, expected against observed, and the rules and clauses, quoted.
+the runner's message, expected against observed, the rule broken (conformance.blame) and the
+rules and clauses, quoted.
 
 Without `--uno-adapter` the plugin does nothing, and at start-up it imports nothing but pytest:
 the conformance modules load only when a run asks for them.
@@ -201,6 +202,9 @@ class ScenarioItem(pytest.Item):
 
             pytest.skip(terminal_line(res.message or "unsupported"))
         if res.status != "passed":
+            from conformance.blame import blame_failures
+
+            blame_failures([res], [self.scenario])  # the rule broken, replayed on the reference
             raise ScenarioFailed(result_json(res))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],

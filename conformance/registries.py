@@ -37,10 +37,12 @@ def register(csub: Any) -> None:
                             "it, how many scenarios need it")
     feats.add_argument("paths", nargs="*", type=path_option,
                        help="scenario files or directories to count (default: the corpus)")
-    feats.add_argument("--format", choices=FORMATS, default="text")
+    feats.add_argument("--format", choices=FORMATS, default="text",
+                       help="text (default), json or markdown")
     feats.set_defaults(handler=cmd_features)
     errs = csub.add_parser("errors", help="list every error code and when it applies")
-    errs.add_argument("--format", choices=FORMATS, default="text")
+    errs.add_argument("--format", choices=FORMATS, default="text",
+                      help="text (default), json or markdown")
     errs.set_defaults(handler=cmd_errors)
     add_rulesets_parser(csub)
 
@@ -55,7 +57,8 @@ def add_rulesets_parser(sub: Any) -> None:
     rsets = sub.add_parser("rulesets", help=RULESETS_HELP)
     rsets.add_argument("paths", nargs="*", type=path_option,
                        help="scenario files or directories to count (default: the corpus)")
-    rsets.add_argument("--format", choices=FORMATS, default="text")
+    rsets.add_argument("--format", choices=FORMATS, default="text",
+                       help="text (default), json or markdown")
     rsets.set_defaults(handler=cmd_rulesets)
 
 

@@ -18,7 +18,8 @@ import io
 import json
 import math
 import xml.etree.ElementTree as ET
-from collections import defaultdict
+from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,12 +71,32 @@ def cut(text: Any, limit: int | None = None, encode: Any = str) -> str:
 
 
 def result_json(r: Result) -> dict[str, Any]:
-    """One result of the JSON report; one that did not pass carries its `quotes`."""
+    """One result of the JSON report; one that did not pass carries its `quotes`: the
+    scenario's clauses and rules, and first the rules it breaks (`broken_quotes`)."""
     item = r.to_json()
     if r.status in QUOTED:
         item["quotes"] = {"clauses": specdata.quote_clauses(r.cites),
                           "rules": specdata.quote_rules(r.rules)}
+        if r.broken is not None and (broken := broken_quotes(r.broken)):
+            item["quotes"]["broken"] = broken
     return item
+
+
+def broken_quotes(broken: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rules a failure breaks (`broken.observations`: what differs -> the rule that
+    governs it, conformance.blame), in the order of what differs: each with its statement,
+    what it governs and the clauses it cites in spec/rules, quoted (original and English)."""
+    keys: dict[str, list[str]] = {}
+    for key, rule in (broken.get("observations") or {}).items():
+        if rule:
+            keys.setdefault(str(rule), []).append(str(key))
+    try:
+        cites = specdata.rule_cites()
+    except Exception:  # noqa: BLE001 - a broken spec must not stop a report
+        cites = {}
+    return [q | {"observations": keys[q["id"]],
+                 "clauses": specdata.quote_clauses(list(cites.get(q["id"], ())))}
+            for q in specdata.quote_rules(list(keys))]
 
 
 def to_json(report: RunReport) -> dict[str, Any]:
@@ -176,18 +197,89 @@ def failure_lines(r: dict[str, Any]) -> list[str]:
         lines.append(f"  observed: {_j(r['observed'])}")
     if r.get("detail"):
         lines.extend("  | " + d for d in str(r["detail"]).splitlines()[-8:])
-    quotes = r.get("quotes") or {}
-    for rule in quotes.get("rules", []):
-        lines.append(f"  rule {rule['id']}: {rule['statement']}")
+    q = failure_quotes(r)
+    for b, clauses in q.broken:  # the rules broken first, with their clauses
+        lines.append(f"  rule broken: {b['id']} (it governs {q.governs(b)})")
+        lines.append(f"      {b['statement']}")
+        if link := specdata.rule_link(str(b["id"])):
+            lines.append(f"      site: {link}")
+        for c in clauses:
+            lines += _clause_lines(c, "    ")
+    if q.broken and q.others:
+        lines.append("  the scenario's other rules:")
+    for rule in q.others:
+        lines.append(f"  {'  ' if q.broken else ''}rule {rule['id']}: {rule['statement']}")
         if link := specdata.rule_link(str(rule["id"])):
             lines.append(f"      site: {link}")
-    for c in quotes.get("clauses", []):
-        lines.append(f"  clause {c['id']}: \u201c{c['text']}\u201d")
-        if c.get("en"):
-            lines.append(f"      ({c['en']})")
-        if link := specdata.clause_link(str(c["id"])):
-            lines.append(f"      site: {link}")
+    if q.broken and q.rest:
+        lines.append("  the scenario's other clauses:")
+    for c in q.rest:
+        lines += _clause_lines(c, "  " if q.broken else "")
     return lines
+
+
+@dataclass
+class FailureQuotes:
+    """What a failure quotes, in the order every rendering gives it: the rules broken
+    (`quotes.broken`, conformance.blame), each with the clauses it cites not quoted before;
+    the scenario's other rules; the scenario's clauses not quoted under a rule broken."""
+
+    result: dict[str, Any]
+    broken: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+    others: list[dict[str, Any]]
+    rest: list[dict[str, Any]]
+
+    def governs(self, rule: dict[str, Any]) -> str:
+        """What a rule broken governs, in words (`differs`)."""
+        return "; ".join(differs(self.result, str(k)) for k in rule.get("observations") or [])
+
+
+def failure_quotes(r: dict[str, Any], rules: list[Any] | None = None,
+                   clauses: list[Any] | None = None) -> FailureQuotes:
+    """The quotes of a result (`r["quotes"]`; `rules` and `clauses` instead of its own), in
+    order (`FailureQuotes`). Entries that are not objects are skipped."""
+    quotes = r.get("quotes") if isinstance(r.get("quotes"), dict) else {}
+    assert isinstance(quotes, dict)
+    listed = quotes.get("broken")
+    broken = [b for b in listed if isinstance(b, dict)] if isinstance(listed, list) else []
+    seen: set[str] = set()
+    ordered = []
+    for b in broken:
+        own = [c for c in b.get("clauses") or [] if isinstance(c, dict)
+               and str(c.get("id")) not in seen]
+        seen.update(str(c.get("id")) for c in own)
+        ordered.append((b, own))
+    named = {str(b.get("id")) for b in broken}
+    rules = quotes.get("rules", []) if rules is None else rules
+    clauses = quotes.get("clauses", []) if clauses is None else clauses
+    return FailureQuotes(
+        r, ordered,
+        [q for q in rules or [] if isinstance(q, dict) and str(q.get("id")) not in named],
+        [c for c in clauses or [] if isinstance(c, dict) and str(c.get("id")) not in seen])
+
+
+def _clause_lines(c: dict[str, Any], indent: str) -> list[str]:
+    out = [f"  {indent}clause {c['id']}: \u201c{c['text']}\u201d"]
+    if c.get("en"):
+        out.append(f"      {indent}({c['en']})")
+    if link := specdata.clause_link(str(c["id"])):
+        out.append(f"      {indent}site: {link}")
+    return out
+
+
+def differs(r: dict[str, Any], key: str) -> str:
+    """What differs, in words, for one key of `broken.observations` (conformance.blame): an
+    observation with its two values, or the action's or the set-up's outcome."""
+    kind = str((r.get("broken") or {}).get("kind") or "")
+    if key == "action":
+        return "the action's error code" if kind == "error-code" else \
+            "whether the action is accepted"
+    if key == "setup":
+        return "whether the set-up is accepted"
+    for m in r.get("mismatches") or []:
+        if isinstance(m, dict) and m.get("key") == key:
+            return f"{key}: expected {_j(m.get('expected'))}, observed {_j(m.get('observed'))}"
+    return key
 
 
 # --- console ----------------------------------------------------------------------------------
@@ -223,6 +315,54 @@ class ProgressBar:
 
     def stop(self) -> None:
         self.progress.stop()
+
+
+UNDECLARED = "adapter does not declare "  # conformance.runner: what a scenario needs, lacking
+LISTED = {"feature(s) ": "feature ", "observation(s) ": "observation "}
+REASONS_SHOWN = 12  # reasons of unsupported scenarios the console lists, the most frequent
+
+
+def unsupported_reasons(results: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """Why scenarios were unsupported, with how many, the most frequent first: each thing the
+    adapter does not declare (`ruleset flip`, `feature wd4-challenge`, `observation scores`,
+    `5 players (plays 2 to 4)`) counts every scenario that needs it (a scenario may lack
+    several); an adapter's own answer (`adapter: ...`) is one reason as it said it."""
+    counts: Counter[str] = Counter()
+    for r in results:
+        if str(r.get("outcome") or r.get("status")) != "unsupported":
+            continue
+        message = str(r.get("message", ""))
+        if not message.startswith(UNDECLARED):
+            counts[message or "unsupported"] += 1
+            continue
+        reasons: list[str] = []
+        for part in message.removeprefix(UNDECLARED).split("; "):
+            prefix = next((p for p in LISTED if part.startswith(p)), None)
+            if prefix is None:
+                reasons.append(part)
+            else:
+                reasons += [LISTED[prefix] + x for x in part.removeprefix(prefix).split(", ")]
+        counts.update(dict.fromkeys(reasons, 1))
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def unsupported_lines(data: dict[str, Any], limit: int | None = REASONS_SHOWN) -> list[str]:
+    """The console's lines on unsupported scenarios, grouped by reason with counts (none when
+    every scenario was supported)."""
+    reasons = unsupported_reasons(data["results"])
+    if not reasons:
+        return []
+    total = sum(1 for r in data["results"]
+                if str(r.get("outcome") or r.get("status")) == "unsupported")
+    shown = reasons if limit is None else reasons[:limit]
+    lines = [f"unsupported: {total} scenario(s); what the adapter does not support, with the "
+             "scenarios needing it (a scenario may need several):"]
+    width = len(str(shown[0][1]))
+    lines += [f"  {n:>{width}}  {cut(reason, 300)}" for reason, n in shown]
+    if len(reasons) > len(shown):
+        lines.append(f"  ... and {len(reasons) - len(shown)} other reason(s) (each scenario's "
+                     "is in the JSON report)")
+    return lines
 
 
 # How much `render_console` prints: every unexpected result, the warnings, the table and the
@@ -309,6 +449,8 @@ def render_console(data: dict[str, Any], console: Console, detail: str = "full",
                     say(Text(terminal_line(line)))
                 say()
     if detail != "line":
+        for line in unsupported_lines(data):
+            say(Text(terminal_line(line), style="yellow"))
         for w in data.get("warnings", []):
             say(Text.assemble(("warning:", "yellow"), " ", terminal_line(w)))
     if show_stop and detail != "line" and (stop := stop_line(data)) is not None:
@@ -447,21 +589,26 @@ def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
             for key in ("action", "expected", "observed"):
                 if r.get(key) is not None:
                     out.append(f"- {key}: {md_code(_j(r[key]))}")
-            quotes = r.get("quotes") or {}
-            for rule in quotes.get("rules", []):
-                link = specdata.rule_link(str(rule["id"]))
-                rid = f"[{md_code(rule['id'])}]({link})" if link else md_code(rule["id"])
-                out.append(f"- rule {rid}: {_md(rule['statement'])}")
-            for c in quotes.get("clauses", []):
-                link = specdata.clause_link(str(c["id"]))
-                cid = f"[{md(c['id'])}]({link})" if link else md(c["id"])
-                out += ["", f"> **{cid}**: {_md(c['text'])}"]
-                if c.get("en"):
-                    out.append(f"> *{_md(c['en'])}*")
+            q = failure_quotes(r)
+            for b, clauses in q.broken:  # the rules broken first, with their clauses
+                out.append(f"- **rule broken** {_md_rule(b, f'(it governs {q.governs(b)})')}")
+                for c in clauses:
+                    out += _md_clause(c, "  ")
+            if q.broken and q.others:
+                out.append("- the scenario's other rules:")
+            for rule in q.others:
+                out.append(f"{'  ' if q.broken else ''}- rule {_md_rule(rule)}")
+            if q.broken and q.rest:
+                out += ["", "The scenario's other clauses:"]
+            for c in q.rest:
+                out += _md_clause(c, "")
             out.append("")
     unsupported = [r for r in data["results"] if r["status"] == "unsupported"]
     if unsupported:
-        out += ["## Unsupported", ""]
+        out += ["## Unsupported", "", "| what the adapter does not support | scenarios |",
+                "|---|---:|"]
+        out += [f"| {md(reason)} | {n} |" for reason, n in unsupported_reasons(unsupported)]
+        out.append("")
         out += [f"- {md_code(r['id'])}: {_md(r['message'])}" for r in unsupported]
         out.append("")
     if data.get("warnings"):
@@ -473,6 +620,23 @@ def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
             for r in data["results"]]
     out += ["", "</details>", ""]
     return "\n".join(out)
+
+
+def _md_rule(rule: dict[str, Any], note: str = "") -> str:
+    """`[`ID`](link) note: statement` for a Markdown list item."""
+    link = specdata.rule_link(str(rule["id"]))
+    rid = f"[{md_code(rule['id'])}]({link})" if link else md_code(rule["id"])
+    return f"{rid}{' ' + md(note) if note else ''}: {_md(rule['statement'])}"
+
+
+def _md_clause(c: dict[str, Any], indent: str) -> list[str]:
+    """A clause quoted (original, then English) as a Markdown block quote."""
+    link = specdata.clause_link(str(c["id"]))
+    cid = f"[{md(c['id'])}]({link})" if link else md(c["id"])
+    out = ["" if not indent else indent.rstrip() or "", f"{indent}> **{cid}**: {_md(c['text'])}"]
+    if c.get("en"):
+        out.append(f"{indent}> *{_md(c['en'])}*")
+    return out
 
 
 def _verdict(data: dict[str, Any]) -> str:

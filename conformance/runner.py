@@ -75,6 +75,9 @@ class Result:
     cites: list[str] = field(default_factory=list)
     features: list[str] = field(default_factory=list)
     duration: float = 0.0
+    # what the failure breaks (conformance.blame.Blame.to_json), set after the run from the
+    # reference's replay of the scenario (conformance.blame.blame_failures)
+    broken: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,7 +88,7 @@ class Result:
             "message": self.message, "detail": self.detail, "reason": self.reason,
             "rules": self.rules, "cites": self.cites, "features": self.features,
             "duration": round(self.duration, 6),
-        }
+        } | ({"broken": self.broken} if self.broken is not None else {})
 
 
 @dataclass

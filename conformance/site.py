@@ -323,6 +323,7 @@ def _code(text: str, href: str | None) -> str:
 
 def _quotes(r: Result, links: Links) -> str:
     from conformance import specdata
+    from conformance.reports import failure_quotes
 
     quotes = _mapping(r.get("quotes"))
     rules: list[Any] = quotes["rules"] if isinstance(quotes.get("rules"), list) else \
@@ -334,14 +335,18 @@ def _quotes(r: Result, links: Links) -> str:
     except Exception:  # noqa: BLE001 - the language attribute is a nicety
         langs = {}
     out = []
-    for q in rules:
-        if isinstance(q, dict):
-            rid = str(q.get("id", ""))
-            out.append(f'<p class="rule">rule {_code(rid, links.rule(rid, 0))}: '
-                       f'{_e(q.get("statement", ""))}</p>')
-    for q in clauses:
-        if not isinstance(q, dict):
-            continue
+    ordered = failure_quotes(r, rules, clauses)  # the rules broken first (conformance.blame)
+    for b, _ in ordered.broken:
+        rid = str(b.get("id", ""))
+        what = ", ".join(str(k) for k in b.get("observations") or [] if isinstance(k, str))
+        out.append(f'<p class="rule broken">rule broken {_code(rid, links.rule(rid, 0))}'
+                   f'{f" (it governs {_e(what)})" if what else ""}: '
+                   f'{_e(b.get("statement", ""))}</p>')
+    for q in ordered.others:
+        rid = str(q.get("id", ""))
+        out.append(f'<p class="rule">rule {_code(rid, links.rule(rid, 0))}: '
+                   f'{_e(q.get("statement", ""))}</p>')
+    for q in [c for _, own in ordered.broken for c in own] + ordered.rest:
         cid = str(q.get("id", ""))
         lang = langs.get(cid.split(":")[0], "")
         lang_attr = f' lang="{_e(lang)}"' if lang else ""

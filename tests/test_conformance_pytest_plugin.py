@@ -103,8 +103,12 @@ def test_broken_adapter_fails_exactly_the_broken_scenarios(broken: pytest.Pytest
     assert text.startswith("classic.wd4-challenge.guilty.full-turn: ")
     assert "  failed: action rejected with not-challengeable: broken on purpose" in text
     assert '  expected: "accepted"' in text
-    assert "  rule CL.WD4.CHALLENGE.GUILTY: " in text
-    assert "  clause classic-br:" in text and "\n      (" in text  # original, then English
+    # the rule broken first (the victim's right to challenge), with its clauses; the others
+    assert "\n  rule broken: CL.WD4.CHALLENGE.DECISION (it governs whether the action is " \
+        "accepted)\n" in text
+    assert "\n      clause wiki-br:penalties:4: \u201c" in text and "\n          (" in text
+    assert text.index("rule broken") < text.index("\n    rule CL.WD4.CHALLENGE.GUILTY: ")
+    assert "\n    clause classic-br:" in text and "\n        (" in text  # original, English
 
 
 def test_k_selects_by_id_and_feature(pytester: pytest.Pytester) -> None:

@@ -63,7 +63,12 @@ def test_who_challenged_whom_is_named_both_ways() -> None:
              current=1)
     _, text = run(g, "1\nq\n")
     assert "  Bot 1 plays W4 and names green  [CL.PLAY.MATCH]\n" in text
-    assert "  Bot 1 played W4 on you. Challenge it if you think" in text
+    # the challenge said as the rulebooks say it (CL.WD4.LEGAL, CL.WD4.LEGAL-OTHER-MATCHES),
+    # not "a card they could play instead": the colour before the Wild is what counts
+    assert ("  Bot 1 played W4 on you. A Wild Draw Four may be played only by a player holding "
+            "no card of the colour on the pile (red); cards of other colours matching its "
+            "number or symbol, and Wilds, do not count. Challenge it if you think Bot 1 held a "
+            "red card: if so they draw, if not you draw more.  [CL.WD4.LEGAL]\n") in text
     assert "  You challenge Bot 1's Wild Draw card  [CL.WD4.CHALLENGE.DECISION]\n" in text
     assert "  Bot 1 shows you their hand: G1 G2  [CL.WD4.CHALLENGE.SHOW]\n" in text
     assert re.search(r"  You draw( Y\d){6}  \[CL\.WD4\.CHALLENGE\.INNOCENT\]\n", text)
@@ -115,8 +120,10 @@ def test_the_end_of_the_game_names_the_winner_and_the_scores() -> None:
 def test_why_quotes_the_rule_of_a_refusal() -> None:
     g = game({0: ["R5", "G7"], 1: ["G1", "G2"]}, ["R1"], ["Y1"])
     _, text = run(g, "G7\nwhy\nq\n")
-    assert "  Refused: G7 does not match R1 / R  [CL.PLAY.MATCH]\n" in text
-    assert ("  Refused: G7 does not match R1 / R\n  CL.PLAY.MATCH: A coloured card may be "
+    assert ("  Refused: G7 does not match the red 1: play a red card, a 1 or a Wild  "
+            "[CL.PLAY.MATCH]\n") in text
+    assert ("  Refused: G7 does not match the red 1: play a red card, a 1 or a Wild\n"
+            "  CL.PLAY.MATCH: A coloured card may be "
             "played if it matches the top discard") in text
     # the clauses the rule cites, quoted with their English, without file paths
     assert ("  classic-br:play:10, Regras do Uno: Veja como jogar (regras oficiais):\n"
@@ -243,3 +250,84 @@ def test_a_whole_flip_game_ends_with_either_bots(bots: str) -> None:
     text = out.getvalue()
     assert re.search(r"\nGame over: (You win|Bot [12] wins)\.\n$", text)
     assert f", {bots} bots, seed 2. You are seat 1." in text
+
+
+# ---- words, not codes (issue 24 item 9) ----------------------------------------------------
+def lines_with(text: str, mark: str) -> list[str]:
+    return [line.strip().removeprefix(">").strip() for line in text.splitlines() if mark in line]
+
+
+def three_cards() -> Game:
+    return game({0: ["R9", "B2", "W4"], 1: ["G1", "G2"]}, ["R3"], [f"Y{i}" for i in range(9)])
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("Y3 green", "? Y3 is not a Wild and takes no colour: type Y3, or Y3 uno to call UNO "
+                 "with it"),
+    ("r9 GREEN uno", "? R9 is not a Wild and takes no colour: type R9, or R9 uno to call UNO "
+                     "with it"),
+    ("R9 foo", "? 'foo' is neither a colour nor `uno`: type R9, or R9 uno to call UNO with it"),
+    ("W4 red blue", "? name one colour, not 2: type W4 and a colour (red, yellow, green or "
+                    "blue), and uno to call UNO with it"),
+    ("R9 uno uno", "? say `uno` once: type R9, or R9 uno to call UNO with it"),
+    ("draw 2", "? `draw` takes nothing after it ('2'): type draw"),
+    ("draw " + "x" * 100_000, "? `draw` takes nothing after it ('xxxxxxxxxxxx...'): type draw"),
+    # a right-to-left override is repeated escaped, never raw
+    ("R9 " + "\u202e" * 50, "? '" + "\\u202e" * 12 + "...' is neither a colour nor `uno`: "
+                            "type R9, or R9 uno to call UNO with it"),
+])
+def test_extra_words_in_a_move_are_refused_with_the_right_form(typed: str, said: str) -> None:
+    """`Y3 green` dropped the colour and played Y3."""
+    g = three_cards()
+    code, text = run(g, f"{typed}\nq\n")
+    assert code == 0 and lines_with(text, "? ") == [said]
+    assert "You play" not in text and g.state.hands[0] == [parse(c) for c in ("R9", "B2", "W4")]
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("4", "? 4 is not in the list: type a number from 1 to 3"),
+    ("-1", "? -1 is not in the list: type a number from 1 to 3"),
+    ("0", "? 0 is not in the list: type a number from 1 to 3"),  # 0 lets a window go only
+    ("9" * 5000, "? 999999999999... is not in the list: type a number from 1 to 3"),
+    ("\u00b2", "? '\u00b2' is not a move here: type a number from the list, a card code (R5, "
+               "W4 green, R7 uno), `draw`, or `help`"),  # a superscript two is not a number
+])
+def test_a_bad_number_is_told_the_valid_range(typed: str, said: str) -> None:
+    """`²` and a 5000-digit number crashed the game (int() of them raises)."""
+    code, text = run(three_cards(), f"{typed}\nq\n")
+    assert code == 0 and lines_with(text, "? ") == [said]
+
+
+def test_a_bad_number_in_a_follow_up_question_is_told_the_range() -> None:
+    code, text = run(three_cards(), "W4\n7\n\u00b2\n1\nq\n")  # the Wild, then its colour
+    assert code == 0
+    assert lines_with(text, "? ") == ["? 7 is not in the list: type a number from 1 to 4",
+                                      "? '\u00b2' is not one of these: type its number, from 1 "
+                                      "to 4"]
+    assert "  You play W4 and name red  [CL.PLAY.MATCH]\n" in text
+
+
+def test_a_refused_play_is_said_in_words() -> None:
+    """`R7 does not match YD2 / Y`."""
+    g = game({0: ["R7", "Y1"], 1: ["G1", "G2"]}, ["YD2"], ["Y5"], active_color="yellow")
+    _, text = run(g, "R7\nq\n")
+    assert ("  Refused: R7 does not match the yellow Draw Two: play a yellow card, a Draw Two "
+            "or a Wild  [CL.PLAY.MATCH]\n") in text
+    g = game({0: ["R7", "Y1"], 1: ["G1", "G2"]}, ["R3", "W"], ["Y5"], active_color="green")
+    _, text = run(g, "R7\nq\n")
+    assert ("  Refused: R7 does not match the green named for the Wild: play a green card or a "
+            "Wild  [CL.PLAY.MATCH-ON-WILD]\n") in text
+    g = game({0: ["G7", "Y1"], 1: ["G1", "G2"]}, ["R8"], ["Y5"])
+    _, text = run(g, "G7\nq\n")
+    assert "  Refused: G7 does not match the red 8: play a red card, an 8 or a Wild" in text
+
+
+def test_the_flip_challenge_hint_names_its_card_and_the_colour_before_it() -> None:
+    g = game({0: ["R9/O9", "B2/P2"], 1: ["W2/T3", "G1/V1", "G2/V2"]}, ["B3/T7"],
+             [f"Y{i}/V{i}" for i in range(1, 9)], ruleset="flip", current=1,
+             active_color="blue")
+    _, text = run(g, "2\nq\n")
+    assert ("A Wild Draw Two may be played only by a player holding no card of the colour on "
+            "the pile (blue); cards of other colours matching its number or symbol, and Wilds, "
+            "do not count. Challenge it if you think Bot 1 held a blue card: if so they draw, "
+            "if not you draw more.  [FL.LIGHT.W2.LEGAL]\n") in text

@@ -263,7 +263,7 @@ def test_bad_input_is_asked_again(capsys: pytest.CaptureFixture[str]) -> None:
                         "xyzzy\n99\nq\n")
     assert code == 0
     assert "  ? 'xyzzy' is not a move here: type a number from the list" in out
-    assert "  ? '99' is not a move here: " in out
+    assert "  ? 99 is not in the list: type a number from 1 to 2\n" in out  # the list's range
     assert out.endswith("\nbye\nThe match is abandoned after 0 of 3 hands.\n")
 
 

@@ -114,13 +114,14 @@ def test_ctrl_d_is_end_of_input() -> None:
 def test_garbage_is_answered_with_a_hint_and_the_question_again() -> None:
     child = spawn()
     child.expect(PROMPT)
-    for junk, why in [("xyzzy", "'xyzzy' is not a move here"),
-                      ("99", "'99' is not a move here"),
-                      ("Z9", "'Z9' is not a move here"),
-                      ("B6 sideways", "'B6 sideways' is not a move here")]:
+    hint = "type a number from the list, a card code (R5, W4 green, R7 uno), `draw`, or `help`"
+    for junk, why in [("xyzzy", f"'xyzzy' is not a move here: {hint}"),
+                      ("99", "99 is not in the list: type a number from 1 to 5"),
+                      ("Z9", f"'Z9' is not a move here: {hint}"),
+                      ("B6 sideways", "'sideways' is neither a colour nor `uno`: type B6, or B6 "
+                                      "uno to call UNO with it")]:
         child.sendline(junk)
-        child.expect_exact(f"? {why}: type a number from the list, a card code (R5, W4 green, "
-                           "R7 uno), `draw`, or `help`")
+        child.expect_exact(f"? {why}")
         child.expect_exact("5. draw a card")
         child.expect(PROMPT)
     child.sendline("R5")  # a card, but not one held: the engine refuses it, naming the rule

@@ -68,7 +68,9 @@ def test_show_is_case_insensitive(capsys: pytest.CaptureFixture[str]) -> None:
 def test_search_fixture(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "search", "VARIACAO", "acumuladas", "--spec", str(GOOD))
     assert code == 0
-    assert "clause demo:variants:1" in out and out.rstrip().endswith("0 rule(s), 1 clause(s)")
+    assert "clause demo:variants:1" in out and "\n  cited by: V.STACK.D2\n" in out
+    assert out.rstrip().endswith("0 rule(s), 1 clause(s); 1 more rule(s) cite the clauses "
+                                 "found: V.STACK.D2")
     code, out, _ = run(capsys, "rules", "search", "nowhere-to-be-found", "--spec", str(GOOD))
     assert code == 1 and "no rule or clause contains: nowhere-to-be-found" in out
 
@@ -163,3 +165,75 @@ def test_first_card_sentences_name_what_they_belong_to() -> None:
         context = clauses[cid].context or ""
         assert context.startswith(f"{card} turned as the first card"), cid
     assert clauses["classic-br:actions:5"].text.startswith("Se esta carta for virada")
+
+
+def test_search_names_the_rules_citing_each_clause_found(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`rules search penalidade` printed `0 rule(s), 15 clause(s)` and no rule id (issue 24)."""
+    code, out, _ = run(capsys, "rules", "search", "penalidade")
+    assert code == 0
+    rules = {r.id: r for r in load_rules()}
+    blocks = out.split("\nclause ")[1:]
+    assert blocks
+    for block in blocks:  # each clause, with exactly the rules of spec/rules citing it
+        cid = block.split()[0]
+        citing = [r.id for r in rules.values() if cid in r.cites]
+        line = next(x for x in block.splitlines() if x.startswith("  cited by: "))
+        assert line == "  cited by: " + (", ".join(citing) or "no rule")
+    summary = out.rstrip().splitlines()[-1]
+    assert summary.startswith("0 rule(s), ") and "more rule(s) cite the clauses found: " in summary
+    assert "CL.UNO.CATCH-PENALTY" in summary.split(": ", 1)[1].split(", ")
+
+
+@pytest.mark.parametrize("query", [['"wild draw four challenge"'], ["wild draw four challenge"],
+                                   ["\u201cwild", "draw", "four", "challenge\u201d"],
+                                   ["wild", "draw four", "'challenge'"]])
+def test_quoted_and_unquoted_words_mean_the_same(capsys: pytest.CaptureFixture[str],
+                                                 query: list[str]) -> None:
+    """A quoted query was searched as one phrase: nothing found, where its words found 13."""
+    code, plain, _ = run(capsys, "rules", "search", "wild", "draw", "four", "challenge")
+    assert code == 0 and "rule CL.WD4.CHALLENGE.DECISION  " in plain
+    code, out, _ = run(capsys, "rules", "search", *query)
+    assert code == 0 and out == plain
+
+
+def test_a_phrase_is_asked_for_with_phrase(capsys: pytest.CaptureFixture[str]) -> None:
+    # "challenge" anywhere, and "draw four" in that order: all must hold
+    code, out, _ = run(capsys, "rules", "search", "--phrase", "draw four", "challenge")
+    assert code == 0
+    ids = [line.split()[1] for line in out.splitlines() if line.startswith(("rule ", "clause "))]
+    hay = {r.id: f"{r.id} {r.statement}" for r in load_rules()}
+    hay |= {c.id: f"{c.id} {c.text} {c.en}" for s in load_sources() for c in s.clauses}
+    for i in ids:
+        text = " ".join(hay[i].lower().split())
+        assert "draw four" in text and "challenge" in text
+    # the same words out of order are not the phrase
+    code, out, _ = run(capsys, "rules", "search", "--phrase", "four draw")
+    assert code == 1 and out.strip() == 'no rule or clause contains: "four draw"'
+    # accents, case, line breaks and quotation marks around it do not count
+    code, accented, _ = run(capsys, "rules", "search", "--phrase", "COMPRA   QUATRO")
+    code2, plain, _ = run(capsys, "rules", "search", "--phrase", '"compra quatro"')
+    assert code == code2 == 0 and accented == plain
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    ([], "name a word to look for, or a --phrase (see `uno-fsm rules search --help`)"),
+    (["--phrase", ""], "an empty --phrase; name the words to find in that order"),
+    (["--phrase", ' "" '], "an empty --phrase; name the words to find in that order"),
+    (["wild", "--phrase", "\t"], "an empty --phrase; name the words to find in that order"),
+    (['""'], "an empty word; name what to look for"),
+    (["x" * 10_001], "the query is longer than 10000 characters; no clause is"),
+    (["--phrase", "draw " * 2_001], "the query is longer than 10000 characters; no clause is"),
+])
+def test_hostile_queries_are_refused(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                     message: str) -> None:
+    code, out, err = run(capsys, "rules", "search", *argv)
+    assert code == 2 and out == "" and err.strip() == f"uno-fsm rules search: {message}"
+
+
+@pytest.mark.parametrize("word", ["x" * 9_000, "\x00", "\u202e", "%s%n", "a.*z", "[^x]", "\\"])
+def test_odd_words_find_nothing_and_say_so(capsys: pytest.CaptureFixture[str],
+                                           word: str) -> None:
+    code, out, _ = run(capsys, "rules", "search", word)  # a word is text, never a pattern
+    assert code == 1 and out.startswith("no rule or clause contains: ")
+    assert "\x00" not in out and "\u202e" not in out  # printed escaped

@@ -405,7 +405,8 @@ def register(sub: Any) -> None:
                        "when the `rlcard` extra is installed), the conformance corpus in "
                        "process and over stdio, stateful fuzzing and the memory of one game; "
                        "medians of several repetitions after a warm-up (docs/performance.md).")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or json (the figures and the machine, for a file)")
     p.add_argument("--repeat", type=count(1), metavar="N",
                    help=f"repetitions per workload (default {DEFAULT.repeat}; "
                    f"--quick {QUICK.repeat})")

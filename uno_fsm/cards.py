@@ -13,6 +13,7 @@ the bases' (`declared`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from uno_fsm.errors import CardNotationError
@@ -61,6 +62,24 @@ def rank_of(kind: str) -> str | None:
         declared()
         rank = KIND_RANKS.get(kind)
     return rank
+
+
+@functools.cache
+def kind_names() -> dict[str, str]:
+    """Card kind -> its name in full (`wd4` -> `Wild Draw Four`): the notation's, the variants'
+    cards included."""
+    return {k.kind: k.name for k in N.kinds()}
+
+
+def full_name(f: Face) -> str:
+    """`red 5`, `green Skip`, `Wild Draw Four`: a face in words."""
+    what = str(f.number) if f.number is not None else kind_names().get(f.kind, f.rank)
+    return what if f.color is None else f"{COLOR_NAMES[f.color]} {what}"
+
+
+def a_or_an(name: str) -> str:
+    """`a Skip`, `an 8`, `an orange card`."""
+    return f"{'an' if name[:1].lower() in 'aeio8' or name.startswith('11') else 'a'} {name}"
 
 
 def first_card_key(kind: str) -> str | None:

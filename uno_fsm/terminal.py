@@ -10,7 +10,6 @@ the colour), and the help, legend, scores and names a player wants.
 
 from __future__ import annotations
 
-import functools
 import os
 import random
 import re
@@ -28,10 +27,12 @@ from uno_fsm.cards import (
     Card,
     Face,
     color_letter,
+    full_name,
     parse,
     parse_face,
 )
 from uno_fsm.errors import CardNotationError, IllegalAction
+from uno_fsm.rules.wild_draw import LEGAL_RULES
 from uno_fsm.view import face_key
 from uno_spec import notation as N
 
@@ -50,19 +51,32 @@ QUIT = ("q", "quit", "exit")
 INTRO = ("Type the number of a move, or a card code (R5 is a red 5, W4 a Wild Draw Four); "
          "`help` explains the codes and commands, `why` the last rule applied, q quits.")
 HINT = "type a number from the list, a card code (R5, W4 green, R7 uno), `draw`, or `help`"
+NUMBER = re.compile(r"[+-]?[0-9]{1,9}")  # a number typed (ASCII digits: `²` is not one)
 
 
-@functools.cache
-def kind_names() -> dict[str, str]:
-    """Card kind -> its name in full (`wd4` -> `Wild Draw Four`): the notation's, the variants'
-    cards included."""
-    return {k.kind: k.name for k in N.kinds()}
+def number(text: str) -> int | None:
+    """The number typed, or None when the text is not one (`²`, `1.5`, a 5000-digit one is
+    said to be out of range: `huge`)."""
+    if NUMBER.fullmatch(text):
+        return int(text)
+    return HUGE if re.fullmatch(r"[+-]?[0-9]+", text) else None
 
 
-def full_name(f: Face) -> str:
-    """`red 5`, `green Skip`, `Wild Draw Four`."""
-    what = str(f.number) if f.number is not None else kind_names().get(f.kind, f.rank)
-    return what if f.color is None else f"{COLOR_NAMES[f.color]} {what}"
+HUGE = 10 ** 9  # any number of more digits than NUMBER takes: out of every range
+
+
+def clip(text: str, limit: int = 12) -> str:
+    """What the player typed, as the answer repeats it: at most `limit` characters."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def out_of_range(text: str, low: int, high: int) -> str:
+    """`9 is not in the list: type a number from 1 to 5`."""
+    return f"{clip(text)} is not in the list: type a number from {low} to {high}"
+
+
+class Mistyped(Exception):  # noqa: N818 - a message to the player, not a failure
+    """A move typed in a form the game does not read: what to type instead."""
 
 
 def legend() -> str:
@@ -115,6 +129,7 @@ class Table:
     console: Console = field(init=False)
     long_names: bool = False
     last: tuple[str, str] | None = None  # (what happened, rule ID) for `why`
+    colour_before: str | None = None  # the colour in force before the last Wild Draw card
     _index: Any = None
 
     names: dict[int, str] | None = None  # the bots' names by seat (default Bot 1, Bot 2...)
@@ -374,14 +389,31 @@ class Table:
             self.say(f"{self.name(w)} has one card left and did not call UNO: catch them and "
                      f"they draw {g.params.uno_penalty}.", rule="CL.UNO.CATCH")
         if mine and pending is not None and pending.decision == "challenge":
-            top = st.discard[-1]
-            self.say(Text.assemble(f"{self.name(st.challenge_by)} played ",
-                                   self.card(self.face(top)),
-                                   " on you. Challenge it if you think they held a card "
-                                   "they could play instead: if so they draw, if not you "
-                                   "draw more."), rule="CL.WD4.CHALLENGE.DECISION")
+            self.say(*self.challenge_hint(), rule=LEGAL_RULES.get(
+                self.face(st.discard[-1]).kind, "CL.WD4.CHALLENGE.DECISION"))
         elif mine and pending is not None and pending.decision == "play-drawn":
             self.say("You may play the card you drew, or keep it.", rule="CL.DRAW.PLAY-DRAWN")
+
+    def challenge_hint(self) -> tuple[str | Text, ...]:
+        """The challenge decision in the rulebooks' words (CL.WD4.LEGAL, CL.WD4.LEGAL-OTHER-
+        MATCHES; FL.LIGHT.W2.LEGAL, FL.DARK.WDC.LEGAL): the card may be played only by a player
+        holding no card of the colour on the pile before it; other colours matching its number
+        or symbol, and Wilds, do not count."""
+        st = self.game.state
+        top = self.face(st.discard[-1])
+        who = self.name(st.challenge_by)
+        colour = self.colour_before
+        if colour is None:
+            pile = "the colour on the pile"
+            held = "a card of that colour"
+        else:
+            pile = f"the colour on the pile ({COLOR_NAMES[colour]})"
+            held = f"a {COLOR_NAMES[colour]} card"
+        return (f"{who} played ", self.card(top),
+                f" on you. A {full_name(top)} may be played only by a player holding no card "
+                f"of {pile}; cards of other colours matching its number or symbol, and Wilds, "
+                f"do not count. Challenge it if you think {who} held {held}: if so they draw, "
+                "if not you draw more.")
 
     def ask(self, prompt: str = "> ") -> str | None:
         """One line typed, stripped; None at the end of input."""
@@ -402,11 +434,16 @@ class Table:
                 return None
             if text.lower() in QUIT:
                 return QUIT
-            if text.isdigit() and 1 <= int(text) <= len(options):
-                return options[int(text) - 1][1]
+            n = number(text)
+            if n is not None and 1 <= n <= len(options):
+                return options[n - 1][1]
             if words and text.lower() in words:
                 return words[text.lower()]
-            self.console.print(f"  ? {text!r} is not one of these: type its number")
+            if n is not None:
+                self.console.print(f"  ? {out_of_range(text, 1, len(options))}")
+            else:
+                self.console.print(f"  ? {text!r} is not one of these: type its number, from 1 "
+                                   f"to {len(options)}")
 
     def settle(self, c: Choice, colour: str | None = None, uno: bool | None = None) -> Any:
         """The one action of `c`: ask for the colour of a Wild, then whether to call UNO."""
@@ -438,15 +475,31 @@ class Table:
         (it refuses an illegal one and names the rule). None: not a move."""
         words = text.split()
         if words[0].lower() == "draw":
+            if len(words) > 1:  # `draw 2`: the number of cards is the rules', not the player's
+                raise Mistyped(f"`draw` takes nothing after it ({clip(' '.join(words[1:]))!r}"
+                               "): type draw")
             return Action.draw(self.me)
         try:
             face = parse_face(words[0].upper())
-            colour = None
-            for w in words[1:]:
-                if w.lower() != "uno":
-                    colour = color_letter(w.lower())
         except CardNotationError:
             return None
+        colours = []
+        for w in words[1:]:
+            if w.lower() == "uno":
+                continue
+            try:
+                colours.append(color_letter(w.lower()))
+            except CardNotationError:
+                raise Mistyped(f"{clip(w)!r} is neither a colour nor `uno`: type "
+                               f"{self.form(face)}") from None
+        if len(colours) > 1:
+            raise Mistyped(f"name one colour, not {len(colours)}: type {self.form(face)}")
+        if colours and not face.is_wild:  # `Y3 green`: a colour the card does not take
+            raise Mistyped(f"{face.text} is not a Wild and takes no colour: type "
+                           f"{self.form(face)}")
+        if sum(w.lower() == "uno" for w in words[1:]) > 1:
+            raise Mistyped(f"say `uno` once: type {self.form(face)}")
+        colour = colours[0] if colours else None
         uno = True if "uno" in (w.lower() for w in words[1:]) else None
         for c in options:
             a = c.first
@@ -464,6 +517,16 @@ class Table:
         if card is None:
             return None
         return Action.play(self.me, card, colour, bool(uno))
+
+    def form(self, f: Face) -> str:
+        """How a card is typed: `Y3, or Y3 uno to call UNO with it`; `W4 and a colour (red,
+        yellow, green or blue), and uno to call UNO with it`."""
+        if f.is_wild:
+            names = [COLOR_NAMES[c] for c in self.game.params.colors_of(self.game.state.side)]
+            listed = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else \
+                "".join(names)
+            return f"{f.text} and a colour ({listed}), and uno to call UNO with it"
+        return f"{f.text}, or {f.text} uno to call UNO with it"
 
     def decide(self) -> Any:
         """The human's next action, QUIT, None (end of input) or "let-go" (a window left)."""
@@ -506,11 +569,20 @@ class Table:
                 self.console.print(f"  full card names {'on' if self.long_names else 'off'}")
                 self.show()
                 continue
-            if low == "0" and not my_turn:
+            n = number(text)
+            if n == 0 and not my_turn:
                 return "let-go"
-            if text.isdigit() and 1 <= int(text) <= len(options):
-                return self.settle(options[int(text) - 1])
-            got = self.typed(text, options) if text else None
+            if n is not None and 1 <= n <= len(options):
+                return self.settle(options[n - 1])
+            if n is not None:
+                low_n = 0 if not my_turn else 1
+                self.console.print(f"  ? {out_of_range(text, low_n, len(options))}")
+                continue
+            try:
+                got = self.typed(text, options) if text else None
+            except Mistyped as exc:
+                self.console.print(f"  ? {exc}")
+                continue
             if got is not None:
                 return got
             self.console.print(f"  ? {text!r} is not a move here: {HINT}")
@@ -521,6 +593,7 @@ class Table:
         g, st = self.game, self.game.state
         side = st.side
         challenged = st.challenge_by
+        colour = st.active_color
         try:
             events = g.apply(action)
         except IllegalAction as exc:  # the engine's typed error, with the rule it enforces
@@ -528,6 +601,8 @@ class Table:
             self.say(f"Refused: {why}", rule=exc.rule)
             self.last = (f"Refused: {why}", exc.rule)
             return False
+        if g.pending is not None and g.pending.decision == "challenge":
+            self.colour_before = colour  # what the challenge judges the Wild Draw card by
         if action.kind == "challenge":  # who challenged whom
             verb = "challenge" if action.player == self.me else "challenges"
             self.say(f"{self.name(action.player)} {verb} {self.whose(challenged)} Wild Draw card",

@@ -119,14 +119,31 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_search(args: argparse.Namespace) -> int:
-    from uno_spec.lookup import format_hits, search
+# The longest query `rules search` takes (characters of its words and phrases together): no
+# clause is longer than a few hundred, so a longer query can find nothing
+MAX_QUERY = 10_000
 
-    if not all(word.strip() for word in args.words):  # an empty word matches every rule
-        print("uno-fsm rules search: an empty word; name what to look for", file=sys.stderr)
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from uno_spec.lookup import QUOTES, format_hits, search
+
+    def refuse(why: str) -> int:
+        print(f"uno-fsm rules search: {why}", file=sys.stderr)
         return 2
-    hits = search(args.words, _lookup_root(args))
-    _say(format_hits(hits, args.words))
+
+    phrases = args.phrase or []
+    # an empty word (or one of quotation marks only) would match every rule
+    if not all(word.strip(QUOTES + " \t\n\r\f\v") for word in args.words):
+        return refuse("an empty word; name what to look for")
+    if not all(p.strip(QUOTES + " \t\n\r\f\v") for p in phrases):
+        return refuse("an empty --phrase; name the words to find in that order")
+    if not args.words and not phrases:
+        return refuse("name a word to look for, or a --phrase (see `uno-fsm rules search "
+                      "--help`)")
+    if sum(map(len, [*args.words, *phrases])) > MAX_QUERY:
+        return refuse(f"the query is longer than {MAX_QUERY} characters; no clause is")
+    hits = search(args.words, _lookup_root(args), phrases)
+    _say(format_hits(hits, args.words, phrases))
     return 0 if hits else 1
 
 
@@ -163,14 +180,33 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     rules.set_defaults(handler=lambda _args: _choose(rules))
 
     p = rules_sub.add_parser("show", help="a rule with its quoted clauses and rulings")
-    p.add_argument("rule_id", metavar="RULE-ID")
+    p.add_argument("rule_id", metavar="RULE-ID",
+                   help="the rule's id, any case (CL.PLAY.MATCH); `uno-fsm rules search` "
+                   "finds one")
     _spec_option(p)
     sitelinks.add_option(p)
     p.set_defaults(handler=_safe(cmd_show))
 
     p = rules_sub.add_parser("search", help="rules and clauses containing all the words "
-                                            "(accent- and case-insensitive)")
-    p.add_argument("words", nargs="+", metavar="WORD")
+                                            "(accent- and case-insensitive), each clause with "
+                                            "the rules citing it",
+                             description="Rules and clauses containing all the words, in any "
+                             "order, ignoring accents and case: `penalidade` finds "
+                             "`Penalidade`, `pontuacao` finds `Pontuação`, and part of a word "
+                             "counts (`penal` finds both). Each clause found is "
+                             "listed with the rules that cite it (the rule ids to name, the "
+                             "clauses to cite).",
+                             epilog="Quotation marks do not make a phrase: `\"wild draw four\"` "
+                             "and `wild draw four` both look for the three words; ask for "
+                             "words in that order with --phrase. Exit status: 0 found, 1 "
+                             "nothing found, 2 an empty word or phrase, no query, or a query "
+                             f"over {MAX_QUERY} characters.")
+    p.add_argument("words", nargs="*", metavar="WORD",
+                   help="words that must all appear, anywhere in the text (an argument "
+                   "holding spaces is its words)")
+    p.add_argument("--phrase", action="append", metavar="TEXT",
+                   help="these words, in this order, next to each other (repeatable; with "
+                   "WORDs, everything must match)")
     _spec_option(p)
     sitelinks.add_option(p)
     p.set_defaults(handler=_safe(cmd_search))

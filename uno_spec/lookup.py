@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -136,29 +137,61 @@ class Hit:
     file: str
     line: int
     anchor: str = ""  # its place in the rulebook site (uno_spec.sitelinks), from the site's root
+    cited_by: tuple[str, ...] = ()  # a clause: the rules citing it (spec/rules), in file order
 
 
-def search(words: list[str], root: Path | None = None) -> list[Hit]:
-    """Rules and clauses whose text contains every word, ignoring accents and case."""
+# Quotation marks a word may carry (typed inside shell quotes, or pasted): they mark nothing
+QUOTES = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e`"
+
+
+def query_words(words: list[str]) -> list[str]:
+    """The words of a query, as `rules search` reads them: every argument split at white
+    space, quotation marks around a word dropped, so that `"wild draw four"` (one argument) is
+    the four words `wild draw four` are; empty when there are none."""
+    return [w.strip(QUOTES) for arg in words for w in arg.split() if w.strip(QUOTES)]
+
+
+def normalize(text: str) -> str:
+    """The form every text is compared in (`fold`, its white space runs one space): where a
+    word or a phrase of a query is looked for."""
+    return " ".join(fold(text).split())
+
+
+def matches(hay: str, words: Sequence[str], phrases: Sequence[str] = ()) -> bool:
+    """Whether `hay` (a `normalize`d text) contains every word and every phrase (its words
+    in order, as `normalize` writes them), ignoring accents, case and line breaks."""
+    return all(normalize(w) in hay for w in words) and \
+        all(normalize(p) in hay for p in phrases)
+
+
+def search(words: list[str], root: Path | None = None,
+           phrases: list[str] | None = None) -> list[Hit]:
+    """Rules and clauses whose text contains every word (`query_words`) and every phrase,
+    ignoring accents and case (`matches`); each clause found with the rules citing it."""
     index = Index.load(root)
-    wanted = [fold(w) for w in words if w.strip()]
+    wanted = query_words(words)
+    exact = [p for p in (" ".join(x.strip(QUOTES).split()) for x in phrases or []) if p]
+    citing: dict[str, list[str]] = {}
+    for rule in index.rules.values():
+        for cid in rule.cites:
+            citing.setdefault(cid, []).append(rule.id)
     hits: list[Hit] = []
     for rule in index.rules.values():
-        hay = fold(f"{rule.id} {rule.statement}")
-        if all(w in hay for w in wanted):
+        if matches(normalize(f"{rule.id} {rule.statement}"), wanted, exact):
             hits.append(Hit("rule", rule.id, rule.statement, "", rule.file, rule.line,
                             sitelinks.rule_path(rule.id, rule.area)))
     for clause in index.clauses.values():
-        hay = fold(f"{clause.id} {clause.text} {clause.en}")
-        if all(w in hay for w in wanted):
+        if matches(normalize(f"{clause.id} {clause.text} {clause.en}"), wanted, exact):
             hits.append(Hit("clause", clause.id, clause.text, clause.en, clause.file,
-                            clause.line, sitelinks.clause_path(clause.id)))
+                            clause.line, sitelinks.clause_path(clause.id),
+                            tuple(dict.fromkeys(citing.get(clause.id, ())))))
     return hits
 
 
-def format_hits(hits: list[Hit], words: list[str]) -> str:
+def format_hits(hits: list[Hit], words: list[str], phrases: list[str] | None = None) -> str:
+    asked = " ".join([*query_words(words), *(f'"{p}"' for p in phrases or [])])
     if not hits:
-        return f"no rule or clause contains: {' '.join(words)}"
+        return f"no rule or clause contains: {asked}"
     lines: list[str] = []
     site = sitelinks.base()
     for hit in hits:
@@ -166,10 +199,18 @@ def format_hits(hits: list[Hit], words: list[str]) -> str:
         lines.append(_indent(hit.text, "  "))
         if hit.en:
             lines.append(_indent(hit.en, "  en: "))
+        if hit.kind == "clause":
+            lines.append("  cited by: " + (", ".join(hit.cited_by) or "no rule"))
         if hit.anchor:
             lines.append(f"  site: {site}{hit.anchor}")
     n_rules = sum(h.kind == "rule" for h in hits)
-    lines.append(f"{n_rules} rule(s), {len(hits) - n_rules} clause(s)")
+    found = {h.id for h in hits if h.kind == "rule"}
+    citing = [r for r in dict.fromkeys(r for h in hits for r in h.cited_by) if r not in found]
+    summary = f"{n_rules} rule(s), {len(hits) - n_rules} clause(s)"
+    if citing:
+        summary += (f"; {len(citing)} more rule(s) cite the clauses found: "
+                    + ", ".join(citing))
+    lines.append(summary)
     return "\n".join(lines)
 
 

@@ -15,7 +15,7 @@ from mypy_extensions import trait
 
 from uno_fsm import errors as E
 from uno_fsm.actions import EVENT_OF, Action, check_form, interned, new_event
-from uno_fsm.cards import Card, Face
+from uno_fsm.cards import Card, Face, a_or_an, color_name, full_name
 from uno_fsm.phase_table import (
     CALL_UNO,
     CATCH,
@@ -266,7 +266,7 @@ class TurnRules(Core):
         if not self.matches(card):  # CL.PLAY.ILLEGAL-REJECTED
             top = self.top()
             rule = "CL.PLAY.MATCH-ON-WILD" if top is not None and top.is_wild else "CL.PLAY.MATCH"
-            raise E.CardDoesNotMatch(f"{card} does not match {top} / {st.active_color}", rule)
+            raise E.CardDoesNotMatch(self.mismatch(card, f, top), rule)
         if f.is_wild:
             if a.color is None:
                 # CL.END.LAST-OTHER: a last Wild needs no colour, except a Wild Draw Colour,
@@ -278,6 +278,31 @@ class TurnRules(Core):
         elif a.color is not None:
             raise E.MalformedAction(f"{card} is not a Wild: no colour is named with it")
         self.validate_uno_call(a, hand)
+
+    def mismatch(self, card: Card, f: Face, top: Face | None) -> str:
+        """Why `f` cannot be played, in words: `R7 does not match the yellow Draw Two: play a
+        yellow card, a Draw Two or a Wild` (CL.PLAY.MATCH: the colour in force, the top's
+        number or symbol, or a Wild; CL.PLAY.MATCH-ON-WILD: on a Wild, its named colour or a
+        Wild). Where a variant's own match decides (a `playable` hook answering for the card,
+        e.g. V.STACK.* on a pending penalty) only what was refused is said."""
+        color = color_name(self.st.active_color)
+        if top is None:
+            return f"{f.text} cannot be played: there is no card on the discard pile"
+        if any(hook((card,)) is not None for hook in self.hooks.playable):
+            return f"{f.text} cannot be played on the {full_name(top)} now"
+        if top.is_wild:
+            on = f"the {color} named for the {full_name(top)}" if color else \
+                f"the {full_name(top)}"
+            options = [f"a {color} card"] if color else []
+        else:
+            on = f"the {full_name(top)}" + (f" ({color} in force)" if color and
+                                             top.color != self.st.active_color else "")
+            rank = str(top.number) if top.number is not None else full_name(top).split(" ", 1)[1]
+            options = [*([f"a {color} card"] if color else []), a_or_an(rank)]
+        options.append("a Wild")
+        return (f"{f.text} does not match {on}: play "
+                + (", ".join(options[:-1]) + " or " + options[-1] if len(options) > 1
+                   else options[0]))
 
     def begin(self, event: str) -> None:
         """Before any effect: CL.UNO.WINDOW closes at the next action that is neither an UNO

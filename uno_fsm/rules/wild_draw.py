@@ -27,6 +27,8 @@ CHALLENGE_RULES: dict[str, tuple[str, str, str, str]] = {
             "FL.END.GO-OUT-DRAW"),
 }
 _CHALLENGER_RULE = {"wd2": "FL.LIGHT.W2.CHALLENGER", "wdc": "FL.DARK.WDC.CHALLENGER"}
+# when each may be played (what a challenge judges: `play_challengeable`)
+LEGAL_RULES = {"wd4": "CL.WD4.LEGAL", "wd2": "FL.LIGHT.W2.LEGAL", "wdc": "FL.DARK.WDC.LEGAL"}
 EFFECTS = {kind: "wild_draw_effect" for kind in CHALLENGE_RULES}
 
 
