@@ -122,8 +122,9 @@ def test_cli_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     (["--deck", "colors=purple"], "uno-fsm check: --deck: colors: purple not in "
      "['red', 'yellow', 'green', 'blue']\n"),
     (["--deck", "numbers"], "uno-fsm check: --deck: 'numbers' is not key=items\n"),
-    (["--ruleset", "classic-official+seven-o", "--long"],
-     "uno-fsm check: no bundled --long configuration for classic-official+seven-o: give --deck"),
+    (["--ruleset", "classic-official+seven-o+stacking"],
+     "uno-fsm check: no bundled configuration for classic-official+seven-o+stacking: give "
+     "--deck"),
     (["--deck", "colors=red,yellow", "--max-states", "10"],
      "uno-fsm check: the deck has more distinct deals than --max-states 10: use a smaller "
      "deck or hand\n"),

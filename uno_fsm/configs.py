@@ -42,3 +42,4 @@ class CheckConfig:
     seed: int = 0  # the RNG of every shuffle after the deal
     illegal: int = 2  # illegal candidates tried per state
     referee: bool = False  # also the table penalties (hints, wrong cards): never listed
+    symmetry: bool = True  # states merged under colour and seat symmetry (uno_fsm.modelcheck)

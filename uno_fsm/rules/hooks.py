@@ -72,6 +72,11 @@ class Variant:
     # keys of a scenario set-up only this variant gives meaning to (`from_setup` reads them;
     # a set-up naming one of a variant the ruleset does not play is refused)
     setup_fields: ClassVar[tuple[str, ...]] = ()
+    # the model checker's symmetry reduction (uno_fsm/modelcheck/encoding.py): whether its
+    # rules treat every colour alike (none names a colour) and every seat alike (none names
+    # a seat by its number); a variant that does not sets these False
+    colour_symmetric: ClassVar[bool] = True
+    seat_symmetric: ClassVar[bool] = True
 
     __slots__ = ("r",)
 
