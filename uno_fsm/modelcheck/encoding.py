@@ -4,9 +4,11 @@ shuffles (docs/model-checking.md, "States", "Symmetry" and "Shuffles").
 A visited state is `bytes`: small integers for the phase, the seats, the colour, the pending
 fields, the scores, each hand as the sorted ids of its cards (a multiset), the draw pile in
 order, the discard pile (its top, then the cards under it sorted: classic never reads their
-order; Flip keeps it, a Flip card turns the pile over), the shown hands and the oracle's
-record of a pending challengeable card. No JSON, no dictionaries: 40 to 80 bytes for the
-bundled configurations. `Codec.decode` gives the state back, its hands and pile in that
+order; Flip keeps it, a Flip card turns the pile over) and the oracle's record of a pending
+challengeable card. No JSON, no dictionaries: 40 to 80 bytes for the bundled configurations.
+Left out: the hands shown to a challenger (`State.shown`: read by `view` only, by no rule, no
+invariant and no postcondition, so two states that differ only there have the same futures
+and the same verdicts) and the round number (`State.round`: read by no rule either). `Codec.decode` gives the state back, its hands and pile in that
 canonical order.
 
 **Symmetry** (the soundness argument is in docs/model-checking.md):
@@ -72,26 +74,39 @@ class Frame:
     colours: tuple[tuple[str, str], ...]  # (letter, image letter), identity pairs included
     card_id: dict[Card, int]  # card -> the id of its image
     colour_id: dict[str | None, int]  # letter -> the id of its image (None -> NONE)
-    face_id: dict[str, int]  # face text -> the id of its image
 
 
 class ModelRNG(random.Random):
-    """The shuffles of the explored games: a function of the state and the action. `begin`
-    names the state (the seed, from its canonical fingerprint) and its frame (the canonical
-    order of the cards); the first draw of an action seeds the generator, and `shuffle`
-    sorts the cards in that order first, so the outcome does not depend on the order the
-    cards were gathered in. `skip_next` leaves the next shuffle out (an enumerated deal is
-    already in the order being explored)."""
+    """The shuffles of the explored games, resolved deterministically. `begin` names the
+    state (its seed, from its canonical fingerprint) and its frame (the canonical order of the
+    cards). `shuffle` sorts the cards in that order, then permutes them by the permutation
+    the run's seed, the shuffle's rank within the action and those cards give (the same
+    cards at the same rank are always shuffled the same way, seen in the canonical frame; a
+    second shuffle of an action, such as a tied dealer draw drawn again, goes another way);
+    any other draw (a dealer chosen at random) comes from a
+    generator seeded with the state's seed at the action's first draw. `fresh` says whether
+    the action drew at all (a refused action must not); `skip_next` leaves the next shuffle
+    out (an enumerated deal is already in the order being explored)."""
 
     base = 0
+    salt = b""
     fresh = True
     skip_next = False
+    rank = 0  # shuffles made since `begin`
     order: dict[Card, int] = {}
+    _perms: dict[bytes, tuple[int, ...]] = {}
 
     def begin(self, base: int, order: dict[Card, int]) -> None:
         self.base = base
         self.order = order
         self.fresh = True
+        self.rank = 0
+
+    def salted(self, seed: int) -> ModelRNG:
+        """The run's `--seed` in every shuffle (the same seed: the same permutations)."""
+        self.salt = seed.to_bytes(8, "little")
+        self._perms = {}
+        return self
 
     def _start(self) -> None:
         if self.fresh:
@@ -102,9 +117,21 @@ class ModelRNG(random.Random):
         if self.skip_next:
             self.skip_next = False
             return
-        x.sort(key=self.order.__getitem__)
-        self._start()
-        super().shuffle(x)
+        self.fresh = False
+        order = self.order
+        x.sort(key=order.__getitem__)
+        ids = self.rank.to_bytes(4, "little") + bytes([order[c] for c in x])
+        self.rank += 1
+        perm = self._perms.get(ids)
+        if perm is None:
+            seed = int.from_bytes(hashlib.blake2b(self.salt + ids, digest_size=8).digest(),
+                                  "little")
+            positions = list(range(len(x)))
+            random.Random(seed).shuffle(positions)
+            perm = tuple(positions)
+            if len(self._perms) < 1 << 16:
+                self._perms[ids] = perm
+        x[:] = [x[k] for k in perm]
 
     def random(self) -> float:
         self._start()
@@ -128,8 +155,6 @@ class Codec:
         if len(self.cards) >= NONE:
             raise ValueError(f"{len(self.cards)} distinct cards: at most {NONE - 1}")
         self.flip = any(c.dark is not None for c in self.cards)
-        faces = sorted({f.text for c in self.cards for f in (c.light, c.dark) if f is not None})
-        self.faces: tuple[str, ...] = tuple(faces)
         # the colours of the game (those a Wild may name), then every other letter, so that
         # any colour the engine sets is encoded exactly (a wrong one is then found)
         self.colours: tuple[str, ...] = (*light, *dark)
@@ -176,10 +201,7 @@ class Codec:
         colour_index = {c: i for i, c in enumerate(self._letters)}
         colour_id: dict[str | None, int] = {c: colour_index[m.get(c, c)] for c in self._letters}
         colour_id[None] = NONE
-        face_index = {f: i for i, f in enumerate(self.faces)}
-        face_id = {f: face_index.get(_map_face(parse_face(f), m).text, NONE)
-                   for f in self.faces}
-        return Frame(tuple(sorted(m.items())), card_id, colour_id, face_id)
+        return Frame(tuple(sorted(m.items())), card_id, colour_id)
 
     @property
     def group_size(self) -> int:
@@ -239,13 +261,6 @@ class Codec:
         elif discard:
             out.append(cid(discard[-1]))
             out += sorted(map(cid, discard[:-1]))
-        shown = st.shown
-        out.append(len(shown))
-        if shown:
-            fid = fr.face_id
-            for who, (whom, faces) in sorted(shown.items(), key=lambda kv: seat[kv[0]]):
-                out += (seat[who], seat[whom], len(faces))
-                out += sorted([fid[f] for f in faces])
         return bytes(out)  # ValueError: a field out of 0..255 (the caller reports it)
 
     def canonical(self, st: State, record: Any) -> tuple[bytes, Frame, int]:
@@ -309,11 +324,6 @@ class Codec:
         else:
             discard = rest[1:]
             discard.append(rest[0])
-        shown: dict[int, tuple[int, list[str]]] = {}
-        for _ in range(b[i]):
-            who, whom, m = b[i + 1], b[i + 2], b[i + 3]
-            shown[who] = (whom, [self.faces[f] for f in b[i + 4:i + 4 + m]])
-            i += 3 + m
         st = State(
             ruleset=self.ruleset, players=n, hands=hands, draw=draw, discard=discard,
             active_color=colour.get(b[5]), direction=b[2] - 1, current=b[1], dealer=b[3],
@@ -321,7 +331,7 @@ class Codec:
             drawn=None if b[6] == NONE else cards[b[6]], uno_window=unseat[b[7]],
             challenge_by=unseat[b[8]], challenge_legal=bool(b[9]), stack=stack,
             first_color=bool(b[12]), round_winner=unseat[b[13]], winner=unseat[b[14]],
-            winners=winners, eliminated=eliminated, shown=shown, rng=rng)
+            winners=winners, eliminated=eliminated, rng=rng)
         return st, record
 
     # ---- mapping a state or an action through a symmetry ------------------------------------

@@ -105,7 +105,7 @@ class Expander:
                            colours, seats, params.ruleset)
         self.reduce = config.symmetry
         self.seed = (config.seed * 0x9E3779B97F4A7C15) & _MASK
-        self.rng = ModelRNG()
+        self.rng = ModelRNG().salted(config.seed)
         n = config.players
         self.st = State(ruleset=params.ruleset, players=n, hands=[[] for _ in range(n)],
                         draw=[], discard=[], active_color=None, scores=[0] * n, rng=self.rng)
@@ -134,7 +134,7 @@ class Expander:
         key0, fr, _ = codec.canonical(pre, None)
         if self.reduce and codec.encode(pre, None, codec.identity, 0) != key0:
             return None, None, False
-        rng = ModelRNG()
+        rng = ModelRNG().salted(self.c.seed)
         rng.begin(fingerprint(key0) ^ self.seed, fr.card_id)
         g = deal_game(self.params, n, hands, draw, rng)
         return g, self.key_of(g.state, None), True
