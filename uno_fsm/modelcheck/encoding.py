@@ -8,8 +8,8 @@ order; Flip keeps it, a Flip card turns the pile over) and the oracle's record o
 challengeable card. No JSON, no dictionaries: 40 to 80 bytes for the bundled configurations.
 Left out: the hands shown to a challenger (`State.shown`: read by `view` only, by no rule, no
 invariant and no postcondition, so two states that differ only there have the same futures
-and the same verdicts) and the round number (`State.round`: read by no rule either). `Codec.decode` gives the state back, its hands and pile in that
-canonical order.
+and the same verdicts) and the round number (`State.round`: read by no rule either).
+`Codec.decode` gives the state back, its hands and pile in that canonical order.
 
 **Symmetry** (the soundness argument is in docs/model-checking.md):
 

@@ -79,13 +79,19 @@ class _Pick:
         return seq[(self.h >> 33) % len(seq)]
 
 
-def symmetries(config: CheckConfig, params: Any) -> tuple[bool, bool]:
-    """(colour symmetry, seat symmetry) of a configuration: asked for by `config.symmetry`
-    and declared by every variant the ruleset plays (`Variant.colour_symmetric`,
-    `Variant.seat_symmetric`)."""
+def symmetries(params: Any) -> tuple[bool, bool]:
+    """(colour symmetry, seat symmetry) of a ruleset. Colours: declared by every variant it
+    plays (`Variant.colour_symmetric`). Seats: never, although every shipped rule treats the
+    seats alike: the next hand's dealer is drawn in seat order (CL.DEALER.EACH-HAND,
+    CL.DEALER.HIGHEST) or at random (CL22.DEALER.RANDOM), and a resolved draw gives the same
+    seat to every rotation of a state, so merging rotations would not give the quotient of the
+    exploration (docs/model-checking.md, "Symmetry"; 3 players show it).
+
+    Without `--no-symmetry` the visited set merges the states of an orbit; with it, it does
+    not, but the shuffles are still resolved in the canonical frame of each state, so that
+    both explorations resolve them alike (the reduced one is the quotient of the other)."""
     played = [v for v in VARIANTS if v.enabled(params)]
-    return (config.symmetry and all(v.colour_symmetric for v in played),
-            config.symmetry and all(v.seat_symmetric for v in played))
+    return all(v.colour_symmetric for v in played), False
 
 
 class Expander:
@@ -100,7 +106,7 @@ class Expander:
         self.cards: list[Card] = build_deck(params)
         self.deck = Counter(c.text for c in self.cards)
         self.kinds = sorted({c.text: c for c in self.cards}.values(), key=lambda c: c.text)
-        colours, seats = symmetries(config, params)
+        colours, seats = symmetries(params)
         self.codec = Codec(self.cards, config.players, params.colors, params.dark_colors,
                            colours, seats, params.ruleset)
         self.reduce = config.symmetry

@@ -68,7 +68,7 @@ class WorkerLost(RuntimeError):
 class Violation:
     rule: str
     message: str
-    kind: str  # invariant | transition | illegal | no-round-end | forced-cycle
+    kind: str  # deal | invariant | transition | illegal | no-round-end | forced-cycle
     path: list[Action]  # from the initial deal to the state where it shows (concrete)
     action: Action | None  # the failing action (None: a property of the state)
     deal: int  # index of the initial deal
@@ -315,7 +315,7 @@ class Search:
             try:
                 oracle.check_deal(g, self.ex.facts)
             except AssertionError as exc:
-                self.violate("invariant", str(exc), i, -1, None)
+                self.violate("deal", str(exc), i, -1, None)
             if len(self.visited) > c.max_states:
                 r.truncated = True
             else:
@@ -475,7 +475,8 @@ class Search:
         origin = [
             f"# Found by `uno-fsm check --ruleset {c.ruleset} --players {c.players} "
             f"--deck '{c.deck}' --hand {c.hand}"
-            + (f" --target {c.target}" if c.target is not None else "") + f" --seed {c.seed}`:",
+            + (f" --target {c.target}" if c.target is not None
+               and self.params.target is not None else "") + f" --seed {c.seed}`:",
             f"#   a {v.kind} violation after {len(path)} actions from deal {v.deal} "
             "(the shortest path, breadth first).",
             f"#   The reduced game: hand {c.hand}, target "
@@ -506,6 +507,9 @@ class Search:
         try:
             if v.kind == "invariant":
                 check_invariants(g, self.ex.facts, self.ex.deck)
+                return False
+            if v.kind == "deal":
+                oracle.check_deal(g, self.ex.facts)
                 return False
             a = v.action
             assert a is not None

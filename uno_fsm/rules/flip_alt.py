@@ -41,7 +41,7 @@ class FlipAltScoringOracle(Oracle):
 class FlipAltScoring(Variant):
     name = "flip-alt-scoring"
     fuzz = (FuzzConfig("flip+flip-alt-scoring"),)
-    checks = (CheckConfig("flip+flip-alt-scoring", 2, FLIP_DECK, hand=2, target=100, depth=4),)
+    checks = (CheckConfig("flip+flip-alt-scoring", 2, FLIP_DECK, hand=1, target=3),)
     oracle = FlipAltScoringOracle
     __slots__ = ()
 

@@ -73,10 +73,9 @@ class Variant:
     # a set-up naming one of a variant the ruleset does not play is refused)
     setup_fields: ClassVar[tuple[str, ...]] = ()
     # the model checker's symmetry reduction (uno_fsm/modelcheck/encoding.py): whether its
-    # rules treat every colour alike (none names a colour) and every seat alike (none names
-    # a seat by its number); a variant that does not sets these False
+    # rules treat every colour alike (none names a colour); a variant that does not sets it
+    # False
     colour_symmetric: ClassVar[bool] = True
-    seat_symmetric: ClassVar[bool] = True
 
     __slots__ = ("r",)
 

@@ -47,8 +47,8 @@ class Stacking(Variant):
     name = "stacking"
     fuzz = (FuzzConfig("classic-official+stacking"), FuzzConfig("classic-2022+stacking"))
     checks = (CheckConfig("classic-official+stacking", 2,
-                          "colors=red;numbers=1;actions=skip,draw2:2;wilds=wd4:2", hand=2,
-                          target=100, depth=5),)
+                          "colors=red,yellow;numbers=1;actions=draw2;wilds=wd4:2", hand=1,
+                          target=3),)
     __slots__ = ()
 
     @staticmethod
