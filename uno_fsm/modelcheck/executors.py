@@ -196,6 +196,7 @@ class DaskExecutor:
             raise WorkerLost("--cluster needs Dask distributed: "
                              "python -m pip install '.[cluster]'") from None
         self.config = config
+        self.client: Any = None
         self.cluster: Any = None
         self.futures: list[Any] = []
         if address.startswith("local:"):
@@ -231,7 +232,7 @@ class DaskExecutor:
             self.futures = []
 
     def close(self) -> None:
-        client = getattr(self, "client", None)
+        client = self.client
         if client is not None:
             if self.futures:
                 client.cancel(self.futures, force=True)
