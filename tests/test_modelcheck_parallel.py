@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import functools
 import json
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +85,40 @@ def test_the_json_report_leads_with_the_verdict(capsys: pytest.CaptureFixture[st
     assert list(out)[:5] == ["verdict", "violations", "complete", "bound", "interrupted"]
     assert out["verdict"] == "ok" and out["complete"] is False
     assert out["bound"] == "--depth 1" and out["workers"] == 2
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text(encoding="ascii")
+    except OSError:
+        return []
+    return [int(x) for x in text.split()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_the_main_process_ends_every_worker_and_reports(sig: int) -> None:
+    # a configuration that takes far longer than the test waits (about 60,000 states)
+    argv = [sys.executable, "-m", "uno_cli", "check", "--ruleset", "classic-official",
+            "--deck", "colors=red,yellow;numbers=1;actions=skip,reverse;wilds=", "--hand", "1",
+            "--target", "3", "--unbounded", "--jobs", "2", "--format", "json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).parent.parent)
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(workers) == 2, "the two workers never started"
+        time.sleep(1.0)  # some levels explored
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + sig, err
+    report = json.loads(out)
+    assert report["verdict"] == "interrupted" and report["interrupted"] == signal.Signals(sig).name
+    assert report["complete"] is False and report["states"] > 0 and report["frontier"] > 0
+    for pid in workers:  # ended and reaped before the report was written
+        assert not Path(f"/proc/{pid}").exists(), pid

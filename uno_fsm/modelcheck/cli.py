@@ -6,8 +6,6 @@ import argparse
 import json
 import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -15,9 +13,9 @@ from uno_fsm.modelcheck.bundled import BUNDLED, Config
 from uno_fsm.modelcheck.coverage import UNREACHABLE, missing_labels
 from uno_fsm.modelcheck.deals import ConfigError
 from uno_fsm.modelcheck.encoding import collision_probability
-from uno_fsm.modelcheck.search import Interrupted, Result, WorkerLost, explore
+from uno_fsm.modelcheck.search import Result, WorkerLost, explore
+from uno_spec.signals import Interrupted, interrupts
 
-ENDING = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
 DECK_SPEC_MAX = 4096  # characters of --deck (a real deck spec is under 200)
 CLUSTER_MAX = 1024
 
@@ -158,26 +156,6 @@ def render(r: Result, long: bool = False) -> str:
     return "\n".join(lines)
 
 
-@contextmanager
-def interrupts() -> Iterator[None]:
-    """While inside: SIGINT, SIGTERM and SIGHUP raise `Interrupted` once (a second one during
-    the clean-up is ignored)."""
-    fired: list[int] = []
-
-    def handler(signum: int, _frame: Any) -> None:
-        if fired:
-            return
-        fired.append(signum)
-        raise Interrupted(signum)
-
-    old = {s: signal.signal(s, handler) for s in ENDING}
-    try:
-        yield
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
-
-
 def _cmd_check(args: argparse.Namespace) -> int:
     if args.cluster is not None and (not args.cluster.strip() or len(args.cluster) > CLUSTER_MAX
                                      or any(ch in args.cluster for ch in "\n\r\0")):
@@ -188,24 +166,27 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print("uno-fsm check: --jobs and --cluster do not go together (the cluster has its "
               "workers)", file=sys.stderr)
         return 2
-    try:
-        config = config_of(args)
-        with interrupts():
+    # uno_spec.signals: SIGINT, SIGTERM and SIGHUP raise `Interrupted` once; the search stops,
+    # ends every worker and reports what it explored (a second signal is ignored meanwhile)
+    with interrupts():
+        try:
+            config = config_of(args)
             result = explore(config, args.jobs, args.cluster, args.fingerprints)
-    except (ConfigError, ValueError, KeyError, WorkerLost) as exc:
-        print(f"uno-fsm check: {_one_line(exc)}", file=sys.stderr)
-        return 2
-    except Interrupted as exc:  # before the search began (a deal being counted)
-        print(f"uno-fsm check: INTERRUPTED by {exc}: nothing explored yet", file=sys.stderr)
-        return 128 + exc.signum
-    try:
-        if args.format == "json":
-            print(json.dumps(result.to_dict(), indent=2))
-        else:
-            print(render(result, args.long))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        pass
+        except (ConfigError, ValueError, KeyError, WorkerLost) as exc:
+            print(f"uno-fsm check: {_one_line(exc)}", file=sys.stderr)
+            return 2
+        except Interrupted as exc:  # before the search began (a deal being counted)
+            print(f"uno-fsm check: INTERRUPTED by {exc.name}: nothing explored yet",
+                  file=sys.stderr)
+            return exc.exit_status
+        try:
+            if args.format == "json":
+                print(json.dumps(result.to_dict(), indent=2))
+            else:
+                print(render(result, args.long))
+            sys.stdout.flush()
+        except BrokenPipeError:
+            pass
     if result.interrupted is not None:
         return 128 + signal.Signals[result.interrupted].value
     if result.error is not None:

@@ -17,7 +17,6 @@ exploration is complete), and no cycle of forced moves (states with one legal ac
 from __future__ import annotations
 
 import resource
-import signal
 import sys
 import time
 from array import array
@@ -49,15 +48,7 @@ from uno_fsm.modelcheck.expand import (
     Expander,
     Task,
 )
-
-
-class Interrupted(BaseException):
-    """SIGINT, SIGTERM or SIGHUP reached the main process: the run stops, every worker is
-    ended, and the report says what was explored."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
+from uno_spec.signals import Interrupted
 
 
 class WorkerLost(RuntimeError):
@@ -275,9 +266,8 @@ class Search:
                 r.graph_checked = True
             finally:
                 executor.close()
-        except Interrupted as exc:
-            r.interrupted = str(exc)
-            signal.signal(exc.signum, signal.SIG_IGN)  # one more of it must not cut the report
+        except Interrupted as exc:  # uno_spec.signals: SIGINT, SIGTERM, SIGHUP (`interrupts`)
+            r.interrupted = exc.name  # (a second signal is ignored until the report is out)
         except WorkerLost as exc:
             r.error = str(exc)
         r.states = len(self.parent)
