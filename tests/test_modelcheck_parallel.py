@@ -11,12 +11,11 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from tests.test_modelcheck_symmetry import SYM
+from tests.test_modelcheck_symmetry import BUGS, SYM
 from uno_cli.main import main
 from uno_fsm import modelcheck as mc
 
@@ -28,7 +27,7 @@ def same(r: mc.Result) -> tuple[object, ...]:
 
 @functools.cache
 def one() -> mc.Result:
-    return mc.explore(SYM, jobs=1)
+    return mc.explore(SYM, jobs=1)  # up to three hands, two colours: 7,074 states
 
 
 def test_two_local_processes_give_the_result_of_one() -> None:
@@ -50,9 +49,8 @@ def test_a_planted_bug_found_by_two_processes_is_the_one_found_in_one(
 
     # the workers are forked after the patch: they run the patched engine
     _reshuffle_loses_a_card(monkeypatch)
-    small = replace(SYM, target=1)
-    here = mc.explore(small)
-    there = mc.explore(small, jobs=2)
+    here = mc.explore(BUGS)
+    there = mc.explore(BUGS, jobs=2)
     assert here.violation_count > 0 and same(there) == same(here)
     assert [v.scenario for v in there.violations] == [v.scenario for v in here.violations]
 
@@ -71,8 +69,12 @@ def test_bad_cluster_options_are_refused(argv: list[str], message: str,
     assert capsys.readouterr().err == message
 
 
-def test_an_unreachable_scheduler_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unreachable_scheduler_is_one_line(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
+    from uno_fsm.modelcheck import executors
+
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", 1)  # (10 s by default)
     assert main(["check", "--depth", "1", "--cluster", "tcp://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("uno-fsm check: --cluster tcp://127.0.0.1:9: no Dask scheduler "

@@ -83,8 +83,8 @@ def register(sub: Any) -> None:
                    help="keep 64-bit fingerprints of the states instead of their keys (less "
                    "memory; the report gives the probability of a collision)")
     p.add_argument("--no-symmetry", action="store_true", dest="no_symmetry",
-                   help="explore every state, not one per orbit of the colour and seat "
-                   "symmetries")
+                   help="explore every state, not one per orbit of the colour symmetry "
+                   "(docs/model-checking.md, Symmetry)")
     p.add_argument("--format", choices=("console", "json"), default="console",
                    help="report format (default console)")
     p.add_argument("--referee", action="store_true",
@@ -123,8 +123,8 @@ def render(r: Result, long: bool = False) -> str:
         + (", --referee" if c.referee else "")
         + (f", depth bound {c.depth}" if c.depth is not None else ""),
         f"  states {_n(r.states)}, transitions {_n(r.transitions)}, depth {r.depth}, deals "
-        f"{_n(r.deals)} ({_n(r.deals_explored)} explored, one per orbit; "
-        f"{_n(r.deals_refused)} refused)",
+        f"{_n(r.deals)} ({_n(r.deals_explored)} explored"
+        + (", one per orbit" if r.group > 1 else "") + f"; {_n(r.deals_refused)} refused)",
         f"  symmetry: {r.symmetry} (group of {r.group})",
         f"  visited set: {'64-bit fingerprints' if r.fingerprints else 'canonical keys'}, "
         f"{d['visited']['bytes_per_state']} bytes per state"
