@@ -135,6 +135,8 @@ def test_cli_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     (["--ruleset", "classic-official+seven-o+stacking"],
      "uno-fsm check: no bundled configuration for classic-official+seven-o+stacking: give "
      "--deck"),
+    (["--deck", "x" * 5000], "uno-fsm check: --deck: 5000 characters, at most 4096\n"),
+    (["--jobs", "0"], "uno-fsm check: argument --jobs: 0 is not from 1 to 1024"),
     (["--deck", "colors=red,yellow", "--max-states", "10"],
      "uno-fsm check: the deck has more distinct deals than --max-states 10: use a smaller "
      "deck or hand\n"),

@@ -60,6 +60,10 @@ def test_a_planted_bug_found_by_two_processes_is_the_one_found_in_one(
      "local:N\n"),
     (["--cluster", "local:0"], "uno-fsm check: --cluster local:0: local:N with N from 1 to "
      "256\n"),
+    (["--cluster", "tcp://host:8786\nlocal:2"], "uno-fsm check: --cluster: an address such as "
+     "tcp://host:8786, or local:N\n"),
+    (["--cluster", "x" * 2000], "uno-fsm check: --cluster: an address such as tcp://host:8786, "
+     "or local:N\n"),
     (["--cluster", "local:2", "--jobs", "2"], "uno-fsm check: --jobs and --cluster do not go "
      "together (the cluster has its workers)\n"),
 ])
