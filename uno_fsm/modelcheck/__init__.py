@@ -15,6 +15,7 @@ second model of the rules.
 - `search`: the visited set, the breadth-first levels, the graph properties, the
   counterexamples replayed as scenarios;
 - `executors`: in process, local worker processes, or a Dask cluster;
+- `run`: `explore`, a configuration checked by a search on an executor;
 - `coverage`: the turn-phase machine's edges and guard outcomes reached;
 - `bundled`: the configurations CI runs; `cli`: the command.
 """
@@ -40,7 +41,8 @@ from uno_fsm.modelcheck.deals import (
     parse_deck_spec,
     reduced_params,
 )
-from uno_fsm.modelcheck.search import Interrupted, Result, Search, Violation, explore
+from uno_fsm.modelcheck.run import explore
+from uno_fsm.modelcheck.search import Interrupted, Result, Search, Violation
 
 __all__ = ["BASE_CONFIGS", "BUNDLED", "CI_CONFIGS", "UNREACHABLE", "Config", "ConfigError",
            "Coverage", "Interrupted", "Result", "Search", "Violation", "all_edges",

@@ -13,7 +13,8 @@ from uno_fsm.modelcheck.bundled import BUNDLED, Config
 from uno_fsm.modelcheck.coverage import UNREACHABLE, missing_labels
 from uno_fsm.modelcheck.deals import ConfigError
 from uno_fsm.modelcheck.encoding import collision_probability
-from uno_fsm.modelcheck.search import Result, WorkerLost, explore
+from uno_fsm.modelcheck.run import explore
+from uno_fsm.modelcheck.search import Result, WorkerLost
 from uno_spec.signals import Interrupted, interrupts
 
 DECK_SPEC_MAX = 4096  # characters of --deck (a real deck spec is under 200)

@@ -33,7 +33,7 @@ from uno_fsm.export import draft_yaml, round_setup, turn_expressible, turn_setup
 from uno_fsm.game import Game
 from uno_fsm.invariants import check_invariants, check_rejected
 from uno_fsm.modelcheck.coverage import Coverage
-from uno_fsm.modelcheck.deals import ConfigError, Deal, count_deals, deals, reduced_params
+from uno_fsm.modelcheck.deals import ConfigError, Deal, deals
 from uno_fsm.modelcheck.encoding import (
     Frame,
     collision_probability,
@@ -523,51 +523,4 @@ class Search:
             return True
 
 
-def _auto(config: CheckConfig, cores: int) -> Callable[[int], Any]:
-    """The default of --jobs: every core, from the first level of `AUTO_LEVEL` states on."""
-    from uno_fsm.modelcheck import executors
-
-    done = [cores < 2]
-
-    def switch(size: int) -> Any:
-        if done[0] or size < executors.AUTO_LEVEL:
-            return None
-        done[0] = True
-        return executors.Processes(config, cores)
-
-    return switch
-
-
-def explore(config: CheckConfig, jobs: int | None = 1, cluster: str | None = None,
-            fingerprints: bool = False) -> Result:
-    """Explore `config`: in this process (`jobs` 1), in `jobs` local worker processes, or on
-    a Dask cluster (`cluster`: an address, or `local:N` for a local cluster of N workers);
-    `jobs` None: in this process, then every core once a level holds `AUTO_LEVEL` states."""
-    from uno_fsm.modelcheck import executors
-
-    params = reduced_params(config.ruleset, config.deck, config.hand, config.target)
-    from uno_fsm.deck import build_deck
-
-    cards = build_deck(params)
-    if params.hand_size * config.players >= len(cards):
-        raise ConfigError(f"{len(cards)} cards cannot deal {config.players} hands of "
-                          f"{params.hand_size} and turn a first card")
-    total = count_deals(cards, config.players, params.hand_size, config.max_states)
-    if total > config.max_states:
-        raise ConfigError(f"the deck has more distinct deals than --max-states "
-                          f"{config.max_states}: use a smaller deck or hand")
-    search = Search(config, fingerprints)
-    switch: Callable[[int], Any] | None = None
-    if cluster is not None:
-        executor: Any = executors.DaskExecutor(config, cluster)
-    elif jobs is None:
-        executor = executors.InProcess(search.ex)
-        switch = _auto(config, executors.cores())
-    elif jobs <= 1:
-        executor = executors.InProcess(search.ex)
-    else:
-        executor = executors.Processes(config, jobs)
-    return search.run(executor, executors.chunk_size_for, switch)
-
-
-__all__ = ["Interrupted", "Result", "Search", "Violation", "WorkerLost", "explore"]
+__all__ = ["Interrupted", "Result", "Search", "Violation", "WorkerLost"]
