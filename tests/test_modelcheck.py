@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.test_fuzz_mutants import patch_effect
+from tests.test_modelcheck_symmetry import reshuffle_loses_a_card, skip_does_not_skip
 from uno_cli.main import main
 from uno_fsm import modelcheck as mc
-from uno_fsm.actions import Action
 from uno_fsm.cards import parse
 from uno_fsm.deck import build_deck
 from uno_fsm.rules import Rules
@@ -61,16 +60,7 @@ def test_bundled_classic_official_has_no_violation() -> None:
 
 def test_a_skip_that_does_not_skip_is_found_with_a_shortest_counterexample(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    original = Rules.play_effect
-
-    def play_effect(self: Rules, action: Action | None = None) -> None:
-        actor = self.st.current
-        original(self, action)
-        assert action is not None and action.card is not None
-        if self.face(action.card).kind == "skip":
-            self.st.current = self.seat(actor)  # BUG: the next player is not skipped
-
-    patch_effect(monkeypatch, "play_effect", play_effect)
+    skip_does_not_skip(monkeypatch)
     r = mc.explore(SKIPS)
     found = [v for v in r.violations if v.rule == "CL.TWO.SKIP-AGAIN"]
     assert found, [v.message for v in r.violations]
@@ -87,15 +77,7 @@ def test_a_skip_that_does_not_skip_is_found_with_a_shortest_counterexample(
 
 
 def test_a_reshuffle_that_loses_a_card_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = Rules.reshuffle
-
-    def reshuffle(self: Rules) -> bool:
-        done = original(self)
-        if done and len(self.st.draw) > 1:
-            self.st.draw.pop(0)  # BUG: the bottom card of the new draw pile is lost
-        return done
-
-    monkeypatch.setattr(Rules, "reshuffle", reshuffle)
+    reshuffle_loses_a_card(monkeypatch)
     r = mc.explore(replace(SKIPS, depth=5))
     found = [v for v in r.violations if v.rule == "CL.DECK.TOTAL"]
     assert found, [v.message for v in r.violations]
@@ -178,15 +160,7 @@ def test_the_configurations_reach_every_reachable_phase_edge_and_guard_outcome()
 
 def test_cli_reports_a_violation_with_exit_1(monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    original = Rules.reshuffle
-
-    def reshuffle(self: Rules) -> bool:
-        done = original(self)
-        if done and len(self.st.draw) > 1:
-            self.st.draw.pop(0)  # BUG: a card is lost
-        return done
-
-    monkeypatch.setattr(Rules, "reshuffle", reshuffle)
+    reshuffle_loses_a_card(monkeypatch)
     assert main(["check", "--depth", "3"]) == 1
     out = capsys.readouterr().out
     # the verdict first; a Draw Two drawn from a pile that lost a card gives one card short

@@ -45,10 +45,10 @@ def test_a_local_dask_cluster_of_two_workers_gives_the_result_of_one() -> None:
 
 def test_a_planted_bug_found_by_two_processes_is_the_one_found_in_one(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.test_modelcheck_symmetry import _reshuffle_loses_a_card
+    from tests.test_modelcheck_symmetry import reshuffle_loses_a_card
 
     # the workers are forked after the patch: they run the patched engine
-    _reshuffle_loses_a_card(monkeypatch)
+    reshuffle_loses_a_card(monkeypatch)
     here = mc.explore(BUGS)
     there = mc.explore(BUGS, jobs=2)
     assert here.violation_count > 0 and same(there) == same(here)

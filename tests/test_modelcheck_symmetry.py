@@ -55,7 +55,7 @@ def test_the_reduced_states_are_the_orbits_of_the_unreduced_ones() -> None:
                         codec.frames[1], 0) != k)
 
 
-def _d2_on_anything(mp: pytest.MonkeyPatch) -> None:
+def d2_on_anything(mp: pytest.MonkeyPatch) -> None:
     original = Rules.playable
 
     def playable(self: Rules, cards: list) -> list:  # type: ignore[type-arg]
@@ -66,7 +66,7 @@ def _d2_on_anything(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(Rules, "playable", playable)
 
 
-def _skip_does_not_skip(mp: pytest.MonkeyPatch) -> None:
+def skip_does_not_skip(mp: pytest.MonkeyPatch) -> None:
     original = Rules.play_effect
 
     def play_effect(self: Rules, action: Action | None = None) -> None:
@@ -79,7 +79,7 @@ def _skip_does_not_skip(mp: pytest.MonkeyPatch) -> None:
     patch_effect(mp, "play_effect", play_effect)
 
 
-def _reshuffle_loses_a_card(mp: pytest.MonkeyPatch) -> None:
+def reshuffle_loses_a_card(mp: pytest.MonkeyPatch) -> None:
     original = Rules.reshuffle
 
     def reshuffle(self: Rules) -> bool:
@@ -93,9 +93,9 @@ def _reshuffle_loses_a_card(mp: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize(("plant", "rule"), [
     # a card listed that does not match: the drawn-card pass check sees it first
-    (_d2_on_anything, "CL.DRAW.UNPLAYABLE-PASSES"),
-    (_skip_does_not_skip, "CL.TWO.SKIP-AGAIN"),
-    (_reshuffle_loses_a_card, "CL.DECK.TOTAL"),
+    (d2_on_anything, "CL.DRAW.UNPLAYABLE-PASSES"),
+    (skip_does_not_skip, "CL.TWO.SKIP-AGAIN"),
+    (reshuffle_loses_a_card, "CL.DECK.TOTAL"),
 ])
 def test_reduced_and_unreduced_find_the_same_planted_bugs(
         plant: Callable[[pytest.MonkeyPatch], None], rule: str,
