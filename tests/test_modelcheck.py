@@ -17,7 +17,8 @@ import yaml
 from tests.test_modelcheck_symmetry import reshuffle_loses_a_card, skip_does_not_skip
 from uno_cli.main import main
 from uno_fsm import modelcheck as mc
-from uno_fsm.cards import parse
+from uno_fsm.actions import Action
+from uno_fsm.cards import Face, parse
 from uno_fsm.deck import build_deck
 from uno_fsm.rules import Rules
 
@@ -90,6 +91,30 @@ def test_a_reshuffle_that_loses_a_card_is_found(monkeypatch: pytest.MonkeyPatch)
     assert len(v.path) == 5 and [a.kind for a in v.path[:4]] == ["draw", "play"] * 2
     doc = yaml.safe_load(v.scenario)
     assert doc["setup"]["players"] == 2 and "steps" in doc
+
+
+def test_a_zero_that_passes_the_hands_backwards_is_found_with_three_players(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from uno_fsm.rules import seven_o
+
+    original = seven_o.SevenO.number
+
+    def number(self: seven_o.SevenO, actor: int, f: Face, a: Action) -> bool:
+        if f.rank != "0":
+            return original(self, actor, f, a)
+        r = self.r
+        r.st.current = r.seat(actor)
+        old = r.st.hands
+        # BUG: each hand goes to the previous player (V.SEVENO.ZERO-ROTATE: to the next)
+        r.st.hands = [old[r.seat(seat)] for seat in range(r.st.players)]
+        return False
+
+    monkeypatch.setattr(seven_o.SevenO, "number", number)
+    config = next(c for c in mc.CI_CONFIGS if c.ruleset == "classic-official+seven-o")
+    assert config.players == 3  # with two, a rotation either way is a swap
+    r = mc.explore(config)
+    assert {v.rule for v in r.violations} == {"V.SEVENO.ZERO-ROTATE"}
+    assert all(v.reproduced for v in r.violations)
 
 
 def test_a_round_that_cannot_end_is_found(monkeypatch: pytest.MonkeyPatch) -> None:

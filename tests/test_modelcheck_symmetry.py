@@ -91,11 +91,24 @@ def reshuffle_loses_a_card(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(Rules, "reshuffle", reshuffle)
 
 
+def window_survives_a_draw(mp: pytest.MonkeyPatch) -> None:
+    original = Rules.begin
+
+    def begin(self: Rules, event: str) -> None:
+        window = self.st.uno_window
+        original(self, event)
+        if event == "draw":
+            self.st.uno_window = window  # BUG: a draw leaves the catch window open
+
+    mp.setattr(Rules, "begin", begin)
+
+
 @pytest.mark.parametrize(("plant", "rule"), [
     # a card listed that does not match: the drawn-card pass check sees it first
     (d2_on_anything, "CL.DRAW.UNPLAYABLE-PASSES"),
     (skip_does_not_skip, "CL.TWO.SKIP-AGAIN"),
     (reshuffle_loses_a_card, "CL.DECK.TOTAL"),
+    (window_survives_a_draw, "CL.UNO.WINDOW"),
 ])
 def test_reduced_and_unreduced_find_the_same_planted_bugs(
         plant: Callable[[pytest.MonkeyPatch], None], rule: str,
