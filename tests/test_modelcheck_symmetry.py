@@ -13,9 +13,8 @@ from dataclasses import replace
 
 import pytest
 
-from tests.test_fuzz_mutants import patch_effect
+from tests.test_fuzz_mutants import skip_does_not_skip
 from uno_fsm import modelcheck as mc
-from uno_fsm.actions import Action
 from uno_fsm.modelcheck import executors
 from uno_fsm.modelcheck.expand import Expander
 from uno_fsm.rules import Rules
@@ -64,19 +63,6 @@ def d2_on_anything(mp: pytest.MonkeyPatch) -> None:
         return ok + [c for c in cards if self.face(c).kind == "draw2" and c not in ok]
 
     mp.setattr(Rules, "playable", playable)
-
-
-def skip_does_not_skip(mp: pytest.MonkeyPatch) -> None:
-    original = Rules.play_effect
-
-    def play_effect(self: Rules, action: Action | None = None) -> None:
-        actor = self.st.current
-        original(self, action)
-        assert action is not None and action.card is not None
-        if self.face(action.card).kind == "skip":
-            self.st.current = self.seat(actor)  # BUG: the next player is not skipped
-
-    patch_effect(mp, "play_effect", play_effect)
 
 
 def reshuffle_loses_a_card(mp: pytest.MonkeyPatch) -> None:
