@@ -16,20 +16,22 @@ and the same verdicts) and the round number (`State.round`: read by no rule eith
 - *colours*: every permutation of the deck's colours that maps the deck onto itself (classic:
   any; Flip: the pairs of light and dark permutations its face pairing allows), unless a
   variant played declares its rules colour-specific (`Variant.colour_symmetric`);
-- *seats*: a rotation of the table (every seat index plus k); the canonical rotation puts the
-  dealer at the last seat, as the enumerated deals do, unless a variant declares its rules
-  seat-specific (`Variant.seat_symmetric`).
+- *seats*: the `Codec` can rotate the table (the canonical rotation puts the dealer at the
+  last seat), but the model checker does not ask it to (`expand.symmetries`): the resolved
+  dealer draw of the next hand is not rotation-equivariant (docs/model-checking.md).
 
 The canonical form of a state is the smallest encoding over the permutations that map its
 active colour to the smallest colour of that colour's orbit (an equivariant anchor: a state
-and its image under any symmetry get the same set of candidate encodings), with the rotation
-that puts the dealer last. With two colours it is one encoding per state.
+and its image under any symmetry get the same set of candidate encodings). With two colours it
+is one encoding per state.
 
-**Shuffles** are not enumerated; `ModelRNG` resolves each one as a function of the state and
-the action: the cards are sorted in the canonical order of the state's frame, then permuted by
-an RNG seeded with the fingerprint of the canonical state (and the run's `--seed`). So the
-resolution is the same for every state of an orbit, mapped by the symmetry (equivariant): the
-reduced exploration is the quotient of the unreduced one (tests/test_modelcheck_symmetry.py).
+**Shuffles** are not enumerated; `ModelRNG` resolves each one from the cards shuffled, seen in
+the state's canonical frame: they are sorted in that frame's order, then permuted by a
+permutation drawn from BLAKE2b of the run's `--seed`, the shuffle's rank in the action and
+those cards' canonical ids (any other draw: a generator seeded with the fingerprint of the
+canonical state). So a state and its colour image resolve as images of each other
+(equivariant), and the reduced exploration is the quotient of the unreduced one
+(tests/test_modelcheck_symmetry.py).
 
 **Fingerprints**: `fingerprint(key)` is the first 64 bits of BLAKE2b (stable across processes,
 unlike `hash`); with `--fingerprints` the visited set holds those instead of the keys, and the
