@@ -71,7 +71,7 @@ def collision_probability(n: int) -> float:
 @dataclass(frozen=True)
 class Frame:
     """One symmetry: a colour permutation and a seat rotation, as the tables the encoder
-    reads (a card's id, a colour's id, a face's id, a seat)."""
+    reads (a card's id, a colour's id)."""
 
     colours: tuple[tuple[str, str], ...]  # (letter, image letter), identity pairs included
     card_id: dict[Card, int]  # card -> the id of its image
