@@ -40,7 +40,8 @@ def run_mutant(ruleset: str, players: tuple[int, int], rule_id: str) -> None:
         fuzz.run(machine, BUDGET)
 
 
-def test_skip_that_does_not_skip(monkeypatch: pytest.MonkeyPatch) -> None:
+def skip_does_not_skip(mp: pytest.MonkeyPatch) -> None:
+    """The mutant (also planted by the model checker's tests)."""
     original = Rules.play_effect
 
     def play_effect(self: Rules, action: Action | None = None) -> None:
@@ -50,7 +51,11 @@ def test_skip_that_does_not_skip(monkeypatch: pytest.MonkeyPatch) -> None:
         if self.face(action.card).kind == "skip":
             self.st.current = self.seat(actor)  # BUG: the next player is not skipped
 
-    patch_effect(monkeypatch, "play_effect", play_effect)
+    patch_effect(mp, "play_effect", play_effect)
+
+
+def test_skip_that_does_not_skip(monkeypatch: pytest.MonkeyPatch) -> None:
+    skip_does_not_skip(monkeypatch)
     run_mutant("classic-official", (3, 6), "CL.SKIP.EFFECT")
 
 

@@ -1,4 +1,4 @@
-"""`uno-fsm check` (uno_fsm/modelcheck.py): bounded exploration of the engine.
+"""`uno-fsm check` (uno_fsm/modelcheck/): exploration of the engine.
 
 The bundled configurations run with no violation; rule bugs injected with monkeypatch are found
 with a shortest counterexample written as a scenario; the command's reports and refusals.
@@ -14,21 +14,26 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.test_fuzz_mutants import patch_effect
+from tests.test_modelcheck_symmetry import reshuffle_loses_a_card, skip_does_not_skip
 from uno_cli.main import main
 from uno_fsm import modelcheck as mc
 from uno_fsm.actions import Action
-from uno_fsm.cards import parse
+from uno_fsm.cards import Face, parse
 from uno_fsm.deck import build_deck
 from uno_fsm.rules import Rules
 
 SMALL = replace(mc.BUNDLED["classic-official"], depth=4)
+SKIPS = replace(mc.BASE_CONFIGS[1], depth=4)  # Skip and Reverse of both colours
 
 
 def test_reduced_deck_is_a_sub_deck_of_the_ruleset() -> None:
     p = mc.reduced_params("classic-official", SMALL.deck, 2, 100)
-    assert sorted(c.text for c in build_deck(p)) == ["R1", "RD2", "RR", "RS", "W", "W4"]
+    assert sorted(c.text for c in build_deck(p)) == ["R1", "RD2", "W", "W4", "Y1", "YD2"]
     assert p.hand_size == 2 and p.target == 100
+    # an empty key: none of that kind
+    p = mc.reduced_params("classic-official", "colors=red,yellow;numbers=1;actions=skip;"
+                          "wilds=", 1, None)
+    assert sorted(c.text for c in build_deck(p)) == ["R1", "RS", "Y1", "YS"]
     with pytest.raises(mc.ConfigError, match=r"colors: purple not in \['red', "):
         mc.reduced_params("classic-official", "colors=purple", 2, None)
     with pytest.raises(mc.ConfigError, match="5 copies of wild, the classic-official deck has 4"):
@@ -48,62 +53,74 @@ def test_every_distinct_deal_once() -> None:
 def test_bundled_classic_official_has_no_violation() -> None:
     r = mc.explore(SMALL)
     assert r.violation_count == 0, [v.message for v in r.violations]
-    assert r.deals == 180 and r.states > 1000 and r.transitions > r.states
-    assert r.depth == 4
+    # 6 distinct cards: a card for each of the two hands, the 4 others in every order
+    assert r.deals == 6 * 5 * 4 * 3 * 2 and r.states > 1000 and r.transitions > r.states
+    assert r.depth == 4 and not r.complete and r.bound() == "--depth 4"
     assert r.coverage.edges["play --draw--> play_drawn"] > 0
 
 
 def test_a_skip_that_does_not_skip_is_found_with_a_shortest_counterexample(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    original = Rules.play_effect
-
-    def play_effect(self: Rules, action: Action | None = None) -> None:
-        actor = self.st.current
-        original(self, action)
-        assert action is not None and action.card is not None
-        if self.face(action.card).kind == "skip":
-            self.st.current = self.seat(actor)  # BUG: the next player is not skipped
-
-    patch_effect(monkeypatch, "play_effect", play_effect)
-    r = mc.explore(SMALL)
+    skip_does_not_skip(monkeypatch)
+    r = mc.explore(SKIPS)
     found = [v for v in r.violations if v.rule == "CL.TWO.SKIP-AGAIN"]
     assert found, [v.message for v in r.violations]
     v = found[0]
-    assert v.kind == "transition" and v.path == []  # the first player plays their Skip
-    assert v.action is not None and v.action.card is parse("RS")
+    # one card each: a Skip played as the last card ends the hand, so the shortest path draws
+    # a second card first, then plays the Skip
+    assert v.kind == "transition" and [a.kind for a in v.path] == ["draw"]
+    assert v.action is not None and v.action.card in (parse("RS"), parse("YS"))
+    assert v.action.player == v.path[0].player and v.reproduced
     doc = yaml.safe_load(v.scenario)
     assert doc["ruleset"] == "classic-official" and doc["rules"] == ["CL.TWO.SKIP-AGAIN"]
     assert doc["setup"]["start"] == "turn" and doc["setup"]["players"] == 2
-    assert doc["steps"][-1]["act"] == {"player": v.action.player, "play": "RS"}
+    assert doc["steps"][-1]["act"] == {"player": v.action.player, "play": v.action.card.text}
 
 
 def test_a_reshuffle_that_loses_a_card_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = Rules.reshuffle
-
-    def reshuffle(self: Rules) -> bool:
-        done = original(self)
-        if done and len(self.st.draw) > 1:
-            self.st.draw.pop(0)  # BUG: the bottom card of the new draw pile is lost
-        return done
-
-    monkeypatch.setattr(Rules, "reshuffle", reshuffle)
-    r = mc.explore(SMALL)
+    reshuffle_loses_a_card(monkeypatch)
+    r = mc.explore(replace(SKIPS, depth=5))
     found = [v for v in r.violations if v.rule == "CL.DECK.TOTAL"]
     assert found, [v.message for v in r.violations]
     v = found[0]
-    assert v.kind == "invariant" and v.action is None
-    # breadth first, the shortest paths: the draw pile (one card after the deal) is empty at
-    # the earliest after one action, so the first reshuffle is the second action
-    assert len(v.path) == 2
-    assert min(len(x.path) + (x.action is not None) for x in r.violations) == 2
+    assert v.kind == "invariant" and v.action is None and v.reproduced
+    # breadth first, the shortest path: a card is lost only when two go back (a discard pile
+    # of three: two plays after the first card), a play from a hand of one card ends the
+    # hand, so each play follows a draw; the two draws leave one card of the three in the
+    # pile, and the fifth action must take two (a penalty)
+    assert len(v.path) == 5 and [a.kind for a in v.path[:4]] == ["draw", "play"] * 2
     doc = yaml.safe_load(v.scenario)
     assert doc["setup"]["players"] == 2 and "steps" in doc
+
+
+def test_a_zero_that_passes_the_hands_backwards_is_found_with_three_players(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from uno_fsm.rules import seven_o
+
+    original = seven_o.SevenO.number
+
+    def number(self: seven_o.SevenO, actor: int, f: Face, a: Action) -> bool:
+        if f.rank != "0":
+            return original(self, actor, f, a)
+        r = self.r
+        r.st.current = r.seat(actor)
+        old = r.st.hands
+        # BUG: each hand goes to the previous player (V.SEVENO.ZERO-ROTATE: to the next)
+        r.st.hands = [old[r.seat(seat)] for seat in range(r.st.players)]
+        return False
+
+    monkeypatch.setattr(seven_o.SevenO, "number", number)
+    config = next(c for c in mc.CI_CONFIGS if c.ruleset == "classic-official+seven-o")
+    assert config.players == 3  # with two, a rotation either way is a swap
+    r = mc.explore(config)
+    assert {v.rule for v in r.violations} == {"V.SEVENO.ZERO-ROTATE"}
+    assert all(v.reproduced for v in r.violations)
 
 
 def test_a_round_that_cannot_end_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     # BUG: no card is ever playable, so nobody can go out; drawing goes on for ever
     monkeypatch.setattr(Rules, "playable", lambda self, cards: [])
-    r = mc.explore(replace(SMALL, depth=None, max_states=50_000))
+    r = mc.explore(replace(SKIPS, depth=None, max_states=50_000))
     kinds = {v.kind for v in r.violations}
     assert "no-round-end" in kinds, [v.message for v in r.violations]
 
@@ -113,7 +130,7 @@ def test_cli_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert out["ruleset"] == "classic-official" and out["violations"] == 0
-    assert out["deals"] == 180 and out["depth"] == 2 and out["states"] > out["deals"]
+    assert out["deals"] == 720 and out["depth"] == 2 and out["states"] > out["deals"]
     assert set(out["coverage"]) == {"edges", "edges_covered", "guard_outcomes",
                                     "guard_outcomes_covered"}
 
@@ -122,8 +139,11 @@ def test_cli_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     (["--deck", "colors=purple"], "uno-fsm check: --deck: colors: purple not in "
      "['red', 'yellow', 'green', 'blue']\n"),
     (["--deck", "numbers"], "uno-fsm check: --deck: 'numbers' is not key=items\n"),
-    (["--ruleset", "classic-official+seven-o", "--long"],
-     "uno-fsm check: no bundled --long configuration for classic-official+seven-o: give --deck"),
+    (["--ruleset", "classic-official+seven-o+stacking"],
+     "uno-fsm check: no bundled configuration for classic-official+seven-o+stacking: give "
+     "--deck"),
+    (["--deck", "x" * 5000], "uno-fsm check: --deck: 5000 characters, at most 4096\n"),
+    (["--jobs", "0"], "uno-fsm check: argument --jobs: 0 is not from 1 to 1024"),
     (["--deck", "colors=red,yellow", "--max-states", "10"],
      "uno-fsm check: the deck has more distinct deals than --max-states 10: use a smaller "
      "deck or hand\n"),
@@ -163,27 +183,13 @@ def test_the_configurations_reach_every_reachable_phase_edge_and_guard_outcome()
     assert sorted(mc.missing_labels(cov)) == sorted(mc.UNREACHABLE)
 
 
-def test_jobs_split_the_deals_between_processes() -> None:
-    one = explored(SMALL)
-    two = mc.explore(SMALL, jobs=2)
-    assert two.deals == one.deals == 180 and two.violation_count == 0
-    # each worker has its own visited set: a state reached from deals of both is counted twice
-    assert two.states >= one.states and two.depth == one.depth
-    assert mc.missing_labels(two.coverage) == mc.missing_labels(one.coverage)
-
-
 def test_cli_reports_a_violation_with_exit_1(monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    original = Rules.reshuffle
-
-    def reshuffle(self: Rules) -> bool:
-        done = original(self)
-        if done and len(self.st.draw) > 1:
-            self.st.draw.pop(0)  # BUG: a card is lost
-        return done
-
-    monkeypatch.setattr(Rules, "reshuffle", reshuffle)
+    reshuffle_loses_a_card(monkeypatch)
     assert main(["check", "--depth", "3"]) == 1
     out = capsys.readouterr().out
-    assert "invariant [CL.DECK.TOTAL]" in out and "as a scenario:" in out
+    # the verdict first; a Draw Two drawn from a pile that lost a card gives one card short
+    assert out.startswith("check classic-official: VIOLATIONS: ")
+    assert "bounded by --depth 3" in out.splitlines()[0]
+    assert "transition [CL.D2.EFFECT]" in out and "as a scenario:" in out
     assert "  start: round" in out or "  start: turn" in out

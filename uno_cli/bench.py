@@ -1,6 +1,7 @@
 """`uno-fsm bench`: engine, conformance runner and fuzzer speed (docs/performance.md).
 
     uno-fsm bench [--format text|json] [--repeat N] [--quick]
+    uno-fsm bench --check [--baseline DIR] [--repeat N]   (uno_cli/bench_check.py)
 
 One run measures, after a warm-up, `--repeat` repetitions of each workload and reports medians
 (and, for game stepping, the spread):
@@ -422,10 +423,49 @@ def register(sub: Any) -> None:
                    f"(default {DEFAULT.fuzz_examples})")
     p.add_argument("--corpus", action="append", type=path_option, metavar="PATH",
                    help="scenario files or directories (default: the bundled corpus)")
+    p.add_argument("--check", action="store_true",
+                   help="measure the model checker instead (uno-fsm check, child processes; "
+                   "uno_cli/bench_check.py)")
+    p.add_argument("--baseline", type=path_option, metavar="DIR",
+                   help="with --check: also another checkout's source directory, side by "
+                   "side (e.g. a `git archive` of a release)")
     p.set_defaults(handler=_cmd_bench)
 
 
+def _cmd_check(args: argparse.Namespace) -> int:
+    from uno_cli import bench_check
+
+    base = args.baseline
+    if base is not None and not (Path(base) / "uno_cli" / "__main__.py").is_file():
+        print(f"uno-fsm bench: --baseline {base}: not a source directory of uno-fsm (no "
+              "uno_cli/__main__.py)", file=sys.stderr)
+        return 2
+    repeat = args.repeat if args.repeat is not None else 3
+    print("bench: model checking...", file=sys.stderr, flush=True)
+    try:
+        result: dict[str, Any] = {
+            "machine": machine_info(), "argv": sys.argv[1:],
+            "check": bench_check.bench_check(repeat, Path(base) if base else None)}
+    except RuntimeError as exc:
+        print(f"uno-fsm bench: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        from uno_spec.files import json_text
+
+        print(json_text(result))
+    else:
+        m = result["machine"]
+        sys.stdout.write(f"machine: {m['platform']}, {m['processor']}, {m['cpu_count']} CPUs, "
+                         f"Python {m['python']}\n" + bench_check.render_text(result["check"]))
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.check:
+        return _cmd_check(args)
+    if args.baseline is not None:
+        print("uno-fsm bench: --baseline goes with --check", file=sys.stderr)
+        return 2
     base = QUICK if args.quick else DEFAULT
     sizes = Sizes(
         repeat=args.repeat if args.repeat is not None else base.repeat,

@@ -49,6 +49,7 @@ _ALLOWED: dict[str, dict[str, object]] = {p: dict(evs) for p, evs in TABLE.items
 
 
 _ENDED = frozenset({ROUND_OVER, GAME_OVER})  # the hand is over (or the game)
+_PENDING: dict[tuple[int | None, str], Pending] = {}  # (player, phase) -> its Pending
 
 def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
     if value is None:
@@ -220,14 +221,19 @@ class Game:
     # ---- queries ---------------------------------------------------------------------
     @property
     def pending(self) -> Pending | None:
-        """The decision the game waits for; None when the game is over."""
+        """The decision the game waits for; None when the game is over. (Pending values are
+        immutable: each one is built once, `_PENDING`.)"""
         st = self.state
         phase = st.phase
         if phase == GAME_OVER:
             return None
-        if phase == ROUND_OVER:
-            return Pending(None, DECISIONS[ROUND_OVER])
-        return Pending(st.current, DECISIONS[phase])
+        key = (None if phase == ROUND_OVER else st.current, phase)
+        got = _PENDING.get(key)
+        if got is None:
+            got = Pending(key[0], DECISIONS[phase])
+            if len(_PENDING) < 4096:
+                _PENDING[key] = got
+        return got
 
     @property
     def is_over(self) -> bool:

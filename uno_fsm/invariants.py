@@ -76,23 +76,27 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
         legal = game.legal_actions()
     for o in facts.oracles:  # the variants' own invariants
         o.position(facts, game, legal)
+    # (each message is built only for a failure: this runs in every state of a model check)
     for name, rule in facts.idle_state:  # the state of a variant the ruleset does not play
         if getattr(s, name):
             check(False, rule, f"{name} is {getattr(s, name)!r} in {facts.name}, which does "
                   "not play the variant that sets it")
     if game.is_over:
-        check(pend is None and not legal, "CL.END.NO-PENDING",
-              f"game over with pending {pend} and {len(legal)} legal actions")
+        ok = pend is None and not legal
+        check(ok, "CL.END.NO-PENDING",
+              "" if ok else f"game over with pending {pend} and {len(legal)} legal actions")
         return
-    check(pend is not None and pend.decision in DECISION_NAMES, "CL.PLAY.TURN-OPTIONS",
-          f"malformed pending decision {pend}")
+    ok = pend is not None and pend.decision in DECISION_NAMES
+    check(ok, "CL.PLAY.TURN-OPTIONS", "" if ok else f"malformed pending decision {pend}")
     assert pend is not None
     if pend.decision == "round-over":
-        check(pend.player is None, "CL.END.OUT", f"round over, pending {pend}")
+        ok = pend.player is None
+        check(ok, "CL.END.OUT", "" if ok else f"round over, pending {pend}")
     else:
-        check(pend.player is not None and 0 <= pend.player < s.players, "CL.PLAY.TURN-OPTIONS",
-              f"pending {pend}")
-    check(bool(legal), "CL.PLAY.TURN-OPTIONS", f"no legal action while pending {pend}")
+        ok = pend.player is not None and 0 <= pend.player < s.players
+        check(ok, "CL.PLAY.TURN-OPTIONS", "" if ok else f"pending {pend}")
+    check(bool(legal), "CL.PLAY.TURN-OPTIONS", "" if legal else
+          f"no legal action while pending {pend}")
     top = face_on(s.discard[-1], s.side) if s.discard else None
     for a in legal:
         # CL.PLAY.OUT-OF-TURN: another seat's turn action only as a variant lists it
@@ -102,7 +106,8 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
             check(False, "CL.PLAY.OUT-OF-TURN", f"{a} listed while P{pend.player} owes the "
                   "decision")
     # side consistency: the active colour is a colour of the side in play (FL.* / CL.WILD)
-    check(s.side in ("light", "dark"), "FL.FLIP.SIDE-CHANGE", f"side {s.side!r}")
+    ok = s.side in ("light", "dark")
+    check(ok, "FL.FLIP.SIDE-CHANGE", "" if ok else f"side {s.side!r}")
     if facts.flip:
         # FL.FLIP.HANDS-TURNED, FL.FLIP.DISCARD-TURNED: every card is double-faced and every
         # pile and hand shows the face of the one side in play
@@ -117,11 +122,12 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
         check(s.side == "light", "CL.DECK.COLOURS", "a classic game left the light side")
     colours = DARK_COLORS if s.side == "dark" else CLASSIC_COLORS
     if s.active_color is not None:
-        check(s.active_color in colours, "CL.WILD.FOUR-COLOURS",
-              f"active colour {s.active_color} on the {s.side} side")
+        ok = s.active_color in colours
+        check(ok, "CL.WILD.FOUR-COLOURS",
+              "" if ok else f"active colour {s.active_color} on the {s.side} side")
     elif pend.decision not in ("color", "round-over"):
-        check(facts.flip and top is not None and top.is_wild,
-              "CL.WILD.COLOUR", f"no active colour while pending {pend}")
+        ok = facts.flip and top is not None and top.is_wild
+        check(ok, "CL.WILD.COLOUR", "" if ok else f"no active colour while pending {pend}")
 
 
 # ---- refused actions -----------------------------------------------------------------------

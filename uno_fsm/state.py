@@ -17,6 +17,7 @@ import random
 import struct
 from copy import copy as shallow_copy
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 from uno_fsm.cards import Card, parse
@@ -193,8 +194,8 @@ class State:
     def same(self, other: State) -> bool:
         """Equality field by field (RNG state included) without building the JSON form: the
         same answer as `==` (cards are interned values), faster."""
-        return all(getattr(self, f.name) == getattr(other, f.name) for f in _PLAIN) \
-            and self.rng.getstate() == other.rng.getstate()
+        return _PLAIN_VALUES(self) == _PLAIN_VALUES(other) and (
+            self.rng is other.rng or self.rng.getstate() == other.rng.getstate())
 
     def all_cards(self) -> list[Card]:
         """Every card in play: hands, draw pile and discard pile."""
@@ -207,4 +208,5 @@ class State:
 
 
 _PLAIN = tuple(f for f in fields(State) if f.name != "rng")
+_PLAIN_VALUES = attrgetter(*(f.name for f in _PLAIN))  # every field but the RNG, as one tuple
 _FIELDS = tuple(f.name for f in fields(State))

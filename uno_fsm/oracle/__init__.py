@@ -71,6 +71,7 @@ def postconditions(facts: Facts, before: Snap, action: Action, game: Game,
               "CL.RESHUFFLE.KEEP-TOP",
               f"after a reshuffle the discard pile is {[c.text for c in after.discard]}, "
               f"expected only {expected_top}")
+    uno_call.check_window(action, listed)  # CL.UNO.WINDOW: closed by any other action
     if kind == "play" and action.player != before.current:
         # a play out of turn: only as a variant allows it (`Oracle.out_of_turn`), and then the
         # postconditions of a play from the player's seat

@@ -49,6 +49,20 @@ def post_wrong_card(facts: Facts, before: Snap, action: Action, game: Game) -> N
           "CL.PEN.WRONG-CARD", f"pending {pend}, expected P{nxt} to play")
 
 
+def check_window(action: Action, legal: list[Action]) -> None:
+    """CL.UNO.WINDOW, CL.UNO.LATE-CATCH: the catch window closes at the next action that is
+    neither an UNO call nor a catch (drawing, passing, answering a challenge); after a play
+    only the player who played can be caught (their own window: CL.UNO.MUST-CALL)."""
+    if action.kind in ("draw", "pass", "accept", "challenge"):
+        check(not has_catch(legal), "CL.UNO.WINDOW",
+              f"a catch is still listed after {action}: "
+              f"{[str(a) for a in legal if a.kind == 'catch']}")
+    elif action.kind == "play":
+        others = [a for a in legal if a.kind == "catch" and a.target != action.player]
+        check(not others, "CL.UNO.WINDOW",
+              f"after {action} another player can still be caught: {[str(a) for a in others]}")
+
+
 def check_left_one(p: int, action: Action, game: Game, legal: list[Action]) -> None:
     """CL.UNO.MUST-CALL / CL.UNO.CALL-WITH-PLAY: after a play leaving one card, the player can
     be caught exactly when UNO was not called with the play."""

@@ -70,9 +70,8 @@ class Cards2018(Variant):
     name = "cards-2018"
     fuzz = (FuzzConfig("classic-official+cards-2018"), FuzzConfig("classic-2022+cards-2018"))
     checks = (CheckConfig("classic-official+cards-2018", 2,
-                          "colors=red;numbers=1;actions=skip;"
-                          "wilds=wild,wd4,wild_shuffle_hands,custom_wild",
-                          hand=2, target=100, depth=4),)
+                          "colors=red,yellow;numbers=1;actions=;"
+                          "wilds=wild_shuffle_hands,custom_wild", hand=1, target=3),)
     oracle = Cards2018Oracle
     __slots__ = ()
 

@@ -125,8 +125,8 @@ class Desafio(Variant):
     # DESAFIO.*: three players, so that one elimination leaves a head-to-head (CL.TWO.*); a
     # number card held (1, 2) stays below the amount, an action card or a Wild reaches it
     checks = (CheckConfig("classic-official+desafio", 3,
-                          "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild",
-                          hand=1, target=3, depth=4),)
+                          "colors=red,yellow;numbers=1;actions=skip;wilds=", hand=1,
+                          target=3),)
     setup_fields = ("eliminated",)
     oracle = DesafioOracle
     __slots__ = ()

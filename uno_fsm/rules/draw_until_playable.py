@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from uno_fsm.cards import Card
 from uno_fsm.checks import Oracle, Snap, available, check, face_on, gain, playable
-from uno_fsm.configs import CheckConfig, FuzzConfig
+from uno_fsm.configs import TWO_COLOURS, CheckConfig, FuzzConfig
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import Variant
 
@@ -64,9 +64,8 @@ class DrawUntilPlayable(Variant):
             FuzzConfig("classic-2022+draw-until-playable"))
     # two colours, so that a drawn card often does not match; a small pile, so that drawing
     # runs it out (V.DRAWUNTIL.EXHAUSTED) and the discards are reshuffled
-    checks = (CheckConfig("classic-official+draw-until-playable", 2,
-                          "colors=red,yellow;numbers=1;actions=skip;wilds=wild", hand=2,
-                          target=100, depth=5),)
+    checks = (CheckConfig("classic-official+draw-until-playable", 2, TWO_COLOURS, hand=1,
+                          target=3),)
     oracle = DrawUntilPlayableOracle
     __slots__ = ()
 

@@ -44,7 +44,7 @@ class FlipAltScoring(Variant):
     name = "flip-alt-scoring"
     scoring_method = METHOD
     fuzz = (FuzzConfig("flip+flip-alt-scoring"),)
-    checks = (CheckConfig("flip+flip-alt-scoring", 2, FLIP_DECK, hand=2, target=100, depth=4),)
+    checks = (CheckConfig("flip+flip-alt-scoring", 2, FLIP_DECK, hand=1, target=3),)
     oracle = FlipAltScoringOracle
     __slots__ = ()
 

@@ -16,8 +16,7 @@ from uno_fsm.rules.hooks import Variant
 class FlipLightScoring(Variant):
     name = "flip-light-scoring"
     fuzz = (FuzzConfig("flip+flip-light-scoring"),)
-    checks = (CheckConfig("flip+flip-light-scoring", 2, FLIP_DECK, hand=2, target=100,
-                          depth=4),)
+    checks = (CheckConfig("flip+flip-light-scoring", 2, FLIP_DECK, hand=1, target=3),)
     __slots__ = ()
 
     @staticmethod

@@ -79,6 +79,10 @@ class Variant:
     # keys of a scenario set-up only this variant gives meaning to (`from_setup` reads them;
     # a set-up naming one of a variant the ruleset does not play is refused)
     setup_fields: ClassVar[tuple[str, ...]] = ()
+    # the model checker's symmetry reduction (uno_fsm/modelcheck/encoding.py): whether its
+    # rules treat every colour alike (none names a colour); a variant that does not sets it
+    # False
+    colour_symmetric: ClassVar[bool] = True
     # `State` fields only this variant sets: field -> (the rule that says so, what it holds); a
     # saved game (`Game.from_json`, uno_fsm.state_checks) holding one that none of the
     # ruleset's variants sets is refused with that rule

@@ -85,13 +85,12 @@ class JumpIn(Variant):
     name = "jump-in"
     fuzz = (FuzzConfig("classic-official+jump-in"), FuzzConfig("classic-2022+jump-in"))
     checks = (
-        CheckConfig("classic-official+jump-in", 2,
-                    "colors=red;numbers=1:2;actions=skip:2,draw2;wilds=wild", hand=2,
-                    target=100, depth=5),
+        # identical cards (V.JUMPIN.IDENTICAL) and the same number of the other colour
+        CheckConfig("classic-official+jump-in", 2, "colors=red,yellow;numbers=1:2;actions=skip;"
+                    "wilds=", hand=1, target=3),
         # a 7 played by jumping in owes a swap (V.JUMPIN.EFFECTS with V.SEVENO.SEVEN-PENDING)
         CheckConfig("classic-official+seven-o+jump-in", 2,
-                    "colors=red;numbers=7:2,1;actions=skip;wilds=wild", hand=2, target=100,
-                    depth=4),
+                    "colors=red,yellow;numbers=7:2;actions=skip;wilds=", hand=1, target=3),
     )
     oracle = JumpInOracle
     bench = True  # `uno-fsm bench`, variants/4

@@ -18,7 +18,7 @@ from uno_fsm import errors as E
 from uno_fsm.actions import Action
 from uno_fsm.cards import Card
 from uno_fsm.checks import Oracle, Snap, check, face_on
-from uno_fsm.configs import ONE_COLOUR, CheckConfig, FuzzConfig
+from uno_fsm.configs import TWO_COLOURS, CheckConfig, FuzzConfig
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import Variant
 
@@ -54,8 +54,8 @@ class NoActionFinish(Variant):
             FuzzConfig("classic-2022+no-action-finish"))
     # one colour: every card matches, so a last Skip, Reverse, Draw Two or Wild would be playable
     # but for the house rule (and a one-card hand is dealt)
-    checks = (CheckConfig("classic-official+no-action-finish", 2, ONE_COLOUR, hand=1,
-                          target=100, depth=5),)
+    checks = (CheckConfig("classic-official+no-action-finish", 2, TWO_COLOURS, hand=1,
+                          target=3),)
     oracle = NoActionFinishOracle
     __slots__ = ()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from uno_fsm.checks import Oracle, check
-from uno_fsm.configs import CheckConfig, FuzzConfig
+from uno_fsm.configs import TWO_COLOURS, CheckConfig, FuzzConfig
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import Variant
 
@@ -47,9 +47,7 @@ class Partners(Variant):
     name = "partners"
     scoring_method = METHOD
     fuzz = (FuzzConfig("classic-official+partners"), FuzzConfig("classic-2022+partners"))
-    checks = (CheckConfig("classic-official+partners", 4,
-                          "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild",
-                          hand=1, target=100, depth=3),)
+    checks = (CheckConfig("classic-official+partners", 4, TWO_COLOURS, hand=1, target=3),)
     oracle = PartnersOracle
     __slots__ = ()
 

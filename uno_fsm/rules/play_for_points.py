@@ -15,6 +15,5 @@ from uno_fsm.rules.hooks import Variant
 class PlayForPoints(Variant):
     name = "play-for-points"
     fuzz = (FuzzConfig("classic-2022+play-for-points"),)
-    checks = (CheckConfig("classic-2022+play-for-points", 2, DECK_2022, hand=1, target=30,
-                          depth=5),)
+    checks = (CheckConfig("classic-2022+play-for-points", 2, DECK_2022, hand=1, target=3),)
     __slots__ = ()

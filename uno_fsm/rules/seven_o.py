@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from uno_fsm.game import Game
 
 # the reduced deck of its model-check configurations: a 0, a 7 and a plain number
-SEVENS = "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild"
+SEVENS = "colors=red,yellow;numbers=0,7;actions=skip;wilds="
 # V.SEVENO.SEVEN-SWAP, V.SEVENO.SEVEN-PENDING, V.SEVENO.SEVEN-TARGET
 SEVEN_SWAP = SwapRules("V.SEVENO.SEVEN-SWAP", "V.SEVENO.SEVEN-PENDING", "V.SEVENO.SEVEN-TARGET")
 
@@ -91,9 +91,11 @@ class SevenO(Variant):
     name = "seven-o"
     fuzz = (FuzzConfig("classic-official+seven-o"), FuzzConfig("classic-2022+seven-o"))
     checks = (
-        CheckConfig("classic-official+seven-o", 2, SEVENS, hand=2, target=100, depth=4),
-        # the table penalties (`--referee`), a shallower bound (each hint grows a hand)
-        CheckConfig("classic-official+seven-o", 2, SEVENS, hand=2, target=100, depth=2,
+        # three players: a 0 passes the hands in the direction of play (V.SEVENO.ZERO-ROTATE),
+        # which two players cannot tell from a swap
+        CheckConfig("classic-official+seven-o", 3, SEVENS, hand=1, target=3),
+        # the table penalties (`--referee`): bounded (each hint grows a hand)
+        CheckConfig("classic-official+seven-o", 2, SEVENS, hand=1, target=3, depth=3,
                     referee=True),
     )
     oracle = SevenOOracle

@@ -74,8 +74,8 @@ class SwapHands(Variant):
     name = "swap-hands"
     fuzz = (FuzzConfig("classic-official+swap-hands"), FuzzConfig("classic-2022+swap-hands"))
     checks = (CheckConfig("classic-official+swap-hands", 2,
-                          "colors=red;numbers=1;actions=skip,reverse;wilds=wild,"
-                          "wild_swap_hands", hand=2, target=100, depth=4),)
+                          "colors=red,yellow;numbers=1;actions=skip;wilds=wild_swap_hands",
+                          hand=1, target=3),)
     oracle = SwapHandsOracle
     __slots__ = ()
 

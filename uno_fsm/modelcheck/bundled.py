@@ -1,0 +1,36 @@
+"""The bundled configurations: the base rulesets' (`BASE_CONFIGS`) and each variant's own
+(`Variant.checks`, uno_fsm/rules/<variant>.py); `CI_CONFIGS` is both, and
+`uno-fsm check --ruleset R` runs the first of R without `--referee` (`BUNDLED`)."""
+
+from __future__ import annotations
+
+from uno_fsm.configs import DECK_2022, FLIP_DECK, TWO_COLOURS, CheckConfig
+from uno_fsm.rules import VARIANTS
+
+Config = CheckConfig
+
+# Explored to completion (no depth bound) unless a bound is given: one card each, a target of
+# 3 points (every number scores 1, so a game lasts up to three hands) where the ruleset plays
+# to a target. docs/model-checking.md gives each one's states, transitions, time and memory.
+BASE_CONFIGS = (
+    # a Draw Two and a Wild Draw Four of either colour: CL.PLAY.MATCH, CL.WD4.*
+    Config("classic-official", 2, "colors=red,yellow;numbers=1;actions=draw2;wilds=wild,wd4",
+           hand=1, target=3),
+    # Skip and Reverse of both colours, one hand (CL.TWO.*)
+    Config("classic-official", 2, "colors=red,yellow;numbers=1;actions=skip,reverse;wilds=",
+           hand=1, target=1),
+    Config("classic-2022", 2, DECK_2022, hand=1),
+    Config("classic-2022", 2, "colors=red,yellow;numbers=1,2;actions=draw2;wilds=", hand=1),
+    Config("flip", 2, FLIP_DECK, hand=1, target=1),
+    # GUIDE.FIRST.*: every first card but the Wilds stands with no effect (one hand: no target)
+    Config("classic-guide", 2, TWO_COLOURS, hand=1),
+    # the table penalties (`--referee`): bounded (each hint grows a hand, so the space has no
+    # end); two colours, so that a card can fail to match (CL.PEN.WRONG-CARD)
+    Config("classic-official", 2, "colors=red,yellow;numbers=1;actions=skip;wilds=wild,wd4",
+           hand=2, target=100, depth=3, referee=True),
+)
+CI_CONFIGS: tuple[Config, ...] = (*BASE_CONFIGS, *(c for v in VARIANTS for c in v.checks))
+BUNDLED: dict[str, Config] = {}
+for _c in CI_CONFIGS:
+    if not _c.referee:
+        BUNDLED.setdefault(_c.ruleset, _c)
