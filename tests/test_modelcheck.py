@@ -142,6 +142,8 @@ def test_cli_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     (["--ruleset", "classic-official+seven-o+stacking"],
      "uno-fsm check: no bundled configuration for classic-official+seven-o+stacking: give "
      "--deck"),
+    (["--ruleset", ""], "uno-fsm check: "),
+    (["--ruleset", "nosuch"], "uno-fsm check: "),
     (["--deck", "x" * 5000], "uno-fsm check: --deck: 5000 characters, at most 4096\n"),
     (["--jobs", "0"], "uno-fsm check: argument --jobs: 0 is not from 1 to 1024"),
     (["--deck", "colors=red,yellow", "--max-states", "10"],
@@ -153,6 +155,9 @@ def test_cli_refuses_bad_configurations(argv: list[str], message: str,
     assert main(["check", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message) and err.count("\n") == 1
+    if argv[0] == "--ruleset" and "+" not in argv[1]:  # the name itself refused, not the deck
+        assert ("malformed ruleset name" in err or "unknown ruleset" in err) \
+            and "--deck" not in err
 
 
 def test_every_ruleset_and_variant_has_a_bundled_configuration() -> None:

@@ -15,6 +15,7 @@ from uno_fsm.modelcheck.deals import ConfigError
 from uno_fsm.modelcheck.encoding import collision_probability
 from uno_fsm.modelcheck.run import explore
 from uno_fsm.modelcheck.search import Result, WorkerLost
+from uno_fsm.params import Params
 from uno_spec.signals import Interrupted, interrupts
 
 DECK_SPEC_MAX = 4096  # characters of --deck (a real deck spec is under 200)
@@ -24,6 +25,8 @@ CLUSTER_MAX = 1024
 def config_of(args: argparse.Namespace) -> Config:
     """The configuration the command line asks for: a bundled one, changed by the options."""
     base = BUNDLED.get(args.ruleset)
+    if base is None:
+        Params.of(args.ruleset)  # a malformed or unknown name is told as such, before the deck
     if base is None and args.deck is None:
         raise ConfigError(f"no bundled configuration for {args.ruleset}: give --deck "
                           f"(bundled: {', '.join(BUNDLED)})")
