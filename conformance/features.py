@@ -99,6 +99,10 @@ def facts(sc: Scenario, trace: Trace | None = None) -> Facts:
         params: Any = specdata.ruleset_params(sc.ruleset)
     except Exception:  # an unknown ruleset is lint's error already
         params = {}
+    if sc.params:  # the scenario's table options over the ruleset's
+        from uno_spec.rulesets import deep_merge
+
+        params = deep_merge(params, sc.params)
     target = (params.get("scoring") or {}).get("target", 0) is not None
     f = Facts(game=game, parts=parts, players=int(setup.get("players", 0)),
               start=str(setup.get("start", "turn")), target=target,

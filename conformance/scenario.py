@@ -95,6 +95,13 @@ class Scenario:
     # a match scenario (feature partners-match): the `match` block in JSON form (string player
     # keys); then `setup` is {} and there are no steps (docs/scenario-format.md "Matches")
     match: dict[str, Any] | None = None
+    # `params`: parameter overrides on top of the ruleset's (JSON form, nested like a ruleset
+    # file's `params`; docs/scenario-format.md "Table options")
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def param_paths(self) -> list[str]:
+        """The dotted paths of the parameters the scenario sets (`scoring.target`)."""
+        return sorted(param_leaves(self.params))
 
     def observation_keys(self) -> set[str]:
         """Observation keys the scenario's expectations use."""
@@ -105,12 +112,27 @@ class Scenario:
         return keys
 
     def setup_params(self) -> dict[str, Any]:
-        """The `setup` request's params."""
-        return {"ruleset": self.ruleset, "setup": self.setup, "seed": self.seed}
+        """The `setup` request's params (`params` only when the scenario sets some)."""
+        out = {"ruleset": self.ruleset, "setup": self.setup, "seed": self.seed}
+        if self.params:
+            out["params"] = self.params
+        return out
 
     def match_params(self) -> dict[str, Any]:
         """The `match` request's params: the `match` block without its `expect`."""
         return {k: v for k, v in (self.match or {}).items() if k != "expect"}
+
+
+def param_leaves(params: Any, prefix: str = "") -> dict[str, Any]:
+    """Dotted path -> value of every parameter a (nested) override sets."""
+    out: dict[str, Any] = {}
+    for key, value in params.items() if isinstance(params, dict) else ():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict) and value:
+            out.update(param_leaves(value, path))
+        else:
+            out[path] = value
+    return out
 
 
 def to_json(value: Any) -> Any:
@@ -323,6 +345,75 @@ def _deck(doc: Any, data: dict[str, Any], file: str) -> specdata.Deck:
                      f"{n} players: ruleset {deck.ruleset} is played by {low} to {high} "
                      f"players{parity}")
     return deck
+
+
+# parameter groups a scenario's `params` may not set: the cards and the table the loader checks
+# the set-up against are the ruleset's (name a ruleset that has other ones)
+FIXED_PARAMS = ("game", "deck", "players")
+_PARAMS_SCHEMA: tuple[str, Schema] | None = None
+
+
+def _params_schema() -> Schema:
+    """The compiled `params` definition of the ruleset schema (spec/schema/ruleset.schema.json
+    with every variant's parameter groups: uno_spec.parameters.ruleset_schema)."""
+    from uno_spec.parameters import ruleset_schema
+    from uno_spec.schema import compile_schema
+
+    global _PARAMS_SCHEMA
+    schema = ruleset_schema()
+    text = json.dumps(schema, sort_keys=True)
+    if _PARAMS_SCHEMA is None or _PARAMS_SCHEMA[0] != text:
+        _PARAMS_SCHEMA = (text, compile_schema({"$ref": "#/$defs/params",
+                                                "$defs": schema.get("$defs", {})}))
+    return _PARAMS_SCHEMA[1]
+
+
+def _check_params(doc: Any, data: dict[str, Any], file: str) -> None:
+    """`params`: overrides of the ruleset's parameters, each one the ruleset schema declares,
+    of its type and range (checked on the ruleset's values with the overrides merged in); a
+    variant's own group only in a ruleset with that variant; never the game, the deck or the
+    player counts."""
+    import difflib
+
+    from uno_spec.parameters import parameters, variant_parameters
+    from uno_spec.rulesets import deep_merge
+
+    override = data.get("params")
+    if not override:
+        return
+    sid = data["id"]
+    for key in override:
+        if key in FIXED_PARAMS:
+            raise _error(doc, file, sid, ["params", key], f"{key}: a scenario's params do not "
+                         "change the game, its deck or its player counts (the set-up is "
+                         "checked against the ruleset's): name a ruleset that has them")
+    played = str(data["ruleset"]).split("+")[1:]
+    for key in override:
+        owner = variant_parameters().get(key)
+        if owner is not None and owner[0] not in played:
+            raise _error(doc, file, sid, ["params", key], f"{key} is the {owner[0]} variant's "
+                         f"parameter group: name the variant in the ruleset "
+                         f"({data['ruleset']}+{owner[0]}) rather than setting it")
+    ruleset = specdata.ruleset_params(data["ruleset"])
+    merged = deep_merge(ruleset, override)
+    checked = {k: merged[k] for k in override}
+    errors = sorted(_params_schema().iter_errors(checked), key=lambda e: list(map(str, e.path)))
+    if not errors:
+        return
+    err = errors[0]
+    where = [str(p) for p in err.absolute_path]
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        known = list((err.schema.get("properties") or {}) if isinstance(err.schema, dict)
+                     else ())
+        extra = sorted(str(k) for k in err.instance if k not in known)
+        name = ".".join([*where, extra[0]])
+        close = difflib.get_close_matches(name, list(parameters()), n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise _error(doc, file, sid, ["params", *where, extra[0]],
+                     f"unknown parameter {name!r}{hint} (the parameters: "
+                     "docs/rules/parameters.md)")
+    name = ".".join(where) or "params"
+    raise _error(doc, file, sid, ["params", *where], f"parameter {name}: {err.message}")
 
 
 def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
@@ -555,6 +646,7 @@ def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
         raw_lines=_match_lines(doc) if "match" in data
         else dict(getattr(doc, "key_lines", {}) or {}),
         expect_setup_error=data.get("expect_setup_error"), match=data.get("match"),
+        params=data.get("params") or {},
     )
 
 
@@ -613,6 +705,7 @@ def _parse(text: str, file: str, select: Filters | None) -> tuple[list[Scenario]
         _validate(raw, data, file)
         deck = _deck(raw, data, file)
         _check_numbers(raw, data, file)
+        _check_params(raw, data, file)
         if "match" in data:
             _check_match(raw, data, file)
         else:
@@ -668,7 +761,7 @@ def _to_cache(sc: Scenario) -> dict[str, Any]:
                        st.note] for st in sc.steps],
             "line": sc.line, "seed": sc.seed, "description": sc.description,
             "raw_lines": sc.raw_lines, "expect_setup_error": sc.expect_setup_error,
-            "match": sc.match}
+            "match": sc.match, "params": sc.params}
 
 
 def _from_cache(payload: Any, file: str) -> list[Scenario] | None:
@@ -710,7 +803,7 @@ def _scenario_from_cache(d: Any, file: str) -> Scenario:
         features=_strs(d["features"]), setup=_typed(d["setup"], dict), steps=tuple(steps),
         file=file, line=_typed(d["line"], int), seed=_typed(d["seed"], int),
         description=_typed(d["description"], str), raw_lines=raw_lines,
-        expect_setup_error=setup_error, match=match)
+        expect_setup_error=setup_error, match=match, params=_typed(d["params"], dict))
 
 
 def _typed(value: Any, kind: type) -> Any:
@@ -727,7 +820,7 @@ def _strs(value: Any) -> tuple[str, ...]:
 
 _CACHED_KEYS = frozenset(("id", "title", "ruleset", "cites", "rules", "features", "setup",
                           "steps", "line", "seed", "description", "raw_lines",
-                          "expect_setup_error", "match"))
+                          "expect_setup_error", "match", "params"))
 
 
 def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:

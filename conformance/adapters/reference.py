@@ -70,6 +70,18 @@ def capabilities() -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(played), tuple(f for f in specdata.features() if f not in refused)
 
 
+@functools.cache
+def settable_params() -> tuple[str, ...]:
+    """The parameters a scenario may set (docs/scenario-format.md `params`): every leaf of the
+    ruleset schema (uno_spec.parameters) but the game, deck and player counts, which a
+    scenario does not change. The engine reads every declared parameter (tests/test_params.py)."""
+    from conformance.scenario import FIXED_PARAMS
+    from uno_spec.parameters import parameters
+
+    return tuple(path for path, p in parameters().items()
+                 if p.leaf and path.split(".")[0] not in FIXED_PARAMS)
+
+
 def _error(code: str, rule: str | None = None, message: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {"code": code}
     if rule:
@@ -99,6 +111,7 @@ class ReferenceAdapter:
             "features": list(capabilities()[1]),
             "observations": list(OBSERVATIONS),
             "players": {"min": PLAYERS[0], "max": PLAYERS[1]},
+            "params": list(settable_params()),
         }
 
     def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
@@ -116,6 +129,16 @@ class ReferenceAdapter:
             raise Unsupported(f"ruleset {ruleset!r}: {exc}") from exc
         if p.game not in ("classic", "flip"):
             raise Unsupported(f"ruleset {ruleset!r}: game {p.game!r} is not implemented yet")
+        overrides = params.get("params")
+        if overrides is not None:  # table options over the ruleset's parameters
+            from uno_fsm.rules import check_params
+
+            if not isinstance(overrides, dict):
+                raise AdapterError("bad-request", "setup: params must be an object")
+            try:
+                p = check_params(p.override(overrides))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise Unsupported(f"params {overrides!r}: {exc}") from exc
         self.game = None
         try:
             seed = int(params.get("seed") or 0)
