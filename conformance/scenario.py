@@ -466,7 +466,14 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
             keys([*at, key], exp.get(key))
         for key in ("current", "winner", "dealer", "eliminated"):
             if key in exp:
-                seats([*at, key], exp[key])
+                value = exp[key]
+                if isinstance(value, dict):  # current: {one_of: [seats]}
+                    seats([*at, key, "one_of"], value.get("one_of"))
+                else:
+                    seats([*at, key], value)
+        for j, event in enumerate(exp.get("events") or ()):
+            if "player" in event:
+                seat([*at, "events", j, "player"], event["player"])
         pending = exp.get("pending")
         if isinstance(pending, dict) and "player" in pending:
             seat([*at, "pending", "player"], pending["player"])
@@ -565,8 +572,9 @@ def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
         for seat, hand in (exp.get("hands") or {}).items():
             for j, c in enumerate(hand):
                 yield [*at, "hands", seat, j], c, "card"
-        if "top" in exp:
-            yield [*at, "top"], exp["top"], "card"
+        yield from _expected_cards([*at, "top"], exp.get("top"))
+        for j, event in enumerate(exp.get("events") or ()):
+            yield from _expected_cards([*at, "events", j, "card"], event.get("card"))
         for viewer, view in (exp.get("views") or {}).items():
             vat = [*at, "views", viewer]
             for j, c in enumerate(view.get("hand") or []):
@@ -578,6 +586,16 @@ def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
                 for seat, faces in (view.get(key) or {}).items():
                     for j, c in enumerate(faces):
                         yield [*vat, key, seat, j], c, "face"
+
+
+def _expected_cards(path: list[Any], value: Any) -> Iterator[tuple[list[Any], str, str]]:
+    """The cards of an expected card: itself, or each of a `one_of` (a card predicate names
+    none)."""
+    if isinstance(value, str):
+        yield path, value, "card"
+    elif isinstance(value, dict) and isinstance(value.get("one_of"), list):
+        for j, c in enumerate(value["one_of"]):
+            yield [*path, "one_of", j], c, "card"
 
 
 def _card_problem(text: str, what: str, deck: specdata.Deck) -> str | None:

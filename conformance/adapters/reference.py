@@ -19,12 +19,12 @@ from conformance.protocol import PROTOCOL, AdapterError, Unsupported
 OBSERVATIONS = [
     "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
     "draw_size", "discard_size", "scores", "round_over", "game_over", "winner", "dealer",
-    "total_cards", "card_counts", "views", "eliminated",
+    "total_cards", "card_counts", "views", "eliminated", "events",
 ]
 # docs/adapter-protocol.md "Differential fuzzing": what the oracle of `conformance diff` answers
 # besides the scenario observations; declared by `ReferenceOracle` only, so that a corpus run's
 # `state_unchanged` (which observes every declared key) does not compute them
-ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "events", "shuffled", "position"]
+ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "shuffled", "position"]
 PLAYERS = (2, 10)  # CL.DECK.PLAYERS; a ruleset narrower still refuses the others at setup
 POSITION_VERSION = 1  # the `position` observation's format (docs/adapter-protocol.md)
 DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
@@ -440,10 +440,22 @@ def _rules_of(events: Any) -> list[str]:
 def _event_dict(e: Any) -> dict[str, Any]:
     """An engine event as the `events` observation gives it: kind, player, rule, and the card
     it names (docs/adapter-protocol.md "Differential fuzzing")."""
+    from uno_fsm.cards import color_name
+
     out: dict[str, Any] = {"kind": e.kind, "player": e.player, "rule": e.rule}
     if e.card is not None:
         out["card"] = e.card.text
+    if e.color is not None:
+        out["color"] = color_name(e.color)
+    if e.count and e.kind in COUNTED_EVENTS:
+        out["count"] = e.count
     return out
+
+
+# the events whose `count` is a number of cards or points (docs/adapter-protocol.md "Events");
+# the engine's other events use the field for a seat, which the observation does not give
+COUNTED_EVENTS = frozenset(("drew", "dealt", "reshuffled", "exhausted", "went-out", "stacked",
+                            "hands-shuffled", "eliminated"))
 
 
 def _fresh_rng_state(seed: int) -> Any:
