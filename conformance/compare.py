@@ -164,13 +164,11 @@ def compare_events(want: list[Any], got: Any) -> list[Mismatch]:
     if not isinstance(got, list):
         return [Mismatch("events", want, got)]
     mine = [e for e in got if isinstance(e, dict) and e.get("kind") in kinds]
+    want_kinds = [e.get("kind") for e in want]
+    if [e.get("kind") for e in mine] != want_kinds:  # dropped, extra or out of order
+        return [Mismatch("events.kinds", want_kinds, [e.get("kind") for e in mine])]
     out: list[Mismatch] = []
-    for i in range(max(len(want), len(mine))):
-        w = want[i] if i < len(want) else MISSING
-        g = mine[i] if i < len(mine) else MISSING
-        if w is MISSING or g is MISSING:
-            out.append(Mismatch(f"events[{i}]", w, g))
-            continue
+    for i, (w, g) in enumerate(zip(want, mine, strict=True)):
         for sub, val in w.items():
             obs = g.get(sub, MISSING)
             if not holds(f"event.{sub}", val, obs):
