@@ -456,10 +456,14 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
         raise bad(["setup", "hands"], f"no hand given for seat(s) {missing} ([] for an empty hand)")
     for i, step in enumerate(data.get("steps", ())):
         act = step.get("act")
-        if act is not None:
+        if act is not None and "error" not in step:  # a refusal step may name any seat
             for key in ("player", "catch", "swap"):
                 if key in act:
                     seat(["steps", i, "act", key], act[key])
+            if _is_int(act.get("uno")):
+                raise bad(["steps", i, "act", "uno"], f"uno: {act['uno']}: a player calls UNO "
+                          "for themself (`uno: true`); a call on another player's behalf is "
+                          "an action the rules refuse: write it with its `error:` code")
         exp = step.get("expect") or {}
         at = ["steps", i, "expect"]
         for key in ("hands", "hand_sizes", "scores", "views"):
@@ -553,7 +557,8 @@ def _ordinal(n: int) -> str:
 
 def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
     """(path, text, what) of every card or face a scenario names. `what`: `card` (a whole
-    card: light/dark in Flip) or `face` (one printed face: a Flip player's view). The keys of
+    card: light/dark in Flip), `face` (one printed face: a Flip player's view) or `refused`
+    (a card an action expected to be refused names: written as the step's author wrote it). The keys of
     `card_counts` are not listed: a count of 0 may assert that a card is absent."""
     setup = data["setup"]
     for seat, hand in (setup.get("hands") or {}).items():
@@ -565,8 +570,9 @@ def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
     for i, step in enumerate(data.get("steps") or []):
         act = step.get("act") or {}
         for key in ("play", "card"):
-            if key in act:
-                yield ["steps", i, "act", key], act[key], "card"
+            if key in act:  # a refusal step may name a card as the game does not (one face)
+                yield ["steps", i, "act", key], act[key], "refused" if "error" in step \
+                    else "card"
         exp = step.get("expect") or {}
         at = ["steps", i, "expect"]
         for seat, hand in (exp.get("hands") or {}).items():
@@ -631,6 +637,8 @@ def _check_cards(doc: Any, data: dict[str, Any], file: str, deck: specdata.Deck)
     sid = data["id"]
     seen: Counter[str] = Counter()
     for path, text, what in _card_places(data):
+        if what == "refused":  # the implementation's refusal is what the step checks
+            continue
         problem = _card_problem(text, what, deck)
         if problem is not None:
             raise _error(doc, file, sid, path, problem)
