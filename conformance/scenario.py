@@ -204,6 +204,10 @@ def _describe(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
             branches.setdefault(sub.relative_schema_path[0], []).append(sub)
         meant = [errs for errs in branches.values()
                  if not any(e.validator == "required" and not e.relative_path for e in errs)]
+        if not isinstance(error.instance, dict):  # a number is not meant as a range {min, max}
+            meant = [errs for errs in meant if not any(
+                e.validator == "type" and e.validator_value == "object" and not e.relative_path
+                for e in errs)] or meant
         if len(meant) == 1:
             best = best_match(meant[0])
             if best is not None:
@@ -478,6 +482,10 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
         for j, event in enumerate(exp.get("events") or ()):
             if "player" in event:
                 seat([*at, "events", j, "player"], event["player"])
+        if act is not None and act.get("deal"):
+            keys(["steps", i, "act", "deal", "hands"], act["deal"].get("hands"))
+            if "dealer" in act["deal"]:
+                seat(["steps", i, "act", "deal", "dealer"], act["deal"]["dealer"])
         pending = exp.get("pending")
         if isinstance(pending, dict) and "player" in pending:
             seat([*at, "pending", "player"], pending["player"])
@@ -558,8 +566,8 @@ def _ordinal(n: int) -> str:
 def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
     """(path, text, what) of every card or face a scenario names. `what`: `card` (a whole
     card: light/dark in Flip), `face` (one printed face: a Flip player's view) or `refused`
-    (a card an action expected to be refused names: written as the step's author wrote it). The keys of
-    `card_counts` are not listed: a count of 0 may assert that a card is absent."""
+    (a card an action expected to be refused names: written as the step's author wrote it).
+    The keys of `card_counts` are not listed: a count of 0 may assert that a card is absent."""
     setup = data["setup"]
     for seat, hand in (setup.get("hands") or {}).items():
         for j, c in enumerate(hand):
@@ -573,6 +581,14 @@ def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
             if key in act:  # a refusal step may name a card as the game does not (one face)
                 yield ["steps", i, "act", key], act[key], "refused" if "error" in step \
                     else "card"
+        deal = act.get("deal") or {}
+        for seat, hand in (deal.get("hands") or {}).items():
+            for j, c in enumerate(hand):
+                yield ["steps", i, "act", "deal", "hands", seat, j], c, \
+                    "refused" if "error" in step else "card"
+        for j, c in enumerate(deal.get("draw") or []):
+            yield ["steps", i, "act", "deal", "draw", j], c, \
+                "refused" if "error" in step else "card"
         exp = step.get("expect") or {}
         at = ["steps", i, "expect"]
         for seat, hand in (exp.get("hands") or {}).items():
@@ -652,6 +668,48 @@ def _check_cards(doc: Any, data: dict[str, Any], file: str, deck: specdata.Deck)
                 raise _error(doc, file, sid, path,
                              f"a {_ordinal(seen[face])} {face} in the set-up, but the deck "
                              f"{deck.name} of ruleset {deck.ruleset} holds {held[face]}")
+    for i, step in enumerate(data.get("steps") or []):
+        deal = (step.get("act") or {}).get("deal")
+        if deal is not None and "error" not in step:
+            _check_deal(doc, data, file, i, deal, deck)
+
+
+def _check_deal(doc: Any, data: dict[str, Any], file: str, i: int, deal: dict[str, Any],
+                deck: specdata.Deck) -> None:
+    """A fixed deal for the next hand (`next_round` with `deal`) is checked like a set-up:
+    every seat has a hand, and it deals exactly the cards of the game: those the set-up lists
+    (nothing comes into a game or leaves it), or, when the set-up deals the ruleset's own deck
+    (`start: game` without `draw`), as many cards as that deck holds, none more often."""
+    setup = data["setup"]
+    at = ["steps", i, "act", "deal"]
+    n = setup["players"]
+    missing = [s for s in range(n) if str(s) not in deal["hands"]]
+    if missing:
+        raise _error(doc, file, data["id"], [*at, "hands"],
+                     f"no hand given for seat(s) {missing} ([] for an empty hand)")
+    dealt = Counter(c for h in deal["hands"].values() for c in h) + Counter(deal["draw"])
+    if setup.get("start") == "game" and "draw" not in setup:
+        total = sum(deck.light.values())
+        for card, copies in dealt.items():
+            faces = card.split("/", 1) if deck.dark is not None else [card]
+            for face, held in zip(faces, (deck.light, deck.dark or deck.light), strict=False):
+                if copies > held[face]:
+                    raise _error(doc, file, data["id"], at, f"the deal holds {copies} x "
+                                 f"{face}, the deck {deck.name} {held[face]}")
+        if sum(dealt.values()) != total:
+            raise _error(doc, file, data["id"], at, f"the deal holds {sum(dealt.values())} "
+                         f"cards, the game's deck {deck.name} {total}: deal them all")
+        return
+    game = Counter(c for h in (setup.get("hands") or {}).values() for c in h) \
+        + Counter(setup.get("discard") or []) + Counter(setup.get("draw") or [])
+    if dealt != game:
+        extra = sorted((dealt - game).elements())
+        lacking = sorted((game - dealt).elements())
+        said = "; ".join(part for part in (
+            f"not in the game: {', '.join(extra)}" if extra else "",
+            f"missing: {', '.join(lacking)}" if lacking else "") if part)
+        raise _error(doc, file, data["id"], at, "the deal must hold exactly the cards of the "
+                     f"game (its set-up's hands, discard and draw piles): {said}")
 
 
 def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:

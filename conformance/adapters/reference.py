@@ -30,14 +30,14 @@ POSITION_VERSION = 1  # the `position` observation's format (docs/adapter-protoc
 DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
             "challenge": "challenge", "swap": "swap", "round-over": "none"}
 ACTION_KEYS = {"player", "play", "color", "uno", "draw", "pass", "challenge", "catch", "swap",
-               "referee", "card", "next_round"}
+               "referee", "card", "next_round", "deal"}
 # an action names one of these (or else `color` alone, or `uno` alone) ...
 ACTION_KINDS = ("play", "draw", "pass", "challenge", "catch", "swap", "referee", "next_round")
 # ... with only these keys beside it
 COMPANIONS: dict[str, set[str]] = {
     "play": {"player", "color", "uno"}, "draw": {"player"}, "pass": {"player"},
     "challenge": {"player"}, "catch": {"player"}, "swap": {"player"},
-    "referee": {"player", "card"}, "next_round": set(), "color": {"player"}, "uno": {"player"},
+    "referee": {"player", "card"}, "next_round": {"deal"}, "color": {"player"}, "uno": {"player"},
 }
 
 
@@ -170,7 +170,11 @@ class ReferenceAdapter:
             return _error(exc.code, exc.rule, str(exc))
         rng_before = self.game.state.rng.getstate()
         try:
-            events = self.game.apply(engine_action)
+            if isinstance(engine_action, _Dealt):  # feature next-hand-deal
+                events = self.game.next_round_dealt(engine_action.hands, engine_action.draw,
+                                                    engine_action.dealer)
+            else:
+                events = self.game.apply(engine_action)
         except IllegalAction as exc:
             return _error(exc.code, exc.rule, exc.message)
         except NotImplementedError as exc:
@@ -234,6 +238,8 @@ class ReferenceAdapter:
         if kind == "next_round":
             if a["next_round"] is not True:
                 raise _Malformed("malformed-action", "next_round must be true")
+            if "deal" in a:
+                return _dealt(a["deal"])
             return Action.next_round()
         player = seat(a.get("player"), "player")
         if kind == "referee":
@@ -413,6 +419,36 @@ class ReferenceAdapter:
 
     def close(self) -> None:
         self.game = None
+
+
+@dataclass(frozen=True)
+class _Dealt:
+    """`{next_round: true, deal: {hands, draw}}`: the next hand given (Game.next_round_dealt)."""
+
+    hands: list[Any]
+    draw: list[Any]
+    dealer: int | None
+
+
+def _dealt(deal: Any) -> _Dealt:
+    """The fixed deal of a `next_round` action (docs/scenario-format.md): `hands` (seat ->
+    cards, every seat) and `draw` (top first), in notation; else malformed-action."""
+    from uno_fsm.cards import parse_many
+
+    if not isinstance(deal, dict) or not {"hands", "draw"} <= set(deal) <= {"hands", "draw",
+                                                                           "dealer"} \
+            or not isinstance(deal["hands"], dict) or not isinstance(deal["draw"], list):
+        raise _Malformed("malformed-action", "deal: {hands: {seat: [cards]}, draw: [cards], "
+                         "dealer?: seat}")
+    dealer = deal.get("dealer")
+    if dealer is not None and (type(dealer) is not int or not 0 <= dealer < len(deal["hands"])):
+        raise _Malformed("malformed-action", f"deal: dealer {dealer!r} is not a seat")
+    hands = deal["hands"]
+    seats = sorted(int(k) for k in hands if str(k).isdigit())
+    if seats != list(range(len(hands))) or not all(isinstance(v, list) for v in hands.values()):
+        raise _Malformed("malformed-action", "deal: hands lists every seat from 0, each a list")
+    by_seat = {int(k): v for k, v in hands.items()}
+    return _Dealt([parse_many(by_seat[s]) for s in seats], parse_many(deal["draw"]), dealer)
 
 
 MALFORMED_RULE = "CL.PLAY.TURN-OPTIONS"  # uno_fsm.errors.MalformedAction's rule
