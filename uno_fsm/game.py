@@ -344,7 +344,7 @@ class Game:
         scenario's fixed deal, docs/scenario-format.md): `hands` per seat, `draw` top first,
         the `dealer` (None: chosen by the ruleset's method); the first card is turned from
         `draw` as in any hand (CL.END.NEW-HAND). The cards must be exactly the game's (nothing
-        comes or goes), and a seat out of the game (Desafio) holds none and does not deal;
+        comes or goes), and a seat out of the game holds none and does not deal;
         else MalformedAction (Eliminated), state unchanged."""
         from collections import Counter
 
