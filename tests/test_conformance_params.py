@@ -113,3 +113,36 @@ def test_params_file_line_through_the_cli(tmp_path: Path,
     assert main(["conformance", "run", str(tmp_path / "s.yaml"), "-q"]) == 2
     assert "s.yaml:4: scenario mine.params.one: params.scoring.targt: unknown parameter" \
         in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ("{scoring: {target: {a: {b: {c: 1}}}}}", "parameter scoring.target: {'a': {'b': {'c': 1}}} "
+     "is not of type 'integer', 'null'"),
+    ("{scoring: [250]}", "parameter scoring: [250] is not of type 'object'"),
+    ("{uno: {penalty: true}}", "parameter uno.penalty: True is not of type 'integer'"),
+    ("{scoring: {target: 2.5}}", "2.5 is not a whole number"),
+    ("{'': 1}", "unknown parameter ''"),
+])
+def test_hostile_params_are_one_error(params: str, message: str) -> None:
+    with pytest.raises(ScenarioError) as exc:
+        parse_text(BASE.replace("{scoring: {target: 250}}", params), "s.yaml")
+    assert message in exc.value.message, exc.value.message
+    assert exc.value.line == 4
+
+
+def test_hello_params_must_be_a_list_of_strings() -> None:
+    from conformance.protocol import PROTOCOL, ProtocolError, check_hello
+
+    assert check_hello({"protocol": PROTOCOL})["params"] == []
+    for bad in ("scoring.target", [1], {"scoring.target": True}):
+        with pytest.raises(ProtocolError, match="'params' must be a list of strings"):
+            check_hello({"protocol": PROTOCOL, "params": bad})
+
+
+def test_the_reference_declares_the_settable_parameters() -> None:
+    caps = ReferenceAdapter().hello()
+    assert {"scoring.target", "two_player.reverse_acts_as_skip"} <= set(caps["params"])
+    assert not any(p.split(".")[0] in ("game", "deck", "players") for p in caps["params"])
+    a = ReferenceAdapter()
+    with pytest.raises(Exception, match="params must be an object"):
+        a.setup({"ruleset": "classic-official", "setup": {"players": 2}, "params": [1]})

@@ -474,13 +474,16 @@ def _rules_of(events: Any) -> list[str]:
 
 
 def _event_dict(e: Any) -> dict[str, Any]:
-    """An engine event as the `events` observation gives it: kind, player, rule, and the card
-    it names (docs/adapter-protocol.md "Differential fuzzing")."""
+    """An engine event as the `events` observation gives it: kind, player, rule, the card it
+    names (a draw: the last card drawn), its colour and its count of cards or points
+    (docs/adapter-protocol.md "Events and later hands")."""
     from uno_fsm.cards import color_name
 
     out: dict[str, Any] = {"kind": e.kind, "player": e.player, "rule": e.rule}
     if e.card is not None:
         out["card"] = e.card.text
+    elif e.kind == "drew" and e.cards:  # the last card drawn (the one a draw-until stops at)
+        out["card"] = e.cards[-1].text
     if e.color is not None:
         out["color"] = color_name(e.color)
     if e.count and e.kind in COUNTED_EVENTS:
