@@ -40,11 +40,6 @@ class Mismatch:
 
 
 PATTERN_KEYS = frozenset(("one_of", "min", "max", "kind", "color", "face", "side"))
-CARD_PREDICATE = frozenset(("kind", "color", "face", "side"))
-COLOR_LETTERS = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "P": "pink", "T": "teal",
-                 "O": "orange", "V": "purple"}
-# the numbers' symbols; a face that is not one of these nor a Wild (`W...`) is an action card
-NUMBERS = frozenset("0123456789")
 
 
 def is_pattern(value: Any) -> bool:
@@ -59,16 +54,18 @@ def _face_of(card: str, side: str) -> str:
 
 
 def card_holds(pred: dict[str, Any], card: Any) -> bool:
-    """A card predicate on a card in notation: `kind` number / action / wild, `color` (the
-    face's colour; a Wild has none), `face` (its symbol: `5`, `D2`, `W4`), on the face of
-    `side` (light unless said)."""
+    """A card predicate on a card in notation (uno_spec.notation): `kind` number / action /
+    wild, `color` (the face's colour; a Wild has none), `face` (its symbol: `5`, `D2`, `W4`),
+    on the face of `side` (light unless said)."""
+    from uno_spec.notation import COLOR_NAMES, kinds
+
     if not isinstance(card, str) or not card.strip():
         return False
     face = _face_of(card.strip().upper(), str(pred.get("side", "light")).lower())
-    wild = face.startswith("W")
+    wild = face in {k.rank for k in kinds() if k.wild}
     symbol = face if wild else face[1:]
-    kind = "wild" if wild else "number" if symbol in NUMBERS else "action"
-    color = None if wild else COLOR_LETTERS.get(face[:1])
+    kind = "wild" if wild else "number" if symbol.isdigit() else "action"
+    color = None if wild else COLOR_NAMES.get(face[:1])
     return ("kind" not in pred or pred["kind"] == kind) \
         and ("color" not in pred or _word(pred["color"]) == color) \
         and ("face" not in pred or str(pred["face"]).upper() == symbol)
@@ -112,7 +109,7 @@ def _hand(value: Any) -> Any:
 def normalize(key: str, value: Any) -> Any:
     """A canonical form of one observation, for comparison and for `state_unchanged` (a
     looser expectation is left as written: `holds` reads it)."""
-    if is_pattern(value) and key != "pending":
+    if is_pattern(value):
         return value
     if key == "hands":
         v = _seat_map(value)

@@ -354,22 +354,6 @@ def _deck(doc: Any, data: dict[str, Any], file: str) -> specdata.Deck:
 # parameter groups a scenario's `params` may not set: the cards and the table the loader checks
 # the set-up against are the ruleset's (name a ruleset that has other ones)
 FIXED_PARAMS = ("game", "deck", "players")
-_PARAMS_SCHEMA: tuple[str, Schema] | None = None
-
-
-def _params_schema() -> Schema:
-    """The compiled `params` definition of the ruleset schema (spec/schema/ruleset.schema.json
-    with every variant's parameter groups: uno_spec.parameters.ruleset_schema)."""
-    from uno_spec.parameters import ruleset_schema
-    from uno_spec.schema import compile_schema
-
-    global _PARAMS_SCHEMA
-    schema = ruleset_schema()
-    text = json.dumps(schema, sort_keys=True)
-    if _PARAMS_SCHEMA is None or _PARAMS_SCHEMA[0] != text:
-        _PARAMS_SCHEMA = (text, compile_schema({"$ref": "#/$defs/params",
-                                                "$defs": schema.get("$defs", {})}))
-    return _PARAMS_SCHEMA[1]
 
 
 def _check_params(doc: Any, data: dict[str, Any], file: str) -> None:
@@ -379,7 +363,6 @@ def _check_params(doc: Any, data: dict[str, Any], file: str) -> None:
     player counts."""
     import difflib
 
-    from uno_spec.parameters import parameters, variant_parameters
     from uno_spec.rulesets import deep_merge
 
     override = data.get("params")
@@ -393,15 +376,16 @@ def _check_params(doc: Any, data: dict[str, Any], file: str) -> None:
                          "checked against the ruleset's): name a ruleset that has them")
     played = str(data["ruleset"]).split("+")[1:]
     for key in override:
-        owner = variant_parameters().get(key)
-        if owner is not None and owner[0] not in played:
-            raise _error(doc, file, sid, ["params", key], f"{key} is the {owner[0]} variant's "
+        owner = specdata.variant_param_groups().get(key)
+        if owner is not None and owner not in played:
+            raise _error(doc, file, sid, ["params", key], f"{key} is the {owner} variant's "
                          f"parameter group: name the variant in the ruleset "
-                         f"({data['ruleset']}+{owner[0]}) rather than setting it")
+                         f"({data['ruleset']}+{owner}) rather than setting it")
     ruleset = specdata.ruleset_params(data["ruleset"])
     merged = deep_merge(ruleset, override)
     checked = {k: merged[k] for k in override}
-    errors = sorted(_params_schema().iter_errors(checked), key=lambda e: list(map(str, e.path)))
+    errors = sorted(specdata.params_validator().iter_errors(checked),
+                    key=lambda e: list(map(str, e.path)))
     if not errors:
         return
     err = errors[0]
@@ -411,7 +395,7 @@ def _check_params(doc: Any, data: dict[str, Any], file: str) -> None:
                      else ())
         extra = sorted(str(k) for k in err.instance if k not in known)
         name = ".".join([*where, extra[0]])
-        close = difflib.get_close_matches(name, list(parameters()), n=1)
+        close = difflib.get_close_matches(name, specdata.parameter_paths(), n=1)
         hint = f"; did you mean {close[0]}?" if close else ""
         raise _error(doc, file, sid, ["params", *where, extra[0]],
                      f"unknown parameter {name!r}{hint} (the parameters: "
