@@ -314,7 +314,7 @@ def params_validator() -> Any:
 
 @functools.lru_cache(maxsize=1)
 def variant_param_groups() -> dict[str, str]:
-    """Parameter group -> the variant that declares it (`stacking` -> `stacking`)."""
+    """Parameter group -> the variant that declares it (its `parameters` in spec/rulesets/)."""
     from uno_spec.parameters import variant_parameters
 
     return {group: owner for group, (owner, _) in variant_parameters().items()}
