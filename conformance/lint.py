@@ -43,8 +43,9 @@ class LintResult:
 
 
 def registry_problems(sc: Scenario) -> list[str]:
-    """What the scenario names that the spec registries do not hold: a cited clause, a rule, a
-    feature or an expected error code (one line each, `file:line: scenario ID: ...`). The
+    """What the scenario names that the spec registries do not hold: a cited clause, a rule (of
+    `rules` or of an expected event), a feature or an expected error code (one line each,
+    `file:line: scenario ID: ...`). The
     loader has checked the ruleset, its variants and its parameters already. `conformance run`
     refuses a file with any of these, as lint does (exit 2)."""
     out: list[str] = []
@@ -65,6 +66,12 @@ def registry_problems(sc: Scenario) -> list[str]:
         if f not in feats:
             out.append(f"{at('features')}: feature {f} is not in spec/features.yaml"
                        f"{_close(f, feats)}")
+    for step in sc.steps:  # the rules an `events` expectation names
+        for event in (step.expect or {}).get("events") or ():
+            rid = event.get("rule")
+            if isinstance(rid, str) and rid not in rules:
+                out.append(f"{sc.file}:{step.line}: scenario {sc.id}: step {step.index}: "
+                           f"event rule {rid} does not exist in spec/rules{_close(rid, rules)}")
     codes = specdata.error_codes()
     if codes and sc.expect_setup_error is not None and sc.expect_setup_error not in codes:
         out.append(f"{at('expect_setup_error')}: error code {sc.expect_setup_error} is not in "

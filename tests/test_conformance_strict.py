@@ -51,6 +51,10 @@ def test_good_file_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
      "cited clause classic-br:play:99 does not exist in spec/sources"),
     ("ruleset: classic-official", "ruleset: classic-oficial", 3,
      "unknown ruleset 'classic-oficial'"),
+    ("  - expect: {top: R7}\n",
+     "  - expect: {events: [{kind: played, rule: CL.PLAY.MACTH}]}\n", 16,
+     "step 2: event rule CL.PLAY.MACTH does not exist in spec/rules (did you mean "
+     "CL.PLAY.MATCH?)"),
     ("  - act: {player: 0, play: R7}\n",
      "  - act: {player: 0, play: G3}\n    error: card-does-not-mach\n", 15,
      "error code card-does-not-mach is not in spec/errors.yaml"),
