@@ -111,3 +111,20 @@ def test_the_adapter_answers_a_malformed_deal() -> None:
         refused = a.act({"next_round": True, "deal": deal})
         assert refused is not None and refused["code"] == "malformed-action", deal
     assert a.observe(["round_over"]) == {"round_over": True}
+
+
+def test_a_seat_out_of_the_game_is_dealt_nothing() -> None:
+    g = Game.from_setup("classic-official+desafio", {
+        "players": 3, "dealer": 2, "current": 0, "hands": {"0": ["R1"], "1": ["B9"], "2": ["Y1"]},
+        "discard": ["R7"], "active_color": "red", "draw": ["B1", "B2", "B3"],
+        "scores": {"1": 491}})
+    g.apply(Action.play(0, parse("R1")))
+    assert g.state.eliminated == [1]
+    before = g.state.to_dict()
+    for hands, dealer in (([["R1"], ["B1"], ["Y1", "B9"]], None),  # cards for seat 1
+                          ([["R1", "B1"], [], ["Y1", "B9"]], 1)):  # seat 1 dealing
+        with pytest.raises(IllegalAction) as exc:
+            g.next_round_dealt([parse_many(h) for h in hands], parse_many(["R7", "B2", "B3"]),
+                               dealer)
+        assert exc.value.code == "eliminated"
+        assert g.state.to_dict() == before

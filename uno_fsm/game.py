@@ -356,8 +356,9 @@ class Game:
             raise E.MalformedAction("deal: the cards dealt must be the game's own, each once "
                                     f"({len(given)} given, the game holds {len(st.all_cards())})")
         seated = set(self._rules.seats())
-        if dealer is not None and dealer not in seated:
-            raise E.MalformedAction(f"deal: dealer {dealer} is not a seat in play")
+        if dealer is not None and dealer not in seated:  # DESAFIO.ELIMINATED-OUT
+            raise E.Eliminated(f"deal: seat {dealer} is out of the game and cannot deal",
+                               "DESAFIO.ELIMINATED-OUT")
         for seat, hand in enumerate(hands):
             if hand and seat not in seated:  # DESAFIO.ELIMINATED-OUT
                 raise E.Eliminated(f"deal: seat {seat} is out of the game and is dealt nothing",
