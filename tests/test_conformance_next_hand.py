@@ -88,6 +88,15 @@ def test_the_engine_refuses_a_deal_of_other_cards_unchanged() -> None:
     assert g.state.to_dict() == before
 
 
+def test_the_engine_refuses_a_dealer_not_at_the_table() -> None:
+    g = _over()
+    for dealer in (2, -1, True):
+        with pytest.raises(IllegalAction) as exc:
+            g.next_round_dealt([parse_many(["R1", "Y1"]), parse_many(["B9", "G5"])],
+                               parse_many(["Y3", "RD2", "R7", "Y2"]), dealer=dealer)
+        assert exc.value.code == "malformed-action"
+
+
 def test_the_engine_deals_as_given() -> None:
     g = _over()
     g.next_round_dealt([parse_many(["R1", "Y1"]), parse_many(["B9", "G5"])],

@@ -356,6 +356,8 @@ class Game:
             raise E.MalformedAction("deal: the cards dealt must be the game's own, each once "
                                     f"({len(given)} given, the game holds {len(st.all_cards())})")
         seated = set(self._rules.seats())
+        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < st.players):
+            raise E.MalformedAction(f"deal: dealer {dealer!r} is not a seat 0..{st.players - 1}")
         if dealer is not None and dealer not in seated:  # DESAFIO.ELIMINATED-OUT
             raise E.Eliminated(f"deal: seat {dealer} is out of the game and cannot deal",
                                "DESAFIO.ELIMINATED-OUT")
