@@ -94,3 +94,40 @@ def test_a_part_of_the_bundled_corpus_is_not_its_own_duplicate(
 
     code, err = _run(CORPUS_ROOT / "classic" / "draw.yaml", capsys)
     assert code == 0, err
+
+
+# --- item 4: refusals as steps: the loader refuses only what is not a well-formed file -------
+
+REFUSAL = GOOD.replace("  - act: {player: 0, play: R7}\n", "  - act: ACT\n    error: CODE\n")
+
+
+@pytest.mark.parametrize("act", ["{player: 7, catch: 0}", "{player: 1, catch: 5}",
+                                 "{player: 0, swap: 9}", "{player: 1, uno: 0}",
+                                 "{player: 0, play: R5/PD5}", "{player: 0, play: PD5}"])
+def test_a_refusal_step_may_name_what_the_game_has_no_place_for(act: str) -> None:
+    from conformance.scenario import parse_text
+
+    sc = parse_text(REFUSAL.replace("ACT", act).replace("CODE", "malformed-action"), "s.yaml")[0]
+    assert sc.steps[0].error == "malformed-action"
+
+
+@pytest.mark.parametrize(("act", "message"), [
+    ("{player: 7, catch: 0}", "steps[0].act.player: seat 7 does not exist with 2 players"),
+    ("{player: 1, uno: 0}", "uno: 0: a player calls UNO for themself (`uno: true`); a call on "
+     "another player's behalf is an action the rules refuse: write it with its `error:` code"),
+    ("{player: 0, play: PD5}", "PD5 is a UNO Flip face, not a card of ruleset classic-official"),
+])
+def test_an_accepted_step_is_checked_against_the_table(act: str, message: str) -> None:
+    from conformance.scenario import ScenarioError, parse_text
+
+    with pytest.raises(ScenarioError) as exc:
+        parse_text(GOOD.replace("{player: 0, play: R7}", act), "s.yaml")
+    assert message in exc.value.message, exc.value.message
+
+
+def test_a_refusal_step_is_still_a_well_formed_action() -> None:
+    from conformance.scenario import ScenarioError, parse_text
+
+    for act in ("{player: 0, play: 'R 5'}", "{player: 0, dance: true}", "{player: 10, draw: true}"):
+        with pytest.raises(ScenarioError):
+            parse_text(REFUSAL.replace("ACT", act).replace("CODE", "malformed-action"), "s.yaml")
