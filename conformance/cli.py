@@ -358,6 +358,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not scenarios:
         _err(_nothing_selected(args, corpus.total))
         return 2
+    from conformance.lint import duplicate_problems, registry_problems
+
+    # a misspelt feature, rule, clause or error code would make a scenario `unsupported` or
+    # wrong without a word: refused as lint refuses it (the ruleset and its parameters are
+    # the loader's), and so is an id the bundled corpus already has
+    problems = [p for sc in scenarios for p in registry_problems(sc)]
+    problems += duplicate_problems(scenarios)
+    if problems:
+        for line in problems:
+            _err(line)
+        if len(problems) > 1:
+            _err(f"{len(problems)} scenario errors; fix them (see `conformance lint`)")
+        return 2
     bar = None
     if not args.no_progress and not args.quiet and sys.stderr.isatty():
         bar = reports.ProgressBar()

@@ -11,6 +11,11 @@ Rules (docs/scenario-format.md):
 - `views`: only the seats listed, and for each only the sub-keys given; `hand` and the hands of
   `backs` and `shown` as multisets, `hand_sizes`, `backs` and `shown` only the seats listed
   (`shown: {}` asserts that nothing was shown);
+- looser expectations (docs/scenario-format.md "Looser expectations"): a count may be
+  `{min, max}` (inclusive, either bound) or `{one_of: [...]}`; a card `{one_of: [...]}` or a
+  predicate `{kind, color, face, side}`; a colour or a seat `{one_of: [...]}`;
+- `events`: the observed events of the kinds the expectation lists must be exactly the listed
+  ones, in order, each compared on the sub-keys it gives (other kinds are ignored);
 - cards compared in upper case, colours and words in lower case; seat keys as strings.
 """
 
@@ -32,6 +37,51 @@ class Mismatch:
 
     def describe(self) -> str:
         return f"{self.key}: expected {self.expected!r}, observed {self.observed!r}"
+
+
+PATTERN_KEYS = frozenset(("one_of", "min", "max", "kind", "color", "face", "side"))
+
+
+def is_pattern(value: Any) -> bool:
+    """A looser expectation (a range, `one_of`, a card predicate) rather than a value."""
+    return isinstance(value, dict) and bool(value) and set(value) <= PATTERN_KEYS
+
+
+def _face_of(card: str, side: str) -> str:
+    """One face of a card in notation (`R5/PD5`: light `R5`, dark `PD5`)."""
+    faces = card.split("/", 1)
+    return faces[1] if side == "dark" and len(faces) == 2 else faces[0]
+
+
+def card_holds(pred: dict[str, Any], card: Any) -> bool:
+    """A card predicate on a card in notation (uno_spec.notation): `kind` number / action /
+    wild, `color` (the face's colour; a Wild has none), `face` (its symbol: `5`, `D2`, `W4`),
+    on the face of `side` (light unless said)."""
+    from uno_spec.notation import COLOR_NAMES, kinds
+
+    if not isinstance(card, str) or not card.strip():
+        return False
+    face = _face_of(card.strip().upper(), str(pred.get("side", "light")).lower())
+    wild = face in {k.rank for k in kinds() if k.wild}
+    symbol = face if wild else face[1:]
+    kind = "wild" if wild else "number" if symbol.isdigit() else "action"
+    color = None if wild else COLOR_NAMES.get(face[:1])
+    return ("kind" not in pred or pred["kind"] == kind) \
+        and ("color" not in pred or _word(pred["color"]) == color) \
+        and ("face" not in pred or str(pred["face"]).upper() == symbol)
+
+
+def holds(key: str, want: Any, got: Any) -> bool:
+    """Whether an observed value `got` of `key` satisfies the expected `want` (a value, or a
+    looser expectation), both in normal form (`normalize`)."""
+    if not is_pattern(want):
+        return bool(got == want)
+    if "one_of" in want:
+        return any(holds(key, normalize(key, w), got) for w in want["one_of"])
+    if "min" in want or "max" in want:
+        return isinstance(got, int) and not isinstance(got, bool) \
+            and want.get("min", got) <= got <= want.get("max", got)
+    return card_holds(want, got)
 
 
 def _seat_map(value: Any) -> Any:
@@ -57,7 +107,10 @@ def _hand(value: Any) -> Any:
 
 
 def normalize(key: str, value: Any) -> Any:
-    """A canonical form of one observation, for comparison and for `state_unchanged`."""
+    """A canonical form of one observation, for comparison and for `state_unchanged` (a
+    looser expectation is left as written: `holds` reads it)."""
+    if is_pattern(value):
+        return value
     if key == "hands":
         v = _seat_map(value)
         return {k: _hand(h) for k, h in v.items()} if isinstance(v, dict) else v
@@ -76,6 +129,8 @@ def normalize(key: str, value: Any) -> Any:
     if key == "views":
         v = _seat_map(value)
         return {k: _view(x) for k, x in v.items()} if isinstance(v, dict) else v
+    if key == "events" and isinstance(value, list):
+        return [_event(e) for e in value]
     if key == "pending":
         if isinstance(value, dict):
             out = dict(value)
@@ -84,6 +139,38 @@ def normalize(key: str, value: Any) -> Any:
             return out
         return value
     return value
+
+
+def _event(value: Any) -> Any:
+    """One event: kind and colour in lower case, its card in upper case."""
+    if not isinstance(value, dict):
+        return value
+    out = dict(value)
+    for k in ("kind", "color"):
+        if k in out:
+            out[k] = _word(out[k])
+    if "card" in out and not is_pattern(out["card"]):
+        out["card"] = _card(out["card"])
+    return out
+
+
+def compare_events(want: list[Any], got: Any) -> list[Mismatch]:
+    """`events`: the observed events of the kinds `want` lists, in order, are exactly `want`,
+    each on the sub-keys it gives (an implementation's events of other kinds are ignored)."""
+    kinds = {e.get("kind") for e in want if isinstance(e, dict)}
+    if not isinstance(got, list):
+        return [Mismatch("events", want, got)]
+    mine = [e for e in got if isinstance(e, dict) and e.get("kind") in kinds]
+    want_kinds = [e.get("kind") for e in want]
+    if [e.get("kind") for e in mine] != want_kinds:  # dropped, extra or out of order
+        return [Mismatch("events.kinds", want_kinds, [e.get("kind") for e in mine])]
+    out: list[Mismatch] = []
+    for i, (w, g) in enumerate(zip(want, mine, strict=True)):
+        for sub, val in w.items():
+            obs = g.get(sub, MISSING)
+            if not holds(f"event.{sub}", val, obs):
+                out.append(Mismatch(f"events[{i}].{sub}", val, obs))
+    return out
 
 
 def _counts(value: dict[Any, Any]) -> dict[str, Any]:
@@ -161,8 +248,10 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
         elif key in SEAT_MAPS and isinstance(want, dict):
             for seat, val in want.items():
                 got = obs.get(seat, MISSING) if isinstance(obs, dict) else MISSING
-                if got != val:
+                if not holds(key, val, got):
                     out.append(Mismatch(f"{key}.{seat}", val, got))
+        elif key == "events" and isinstance(want, list):
+            out.extend(compare_events(want, obs))
         elif key == "dealer" and isinstance(want, list):
             if obs not in want:
                 out.append(Mismatch(key, exp, observed[key]))
@@ -186,7 +275,7 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
                 got = obs.get(sub, MISSING) if isinstance(obs, dict) else MISSING
                 if got != val:
                     out.append(Mismatch(f"pending.{sub}", val, got))
-        elif obs != want:
+        elif not holds(key, want, obs):
             out.append(Mismatch(key, exp, observed[key]))
     return out
 

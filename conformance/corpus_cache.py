@@ -48,7 +48,7 @@ _PACKAGES = Path(__file__).resolve().parent.parent
 # The modules whose code decides what a scenario file loads to (or whether it loads).
 CODE = ("conformance/scenario.py", "conformance/corpus_cache.py", "conformance/specdata.py",
         "uno_spec/loader.py", "uno_spec/files.py", "uno_spec/schema.py",
-        "uno_spec/rulesets.py", "uno_spec/matches.py")
+        "uno_spec/rulesets.py", "uno_spec/matches.py", "uno_spec/parameters.py")
 # The spec data those checks read: the decks and player counts of the rulesets, the match
 # formats a match scenario names (their ruleset and players), and the schemas.
 DATA = ("rulesets", "matches")
@@ -88,7 +88,7 @@ def version() -> str | None:
         for name in CODE:
             h.update(name.encode() + b"\0" + (_PACKAGES / name).read_bytes() + b"\0")
         spec = spec_root()
-        for schema in ("scenario", "match"):
+        for schema in ("scenario", "match", "ruleset"):  # ruleset: a scenario's `params`
             h.update((spec / "schema" / f"{schema}.schema.json").read_bytes() + b"\0")
         for kind in DATA:
             folder = spec / kind

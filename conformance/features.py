@@ -87,6 +87,7 @@ class Facts:
     refused: bool = False  # the set-up itself must be refused (`expect_setup_error`)
     setup_keys: frozenset[str] = frozenset()  # the keys of the set-up
     match: bool = False  # a match scenario: the `match` operation, no game set up
+    redealt: bool = False  # a `next_round` without a fixed `deal`: the implementation deals
 
 
 def facts(sc: Scenario, trace: Trace | None = None) -> Facts:
@@ -99,6 +100,10 @@ def facts(sc: Scenario, trace: Trace | None = None) -> Facts:
         params: Any = specdata.ruleset_params(sc.ruleset)
     except Exception:  # an unknown ruleset is lint's error already
         params = {}
+    if sc.params:  # the scenario's table options over the ruleset's
+        from uno_spec.rulesets import deep_merge
+
+        params = deep_merge(params, sc.params)
     target = (params.get("scoring") or {}).get("target", 0) is not None
     f = Facts(game=game, parts=parts, players=int(setup.get("players", 0)),
               start=str(setup.get("start", "turn")), target=target,
@@ -132,6 +137,7 @@ def facts(sc: Scenario, trace: Trace | None = None) -> Facts:
             keys = {"uno"}
         f.actions |= keys
         f.uno |= act.get("uno") is True
+        f.redealt |= "next_round" in act and "deal" not in act
         seat = act.get("player")
         if drawer is not None and seat == drawer:
             f.drew_then_acted = True
@@ -233,9 +239,10 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
     "first-card": ("`start: round` (the first card turned from `draw`), or a `next_round` "
                    "action (the next hand's first card)",
                    lambda f: f.start == "round" or "next_round" in f.actions),
-    "deal": ("the implementation deals: `start: game`, or a `next_round` action; `start: round` "
-             "does not (its hands are given)",
-             lambda f: f.start == "game" or "next_round" in f.actions),
+    "next-hand-deal": ("a `next_round` action with a `deal`", lambda f: "deal" in f.actions),
+    "deal": ("the implementation deals: `start: game`, or a `next_round` action without a "
+             "`deal`; `start: round` does not (its hands are given)",
+             lambda f: f.start == "game" or f.redealt),
     "setup-refusal": ("`expect_setup_error`: the set-up itself must be refused with a code",
                       lambda f: f.refused),
     "game-start": ("`start: game`: the dealer chosen from the given deck order, then shuffle, "

@@ -42,37 +42,90 @@ class LintResult:
         return not self.errors and not (strict and (self.uncovered or self.edges_missing))
 
 
-def _check(sc: Scenario, out: list[str], trace: Any = None) -> None:
+def registry_problems(sc: Scenario) -> list[str]:
+    """What the scenario names that the spec registries do not hold: a cited clause, a rule (of
+    `rules` or of an expected event), a feature or an expected error code (one line each,
+    `file:line: scenario ID: ...`). The
+    loader has checked the ruleset, its variants and its parameters already. `conformance run`
+    refuses a file with any of these, as lint does (exit 2)."""
+    out: list[str] = []
+
     def at(key: str) -> str:
         return f"{sc.file}:{sc.raw_lines.get(key, sc.line)}: scenario {sc.id}"
 
     clauses, rules, feats = specdata.clauses(), specdata.rules(), specdata.features()
     for cid in sc.cites:
         if cid not in clauses:
-            out.append(f"{at('cites')}: cited clause {cid} does not exist in spec/sources")
+            out.append(f"{at('cites')}: cited clause {cid} does not exist in spec/sources"
+                       f"{_close(cid, clauses)}")
     for rid in sc.rules:
         if rid not in rules:
-            out.append(f"{at('rules')}: rule {rid} does not exist in spec/rules")
+            out.append(f"{at('rules')}: rule {rid} does not exist in spec/rules"
+                       f"{_close(rid, rules)}")
     for f in sc.features:
         if f not in feats:
-            out.append(f"{at('features')}: feature {f} is not in spec/features.yaml")
-    if set(sc.features) <= set(feats):
-        _check_features(sc, at("features"), out, trace)
+            out.append(f"{at('features')}: feature {f} is not in spec/features.yaml"
+                       f"{_close(f, feats)}")
+    for step in sc.steps:  # the rules an `events` expectation names
+        for event in (step.expect or {}).get("events") or ():
+            rid = event.get("rule")
+            if isinstance(rid, str) and rid not in rules:
+                out.append(f"{sc.file}:{step.line}: scenario {sc.id}: step {step.index}: "
+                           f"event rule {rid} does not exist in spec/rules{_close(rid, rules)}")
+    codes = specdata.error_codes()
+    if codes and sc.expect_setup_error is not None and sc.expect_setup_error not in codes:
+        out.append(f"{at('expect_setup_error')}: error code {sc.expect_setup_error} is not in "
+                   f"spec/errors.yaml{_close(sc.expect_setup_error, codes)}")
+    if codes:
+        for step in sc.steps:
+            if step.error is not None and step.error not in codes:
+                out.append(f"{sc.file}:{step.line}: scenario {sc.id}: step {step.index}: "
+                           f"error code {step.error} is not in spec/errors.yaml"
+                           f"{_close(step.error, codes)}")
+    return out
+
+
+def _close(name: str, known: Any) -> str:
+    """`; did you mean X?` for a misspelt registry name, or nothing."""
+    import difflib
+
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def duplicate_problems(scenarios: Sequence[Scenario]) -> list[str]:
+    """A scenario whose id is one of the bundled corpus's, in another file (ids are never
+    reused: a copied scenario must get its own id). Duplicates within the files given are the
+    loader's error already."""
+    from conformance.scenario import CORPUS_ROOT
+
+    def where(sc: Scenario) -> Path:
+        return Path(sc.file).resolve()
+
+    if all(where(sc).is_relative_to(CORPUS_ROOT) for sc in scenarios):
+        return []  # the bundled corpus itself (or part of it): the loader compared them
+    bundled = {sc.id: sc for sc in load_corpus().scenarios}
+    out = []
+    for sc in scenarios:
+        first = bundled.get(sc.id)
+        if first is not None and where(first) != where(sc):
+            out.append(f"{sc.file}:{sc.line}: scenario {sc.id}: duplicate scenario id: the "
+                       f"bundled corpus has it ({first.file}:{first.line}); give this one an "
+                       "id of its own")
+    return out
+
+
+def _check(sc: Scenario, out: list[str], trace: Any = None) -> None:
+    out.extend(registry_problems(sc))
+    if set(sc.features) <= set(specdata.features()):
+        _check_features(sc, f"{sc.file}:{sc.raw_lines.get('features', sc.line)}: "
+                        f"scenario {sc.id}", out, trace)
     for step in sc.steps:
         dealer = (step.expect or {}).get("dealer")
         if isinstance(dealer, list) and set(dealer) >= set(range(int(sc.setup["players"]))):
             out.append(f"{sc.file}:{step.line}: scenario {sc.id}: step {step.index}: `dealer` "
                        f"lists every seat, so it cannot fail: name only the seats the rules allow, "
                        f"or leave the dealer unasserted")
-    codes = specdata.error_codes()
-    if codes and sc.expect_setup_error is not None and sc.expect_setup_error not in codes:
-        out.append(f"{at('expect_setup_error')}: error code {sc.expect_setup_error} is not in "
-                   "spec/errors.yaml")
-    if codes:
-        for step in sc.steps:
-            if step.error is not None and step.error not in codes:
-                out.append(f"{sc.file}:{step.line}: scenario {sc.id}: step {step.index}: "
-                           f"error code {step.error} is not in spec/errors.yaml")
 
 
 def _check_features(sc: Scenario, where: str, out: list[str], trace: Any) -> None:
@@ -94,6 +147,7 @@ def lint(paths: Sequence[Path] | None = None, coverage: bool = True) -> LintResu
     corpus = load_corpus(paths)
     res = LintResult(scenarios=len(corpus.scenarios), coverage_checked=coverage)
     res.errors.extend(str(e) for e in corpus.errors)
+    res.errors.extend(duplicate_problems(corpus.scenarios))
     traces = _run_on_reference(corpus.scenarios, res)
     try:
         for sc in corpus.scenarios:

@@ -3,8 +3,10 @@
 In process, an adapter is any object with these methods (dict payloads, JSON data only):
 
     hello() -> dict                      capabilities: protocol, name, version, rulesets,
-                                         features, observations, players ({min, max})
-    setup(params) -> None | dict         params: {"ruleset", "setup", "seed"}; raise Unsupported;
+                                         features, observations, players ({min, max}),
+                                         params (the ruleset parameters it can set)
+    setup(params) -> None | dict         params: {"ruleset", "setup", "seed", "params"?}; raise
+                                         Unsupported;
                                          {"code", "rule"?, "message"?}: the set-up refused by
                                          a rule (wrong-player-count, unresolvable-setup)
     act(action) -> None | dict           None: accepted; {"code", "rule"?, "message"?}: rejected
@@ -107,7 +109,8 @@ def check_hello(caps: Any) -> dict[str, Any]:
                                 f"1 <= N <= M <= {MAX_PLAYERS}, not {players!r}")
     else:
         out["players"] = {"min": PLAYERS[0], "max": PLAYERS[1]}
-    for key in ("rulesets", "features", "observations"):
+    # params (optional): the ruleset parameters a scenario may set (`scoring.target`)
+    for key in ("rulesets", "features", "observations", "params"):
         val = out.get(key, [])
         if not isinstance(val, list) or not all(isinstance(v, str) for v in val):
             raise ProtocolError(f"hello: {key!r} must be a list of strings")

@@ -189,6 +189,9 @@ def missing_capabilities(sc: Scenario, caps: dict[str, Any]) -> list[str]:
     feats = [f for f in sc.features if f not in caps.get("features", [])]
     if feats:
         missing.append("feature(s) " + ", ".join(feats))
+    params = [p for p in sc.param_paths() if p not in caps.get("params", [])]
+    if params:
+        missing.append("parameter(s) " + ", ".join(params))
     obs = sorted(sc.observation_keys() - set(caps.get("observations", [])))
     if obs:
         missing.append("observation(s) " + ", ".join(obs))

@@ -95,6 +95,13 @@ class Scenario:
     # a match scenario (feature partners-match): the `match` block in JSON form (string player
     # keys); then `setup` is {} and there are no steps (docs/scenario-format.md "Matches")
     match: dict[str, Any] | None = None
+    # `params`: parameter overrides on top of the ruleset's (JSON form, nested like a ruleset
+    # file's `params`; docs/scenario-format.md "Table options")
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def param_paths(self) -> list[str]:
+        """The dotted paths of the parameters the scenario sets (`scoring.target`)."""
+        return sorted(param_leaves(self.params))
 
     def observation_keys(self) -> set[str]:
         """Observation keys the scenario's expectations use."""
@@ -105,12 +112,27 @@ class Scenario:
         return keys
 
     def setup_params(self) -> dict[str, Any]:
-        """The `setup` request's params."""
-        return {"ruleset": self.ruleset, "setup": self.setup, "seed": self.seed}
+        """The `setup` request's params (`params` only when the scenario sets some)."""
+        out = {"ruleset": self.ruleset, "setup": self.setup, "seed": self.seed}
+        if self.params:
+            out["params"] = self.params
+        return out
 
     def match_params(self) -> dict[str, Any]:
         """The `match` request's params: the `match` block without its `expect`."""
         return {k: v for k, v in (self.match or {}).items() if k != "expect"}
+
+
+def param_leaves(params: Any, prefix: str = "") -> dict[str, Any]:
+    """Dotted path -> value of every parameter a (nested) override sets."""
+    out: dict[str, Any] = {}
+    for key, value in params.items() if isinstance(params, dict) else ():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict) and value:
+            out.update(param_leaves(value, path))
+        else:
+            out[path] = value
+    return out
 
 
 def to_json(value: Any) -> Any:
@@ -182,6 +204,10 @@ def _describe(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
             branches.setdefault(sub.relative_schema_path[0], []).append(sub)
         meant = [errs for errs in branches.values()
                  if not any(e.validator == "required" and not e.relative_path for e in errs)]
+        if not isinstance(error.instance, dict):  # a number is not meant as a range {min, max}
+            meant = [errs for errs in meant if not any(
+                e.validator == "type" and e.validator_value == "object" and not e.relative_path
+                for e in errs)] or meant
         if len(meant) == 1:
             best = best_match(meant[0])
             if best is not None:
@@ -325,6 +351,59 @@ def _deck(doc: Any, data: dict[str, Any], file: str) -> specdata.Deck:
     return deck
 
 
+# parameter groups a scenario's `params` may not set: the cards and the table the loader checks
+# the set-up against are the ruleset's (name a ruleset that has other ones)
+FIXED_PARAMS = ("game", "deck", "players")
+
+
+def _check_params(doc: Any, data: dict[str, Any], file: str) -> None:
+    """`params`: overrides of the ruleset's parameters, each one the ruleset schema declares,
+    of its type and range (checked on the ruleset's values with the overrides merged in); a
+    variant's own group only in a ruleset with that variant; never the game, the deck or the
+    player counts."""
+    import difflib
+
+    from uno_spec.rulesets import deep_merge
+
+    override = data.get("params")
+    if not override:
+        return
+    sid = data["id"]
+    for key in override:
+        if key in FIXED_PARAMS:
+            raise _error(doc, file, sid, ["params", key], f"{key}: a scenario's params do not "
+                         "change the game, its deck or its player counts (the set-up is "
+                         "checked against the ruleset's): name a ruleset that has them")
+    played = str(data["ruleset"]).split("+")[1:]
+    for key in override:
+        owner = specdata.variant_param_groups().get(key)
+        if owner is not None and owner not in played:
+            raise _error(doc, file, sid, ["params", key], f"{key} is the {owner} variant's "
+                         f"parameter group: name the variant in the ruleset "
+                         f"({data['ruleset']}+{owner}) rather than setting it")
+    ruleset = specdata.ruleset_params(data["ruleset"])
+    merged = deep_merge(ruleset, override)
+    checked = {k: merged[k] for k in override}
+    errors = sorted(specdata.params_validator().iter_errors(checked),
+                    key=lambda e: list(map(str, e.path)))
+    if not errors:
+        return
+    err = errors[0]
+    where = [str(p) for p in err.absolute_path]
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        known = list((err.schema.get("properties") or {}) if isinstance(err.schema, dict)
+                     else ())
+        extra = sorted(str(k) for k in err.instance if k not in known)
+        name = ".".join([*where, extra[0]])
+        close = difflib.get_close_matches(name, specdata.parameter_paths(), n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise _error(doc, file, sid, ["params", *where, extra[0]],
+                     f"unknown parameter {name!r}{hint} (the parameters: "
+                     "docs/rules/parameters.md)")
+    name = ".".join(where) or "params"
+    raise _error(doc, file, sid, ["params", *where], f"parameter {name}: {err.message}")
+
+
 def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
     """Seat numbers must exist at the table; every seat needs a hand."""
     setup = data["setup"]
@@ -365,17 +444,32 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
         raise bad(["setup", "hands"], f"no hand given for seat(s) {missing} ([] for an empty hand)")
     for i, step in enumerate(data.get("steps", ())):
         act = step.get("act")
-        if act is not None:
+        if act is not None and "error" not in step:  # a refusal step may name any seat
             for key in ("player", "catch", "swap"):
                 if key in act:
                     seat(["steps", i, "act", key], act[key])
+            if _is_int(act.get("uno")):
+                raise bad(["steps", i, "act", "uno"], f"uno: {act['uno']}: a player calls UNO "
+                          "for themself (`uno: true`); a call on another player's behalf is "
+                          "an action the rules refuse: write it with its `error:` code")
         exp = step.get("expect") or {}
         at = ["steps", i, "expect"]
         for key in ("hands", "hand_sizes", "scores", "views"):
             keys([*at, key], exp.get(key))
         for key in ("current", "winner", "dealer", "eliminated"):
             if key in exp:
-                seats([*at, key], exp[key])
+                value = exp[key]
+                if isinstance(value, dict):  # current: {one_of: [seats]}
+                    seats([*at, key, "one_of"], value.get("one_of"))
+                else:
+                    seats([*at, key], value)
+        for j, event in enumerate(exp.get("events") or ()):
+            if "player" in event:
+                seat([*at, "events", j, "player"], event["player"])
+        if act is not None and act.get("deal"):
+            keys(["steps", i, "act", "deal", "hands"], act["deal"].get("hands"))
+            if "dealer" in act["deal"]:
+                seat(["steps", i, "act", "deal", "dealer"], act["deal"]["dealer"])
         pending = exp.get("pending")
         if isinstance(pending, dict) and "player" in pending:
             seat([*at, "pending", "player"], pending["player"])
@@ -455,8 +549,9 @@ def _ordinal(n: int) -> str:
 
 def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
     """(path, text, what) of every card or face a scenario names. `what`: `card` (a whole
-    card: light/dark in Flip) or `face` (one printed face: a Flip player's view). The keys of
-    `card_counts` are not listed: a count of 0 may assert that a card is absent."""
+    card: light/dark in Flip), `face` (one printed face: a Flip player's view) or `refused`
+    (a card an action expected to be refused names: written as the step's author wrote it).
+    The keys of `card_counts` are not listed: a count of 0 may assert that a card is absent."""
     setup = data["setup"]
     for seat, hand in (setup.get("hands") or {}).items():
         for j, c in enumerate(hand):
@@ -467,15 +562,25 @@ def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
     for i, step in enumerate(data.get("steps") or []):
         act = step.get("act") or {}
         for key in ("play", "card"):
-            if key in act:
-                yield ["steps", i, "act", key], act[key], "card"
+            if key in act:  # a refusal step may name a card as the game does not (one face)
+                yield ["steps", i, "act", key], act[key], "refused" if "error" in step \
+                    else "card"
+        deal = act.get("deal") or {}
+        for seat, hand in (deal.get("hands") or {}).items():
+            for j, c in enumerate(hand):
+                yield ["steps", i, "act", "deal", "hands", seat, j], c, \
+                    "refused" if "error" in step else "card"
+        for j, c in enumerate(deal.get("draw") or []):
+            yield ["steps", i, "act", "deal", "draw", j], c, \
+                "refused" if "error" in step else "card"
         exp = step.get("expect") or {}
         at = ["steps", i, "expect"]
         for seat, hand in (exp.get("hands") or {}).items():
             for j, c in enumerate(hand):
                 yield [*at, "hands", seat, j], c, "card"
-        if "top" in exp:
-            yield [*at, "top"], exp["top"], "card"
+        yield from _expected_cards([*at, "top"], exp.get("top"))
+        for j, event in enumerate(exp.get("events") or ()):
+            yield from _expected_cards([*at, "events", j, "card"], event.get("card"))
         for viewer, view in (exp.get("views") or {}).items():
             vat = [*at, "views", viewer]
             for j, c in enumerate(view.get("hand") or []):
@@ -487,6 +592,16 @@ def _card_places(data: dict[str, Any]) -> Iterator[tuple[list[Any], str, str]]:
                 for seat, faces in (view.get(key) or {}).items():
                     for j, c in enumerate(faces):
                         yield [*vat, key, seat, j], c, "face"
+
+
+def _expected_cards(path: list[Any], value: Any) -> Iterator[tuple[list[Any], str, str]]:
+    """The cards of an expected card: itself, or each of a `one_of` (a card predicate names
+    none)."""
+    if isinstance(value, str):
+        yield path, value, "card"
+    elif isinstance(value, dict) and isinstance(value.get("one_of"), list):
+        for j, c in enumerate(value["one_of"]):
+            yield [*path, "one_of", j], c, "card"
 
 
 def _card_problem(text: str, what: str, deck: specdata.Deck) -> str | None:
@@ -522,6 +637,8 @@ def _check_cards(doc: Any, data: dict[str, Any], file: str, deck: specdata.Deck)
     sid = data["id"]
     seen: Counter[str] = Counter()
     for path, text, what in _card_places(data):
+        if what == "refused":  # the implementation's refusal is what the step checks
+            continue
         problem = _card_problem(text, what, deck)
         if problem is not None:
             raise _error(doc, file, sid, path, problem)
@@ -535,6 +652,48 @@ def _check_cards(doc: Any, data: dict[str, Any], file: str, deck: specdata.Deck)
                 raise _error(doc, file, sid, path,
                              f"a {_ordinal(seen[face])} {face} in the set-up, but the deck "
                              f"{deck.name} of ruleset {deck.ruleset} holds {held[face]}")
+    for i, step in enumerate(data.get("steps") or []):
+        deal = (step.get("act") or {}).get("deal")
+        if deal is not None and "error" not in step:
+            _check_deal(doc, data, file, i, deal, deck)
+
+
+def _check_deal(doc: Any, data: dict[str, Any], file: str, i: int, deal: dict[str, Any],
+                deck: specdata.Deck) -> None:
+    """A fixed deal for the next hand (`next_round` with `deal`) is checked like a set-up:
+    every seat has a hand, and it deals exactly the cards of the game: those the set-up lists
+    (nothing comes into a game or leaves it), or, when the set-up deals the ruleset's own deck
+    (`start: game` without `draw`), as many cards as that deck holds, none more often."""
+    setup = data["setup"]
+    at = ["steps", i, "act", "deal"]
+    n = setup["players"]
+    missing = [s for s in range(n) if str(s) not in deal["hands"]]
+    if missing:
+        raise _error(doc, file, data["id"], [*at, "hands"],
+                     f"no hand given for seat(s) {missing} ([] for an empty hand)")
+    dealt = Counter(c for h in deal["hands"].values() for c in h) + Counter(deal["draw"])
+    if setup.get("start") == "game" and "draw" not in setup:
+        total = sum(deck.light.values())
+        for card, copies in dealt.items():
+            faces = card.split("/", 1) if deck.dark is not None else [card]
+            for face, held in zip(faces, (deck.light, deck.dark or deck.light), strict=False):
+                if copies > held[face]:
+                    raise _error(doc, file, data["id"], at, f"the deal holds {copies} x "
+                                 f"{face}, the deck {deck.name} {held[face]}")
+        if sum(dealt.values()) != total:
+            raise _error(doc, file, data["id"], at, f"the deal holds {sum(dealt.values())} "
+                         f"cards, the game's deck {deck.name} {total}: deal them all")
+        return
+    game = Counter(c for h in (setup.get("hands") or {}).values() for c in h) \
+        + Counter(setup.get("discard") or []) + Counter(setup.get("draw") or [])
+    if dealt != game:
+        extra = sorted((dealt - game).elements())
+        lacking = sorted((game - dealt).elements())
+        said = "; ".join(part for part in (
+            f"not in the game: {', '.join(extra)}" if extra else "",
+            f"missing: {', '.join(lacking)}" if lacking else "") if part)
+        raise _error(doc, file, data["id"], at, "the deal must hold exactly the cards of the "
+                     f"game (its set-up's hands, discard and draw piles): {said}")
 
 
 def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
@@ -555,6 +714,7 @@ def _build(doc: Any, data: dict[str, Any], file: str) -> Scenario:
         raw_lines=_match_lines(doc) if "match" in data
         else dict(getattr(doc, "key_lines", {}) or {}),
         expect_setup_error=data.get("expect_setup_error"), match=data.get("match"),
+        params=data.get("params") or {},
     )
 
 
@@ -613,6 +773,7 @@ def _parse(text: str, file: str, select: Filters | None) -> tuple[list[Scenario]
         _validate(raw, data, file)
         deck = _deck(raw, data, file)
         _check_numbers(raw, data, file)
+        _check_params(raw, data, file)
         if "match" in data:
             _check_match(raw, data, file)
         else:
@@ -668,7 +829,7 @@ def _to_cache(sc: Scenario) -> dict[str, Any]:
                        st.note] for st in sc.steps],
             "line": sc.line, "seed": sc.seed, "description": sc.description,
             "raw_lines": sc.raw_lines, "expect_setup_error": sc.expect_setup_error,
-            "match": sc.match}
+            "match": sc.match, "params": sc.params}
 
 
 def _from_cache(payload: Any, file: str) -> list[Scenario] | None:
@@ -710,7 +871,7 @@ def _scenario_from_cache(d: Any, file: str) -> Scenario:
         features=_strs(d["features"]), setup=_typed(d["setup"], dict), steps=tuple(steps),
         file=file, line=_typed(d["line"], int), seed=_typed(d["seed"], int),
         description=_typed(d["description"], str), raw_lines=raw_lines,
-        expect_setup_error=setup_error, match=match)
+        expect_setup_error=setup_error, match=match, params=_typed(d["params"], dict))
 
 
 def _typed(value: Any, kind: type) -> Any:
@@ -727,7 +888,7 @@ def _strs(value: Any) -> tuple[str, ...]:
 
 _CACHED_KEYS = frozenset(("id", "title", "ruleset", "cites", "rules", "features", "setup",
                           "steps", "line", "seed", "description", "raw_lines",
-                          "expect_setup_error", "match"))
+                          "expect_setup_error", "match", "params"))
 
 
 def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:

@@ -300,9 +300,38 @@ def clause_link(clause_id: str) -> str | None:
     return clause_url(clause_id)
 
 
+@functools.lru_cache(maxsize=1)
+def params_validator() -> Any:
+    """The compiled `params` definition of the ruleset schema (spec/schema/ruleset.schema.json
+    with every variant's parameter groups: uno_spec.parameters.ruleset_schema): what a
+    scenario's table options are checked against."""
+    from uno_spec.parameters import ruleset_schema
+    from uno_spec.schema import compile_schema
+
+    schema = ruleset_schema()
+    return compile_schema({"$ref": "#/$defs/params", "$defs": schema.get("$defs", {})})
+
+
+@functools.lru_cache(maxsize=1)
+def variant_param_groups() -> dict[str, str]:
+    """Parameter group -> the variant that declares it (its `parameters` in spec/rulesets/)."""
+    from uno_spec.parameters import variant_parameters
+
+    return {group: owner for group, (owner, _) in variant_parameters().items()}
+
+
+@functools.lru_cache(maxsize=1)
+def parameter_paths() -> tuple[str, ...]:
+    """Every declared parameter's dotted path, groups and leaves (uno_spec.parameters)."""
+    from uno_spec.parameters import parameters
+
+    return tuple(parameters())
+
+
 def clear_caches() -> None:
     for fn in (clauses, rules, rule_cites, rule_areas, spec_index, source_languages, features,
-               error_codes, rulesets, ruleset_params, ruleset_info, scenario_schema, deck):
+               error_codes, rulesets, ruleset_params, ruleset_info, scenario_schema, deck,
+               params_validator, variant_param_groups, parameter_paths):
         fn.cache_clear()
     try:
         from uno_spec.loader import clear_caches as spec_clear

@@ -344,6 +344,41 @@ class Game:
             else:
                 return
 
+    def next_round_dealt(self, hands: Sequence[Sequence[Card]], draw: Sequence[Card],
+                         dealer: int | None = None) -> list[Event]:
+        """`Action.next_round()` with the next hand given instead of shuffled and dealt (a
+        scenario's fixed deal, docs/scenario-format.md): `hands` per seat, `draw` top first,
+        the `dealer` (None: chosen by the ruleset's method); the first card is turned from
+        `draw` as in any hand (CL.END.NEW-HAND). The cards must be exactly the game's (nothing
+        comes or goes), and a seat out of the game holds none and does not deal;
+        else MalformedAction (Eliminated), state unchanged."""
+        from collections import Counter
+
+        st = self.state
+        if len(hands) != st.players:
+            raise E.MalformedAction(f"deal: a hand for each of the {st.players} seats")
+        given = [c for h in hands for c in h] + list(draw)
+        if Counter(given) != Counter(st.all_cards()):
+            raise E.MalformedAction("deal: the cards dealt must be the game's own, each once "
+                                    f"({len(given)} given, the game holds {len(st.all_cards())})")
+        seated = set(self._rules.seats())
+        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < st.players):
+            raise E.MalformedAction(f"deal: dealer {dealer!r} is not a seat 0..{st.players - 1}")
+        if dealer is not None and dealer not in seated:  # DESAFIO.ELIMINATED-OUT
+            raise E.Eliminated(f"deal: seat {dealer} is out of the game and cannot deal",
+                               "DESAFIO.ELIMINATED-OUT")
+        for seat, hand in enumerate(hands):
+            if hand and seat not in seated:  # DESAFIO.ELIMINATED-OUT
+                raise E.Eliminated(f"deal: seat {seat} is out of the game and is dealt nothing",
+                                   "DESAFIO.ELIMINATED-OUT")
+        if st.phase != ROUND_OVER:  # the refusal of next_round itself (round-over, game-over)
+            return self.apply(Action.next_round())
+        self._rules.fixed_deal = ([list(h) for h in hands], list(draw)[::-1], dealer)
+        try:
+            return self.apply(Action.next_round())
+        finally:
+            self._rules.fixed_deal = None
+
     def apply_via_machine(self, action: object) -> list[Event]:
         """Like `apply`, but let python-statemachine select and run the transitions (slow;
         used to prove that the dispatch table and the machine agree)."""

@@ -96,6 +96,13 @@ class Params:
             return from_mapping("custom", ruleset)
         return from_mapping(str(ruleset.id), ruleset.params)
 
+    def override(self, values: Mapping[str, Any]) -> Params:
+        """These parameters with `values` (nested like a ruleset file's `params`) merged over
+        them: a scenario's table options (docs/scenario-format.md `params`)."""
+        from uno_spec.rulesets import deep_merge, freeze
+
+        return from_mapping(self.ruleset, freeze(deep_merge(self.raw, values)))
+
     def get(self, path: str, default: Any = None) -> Any:
         """The parameter at the dotted `path` (`<group>.enabled`), or `default`: how a variant
         reads the parameters its ruleset file declares."""

@@ -19,25 +19,25 @@ from conformance.protocol import PROTOCOL, AdapterError, Unsupported
 OBSERVATIONS = [
     "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
     "draw_size", "discard_size", "scores", "round_over", "game_over", "winner", "dealer",
-    "total_cards", "card_counts", "views", "eliminated",
+    "total_cards", "card_counts", "views", "eliminated", "events",
 ]
 # docs/adapter-protocol.md "Differential fuzzing": what the oracle of `conformance diff` answers
 # besides the scenario observations; declared by `ReferenceOracle` only, so that a corpus run's
 # `state_unchanged` (which observes every declared key) does not compute them
-ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "events", "shuffled", "position"]
+ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "shuffled", "position"]
 PLAYERS = (2, 10)  # CL.DECK.PLAYERS; a ruleset narrower still refuses the others at setup
 POSITION_VERSION = 1  # the `position` observation's format (docs/adapter-protocol.md)
 DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
             "challenge": "challenge", "swap": "swap", "round-over": "none"}
 ACTION_KEYS = {"player", "play", "color", "uno", "draw", "pass", "challenge", "catch", "swap",
-               "referee", "card", "next_round"}
+               "referee", "card", "next_round", "deal"}
 # an action names one of these (or else `color` alone, or `uno` alone) ...
 ACTION_KINDS = ("play", "draw", "pass", "challenge", "catch", "swap", "referee", "next_round")
 # ... with only these keys beside it
 COMPANIONS: dict[str, set[str]] = {
     "play": {"player", "color", "uno"}, "draw": {"player"}, "pass": {"player"},
     "challenge": {"player"}, "catch": {"player"}, "swap": {"player"},
-    "referee": {"player", "card"}, "next_round": set(), "color": {"player"}, "uno": {"player"},
+    "referee": {"player", "card"}, "next_round": {"deal"}, "color": {"player"}, "uno": {"player"},
 }
 
 
@@ -70,6 +70,18 @@ def capabilities() -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(played), tuple(f for f in specdata.features() if f not in refused)
 
 
+@functools.cache
+def settable_params() -> tuple[str, ...]:
+    """The parameters a scenario may set (docs/scenario-format.md `params`): every leaf of the
+    ruleset schema (uno_spec.parameters) but the game, deck and player counts, which a
+    scenario does not change. The engine reads every declared parameter (tests/test_params.py)."""
+    from conformance.scenario import FIXED_PARAMS
+    from uno_spec.parameters import parameters
+
+    return tuple(path for path, p in parameters().items()
+                 if p.leaf and path.split(".")[0] not in FIXED_PARAMS)
+
+
 def _error(code: str, rule: str | None = None, message: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {"code": code}
     if rule:
@@ -99,6 +111,7 @@ class ReferenceAdapter:
             "features": list(capabilities()[1]),
             "observations": list(OBSERVATIONS),
             "players": {"min": PLAYERS[0], "max": PLAYERS[1]},
+            "params": list(settable_params()),
         }
 
     def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
@@ -116,6 +129,16 @@ class ReferenceAdapter:
             raise Unsupported(f"ruleset {ruleset!r}: {exc}") from exc
         if p.game not in ("classic", "flip"):
             raise Unsupported(f"ruleset {ruleset!r}: game {p.game!r} is not implemented yet")
+        overrides = params.get("params")
+        if overrides is not None:  # table options over the ruleset's parameters
+            from uno_fsm.rules import check_params
+
+            if not isinstance(overrides, dict):
+                raise AdapterError("bad-request", "setup: params must be an object")
+            try:
+                p = check_params(p.override(overrides))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise Unsupported(f"params {overrides!r}: {exc}") from exc
         self.game = None
         try:
             seed = int(params.get("seed") or 0)
@@ -147,7 +170,11 @@ class ReferenceAdapter:
             return _error(exc.code, exc.rule, str(exc))
         rng_before = self.game.state.rng.getstate()
         try:
-            events = self.game.apply(engine_action)
+            if isinstance(engine_action, _Dealt):  # feature next-hand-deal
+                events = self.game.next_round_dealt(engine_action.hands, engine_action.draw,
+                                                    engine_action.dealer)
+            else:
+                events = self.game.apply(engine_action)
         except IllegalAction as exc:
             return _error(exc.code, exc.rule, exc.message)
         except NotImplementedError as exc:
@@ -211,6 +238,8 @@ class ReferenceAdapter:
         if kind == "next_round":
             if a["next_round"] is not True:
                 raise _Malformed("malformed-action", "next_round must be true")
+            if "deal" in a:
+                return _dealt(a["deal"])
             return Action.next_round()
         player = seat(a.get("player"), "player")
         if kind == "referee":
@@ -392,6 +421,36 @@ class ReferenceAdapter:
         self.game = None
 
 
+@dataclass(frozen=True)
+class _Dealt:
+    """`{next_round: true, deal: {hands, draw}}`: the next hand given (Game.next_round_dealt)."""
+
+    hands: list[Any]
+    draw: list[Any]
+    dealer: int | None
+
+
+def _dealt(deal: Any) -> _Dealt:
+    """The fixed deal of a `next_round` action (docs/scenario-format.md): `hands` (seat ->
+    cards, every seat) and `draw` (top first), in notation; else malformed-action."""
+    from uno_fsm.cards import parse_many
+
+    if not isinstance(deal, dict) or not {"hands", "draw"} <= set(deal) <= {"hands", "draw",
+                                                                           "dealer"} \
+            or not isinstance(deal["hands"], dict) or not isinstance(deal["draw"], list):
+        raise _Malformed("malformed-action", "deal: {hands: {seat: [cards]}, draw: [cards], "
+                         "dealer?: seat}")
+    dealer = deal.get("dealer")
+    if dealer is not None and (type(dealer) is not int or not 0 <= dealer < len(deal["hands"])):
+        raise _Malformed("malformed-action", f"deal: dealer {dealer!r} is not a seat")
+    hands = deal["hands"]
+    seats = sorted(int(k) for k in hands if str(k).isdigit())
+    if seats != list(range(len(hands))) or not all(isinstance(v, list) for v in hands.values()):
+        raise _Malformed("malformed-action", "deal: hands lists every seat from 0, each a list")
+    by_seat = {int(k): v for k, v in hands.items()}
+    return _Dealt([parse_many(by_seat[s]) for s in seats], parse_many(deal["draw"]), dealer)
+
+
 MALFORMED_RULE = "CL.PLAY.TURN-OPTIONS"  # uno_fsm.errors.MalformedAction's rule
 MAX_MATCH_ROUNDS = 100  # the scenario schema's bound on `match.rounds`
 
@@ -415,12 +474,27 @@ def _rules_of(events: Any) -> list[str]:
 
 
 def _event_dict(e: Any) -> dict[str, Any]:
-    """An engine event as the `events` observation gives it: kind, player, rule, and the card
-    it names (docs/adapter-protocol.md "Differential fuzzing")."""
+    """An engine event as the `events` observation gives it: kind, player, rule, the card it
+    names (a draw: the last card drawn), its colour and its count of cards or points
+    (docs/adapter-protocol.md "Events and later hands")."""
+    from uno_fsm.cards import color_name
+
     out: dict[str, Any] = {"kind": e.kind, "player": e.player, "rule": e.rule}
     if e.card is not None:
         out["card"] = e.card.text
+    elif e.kind == "drew" and e.cards:  # the last card drawn (the one a draw-until stops at)
+        out["card"] = e.cards[-1].text
+    if e.color is not None:
+        out["color"] = color_name(e.color)
+    if e.count and e.kind in COUNTED_EVENTS:
+        out["count"] = e.count
     return out
+
+
+# the events whose `count` is a number of cards or points (docs/adapter-protocol.md "Events");
+# the engine's other events use the field for a seat, which the observation does not give
+COUNTED_EVENTS = frozenset(("drew", "dealt", "reshuffled", "exhausted", "went-out", "stacked",
+                            "hands-shuffled", "eliminated"))
 
 
 def _fresh_rng_state(seed: int) -> Any:

@@ -18,6 +18,7 @@ variant swaps, V.SEVENO.* and V.SWAP.*, and the 2018 Wild Shuffle Hands, CL18.WS
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from uno_fsm.actions import Action
@@ -61,11 +62,32 @@ SCORING_METHODS: tuple[str, ...] = (BASE_METHOD, *(v.scoring_method for v in VAR
 
 
 def check_params(p: Params) -> Params:
-    """`p`, if the engine plays its scoring method (`SCORING_METHODS`), else ValueError."""
+    """`p`, if the engine plays its scoring method (`SCORING_METHODS`) and every variant it
+    enables with a game that variant applies to (its bases' `game`, spec/rulesets: stacking
+    is classic only, so a Flip ruleset's `stacking.enabled` is refused here, not met later as
+    a missing Draw Two), else ValueError."""
     if p.method not in SCORING_METHODS:
         raise ValueError(f"{p.ruleset}: the engine does not play the scoring method "
                          f"{p.method!r} (it plays {', '.join(SCORING_METHODS)})")
+    for variant in VARIANTS:
+        games = variant_games(variant.name)
+        if games and p.game not in games and variant.enabled(p):
+            raise ValueError(f"{p.ruleset}: the variant {variant.name!r} is played with "
+                             f"{' or '.join(sorted(games))} cards, not {p.game!r}")
     return p
+
+
+@functools.cache
+def variant_games(name: str) -> frozenset[str]:
+    """The games (`classic`, `flip`) of the bases a variant applies to (spec/rulesets/)."""
+    from uno_spec.rulesets import ruleset_files
+
+    files = ruleset_files()
+    own = files.get(name)
+    if own is None:
+        return frozenset()
+    return frozenset(str(files[b].params.get("game", "classic")) for b in own.applies_to
+                     if b in files)
 
 
 class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRules,

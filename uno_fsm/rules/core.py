@@ -67,6 +67,10 @@ class Core:
         self._flip = params.game == "flip"
         self._formed = FORMED[self._flip]  # actions known well formed for this game
         self.events: list[Event] = []
+        # the next hand's hands, draw pile (top last) and dealer (None: chosen as usual) when
+        # they are given rather than shuffled and dealt (`Game.next_round_dealt`: a scenario's
+        # fixed deal); used once
+        self.fixed_deal: tuple[list[list[Card]], list[Card], int | None] | None = None
         self._allowed = allowed  # phase -> event -> edges (the machine's table)
         self.variants = tuple(v(self) for v in self.VARIANTS if v.enabled(params))
         self.hooks = Hooks(self.variants)

@@ -90,9 +90,24 @@ class DealingRules(Core):
         st.round_winner = None
         st.active_color = None
         st.shown = {}
+        fixed, self.fixed_deal = self.fixed_deal, None
+        if fixed is not None and fixed[2] is not None:
+            dealer = fixed[2]  # the dealer given with the deal
         if dealer is None:  # CL.DEALER.EACH-HAND
             dealer = self.choose_dealer(cards, ordered)
         st.dealer = dealer
+        if fixed is not None:  # the hands and draw pile given (Game.next_round_dealt)
+            st.hands = [list(h) for h in fixed[0]]
+            st.draw = list(fixed[1])
+        else:
+            self.shuffle_and_deal(dealer)
+        # CL.DEAL.DRAW-PILE: the rest is the draw pile
+        self.events.append(Event("dealt", dealer, count=p.hand_size, rule="CL.DEAL.SEVEN"))
+
+    def shuffle_and_deal(self, dealer: int) -> None:
+        """CL.DEALER.RETURN, CL.DEAL.SEVEN: the gathered cards shuffled and dealt."""
+        st, p = self.st, self.p
+        n = st.players
         st.rng.shuffle(st.draw)  # CL.DEALER.RETURN: the whole deck is shuffled before dealing
         # CL.DEAL.SEVEN, one at a time from the dealer's left. Bounded by the cards: a toy deck
         # from a scenario may run out (the deal stops there, whatever `hand_size` says).
@@ -104,8 +119,6 @@ class DealingRules(Core):
             for seat in order:
                 if st.draw:
                     st.hands[seat].append(st.draw.pop())
-        # CL.DEAL.DRAW-PILE: the rest is the draw pile
-        self.events.append(Event("dealt", dealer, count=p.hand_size, rule="CL.DEAL.SEVEN"))
 
     def choose_dealer(self, cards: list[Card], ordered: bool = False) -> int:
         """The dealer by the ruleset's method. `ordered`: `cards` is the deck top last, and the
