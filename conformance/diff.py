@@ -33,11 +33,11 @@ never imports the engine: both sides are adapters.
 
 from __future__ import annotations
 
-import json
+import functools
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,9 +49,13 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from conformance import compare as cmp
 from conformance.blame import Signature, signature
 from conformance.divergence import (
+    BATCH,
     COUNT_KEYS,
     DEAL_SHUFFLE_KEYS,
     PLAY_SHUFFLE_KEYS,
+    REDUCE_SECONDS,
+    SHRINK_SECONDS,
+    STARTS,
     Divergence,
     Dropped,
     StepRecord,
@@ -62,21 +66,19 @@ from conformance.divergence import (
 from conformance.protocol import AdapterError, Unsupported, check_hello, check_rejection
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
-ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position")
+ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position",
+               "turn_position")
 REQUIRED_ORACLE_KEYS = ("legal_actions", "rules_applied", "shuffled", "position")
 # what a shuffle can leave fixed, at a deal (the setup, a next round: a new first card) ...
 SETUP_CODES = ("unresolvable-setup", "wrong-player-count")  # a deal the rules refuse
 FIXED_SEEDS = 4  # oracle replays with other seeds that tell what a shuffle leaves fixed
+ADVANCE = 4  # actions the oracle may take alone after a divergence, to a position to resync at
 # observations judged only when the implementation declares the feature that gives them meaning
 GATED = {"scores": "scoring", "game_over": "scoring", "views": "views",
          "eliminated": "desafio"}
-STARTS = ("made", "made-round", "turn", "round", "game")
 STARTS_WEIGHT = {"made": 3, "made-round": 2, "turn": 3, "round": 1, "game": 1}
 ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision", "no-color",
                  "bad-color", "window", "after-end", "eliminated")
-BATCH = 25  # examples per Hypothesis run; a long session is a series of runs
-SHRINK_SECONDS = 20.0  # shrinking budget per run, from its first divergence
-REDUCE_SECONDS = 15.0  # reduction budget per group (conformance.reduce)
 POSITION_CACHE = 512  # start positions remembered (shrinking replays the same ones)
 START_SECONDS = 10.0  # at least this long for an adapter's `hello` (a program starting)
 PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
@@ -87,6 +89,23 @@ MADE_PILE = 12  # the longest draw pile of a made position
 class DiffError(Exception):
     """The fuzzer cannot run (bad options, an oracle without the needed capabilities, an
     oracle that failed): one line for the user, exit status 2."""
+
+
+STEP = st.integers(0, 2**24)  # one step's choice (Differ._play reads it)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One example, drawn before it is played (`Differ._plan`)."""
+
+    ruleset: str
+    players: int
+    start: str  # a key of STARTS_WEIGHT
+    seed: int
+    made: dict[str, Any] | None  # the set-up of a made start
+    prefix: int  # `turn`: random actions the oracle plays from its deal
+    drawing: bool  # ... drawing or keeping whenever it may
+    choices: tuple[int, ...]  # one per step
 
 
 class DivergenceFound(Exception):  # noqa: N818 - what it reports
@@ -108,8 +127,10 @@ class Stats:
     illegal: int = 0
     unsupported: int = 0  # examples stopped by an action or setup the implementation lacks
     out_of_scope: int = 0  # divergences needing a feature the implementation does not declare
-    shuffles: int = 0  # examples that ended at a shuffle (compared on what it leaves fixed)
-    resyncs: int = 0  # examples set up again after a divergence of a known group
+    shuffles: int = 0  # steps (and set-ups) that shuffled: compared on what it leaves fixed
+    resyncs: int = 0  # the implementation set up again after a divergence of a known group
+    resumed: int = 0  # both sides set up again after a shuffle (the example goes on)
+    advanced: int = 0  # resyncs after the oracle alone went on to a position a set-up states
     started: float = field(default_factory=time.monotonic)
 
     def rate(self) -> float:
@@ -139,9 +160,11 @@ class DiffReport:
         return not self.groups
 
 
-def _norm(act: dict[str, Any]) -> str:
-    return json.dumps({k: (v.lower() if isinstance(v, str) and k == "color" else v)
-                       for k, v in act.items()}, sort_keys=True)
+def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:
+    """An action as a hashable value, equal for equal actions (a colour in any case; `true`
+    is not `1`)."""
+    return tuple(sorted((k, v.lower() if k == "color" and isinstance(v, str) else v, type(v))
+                        for k, v in act.items()))
 
 
 def player_range(caps: dict[str, Any]) -> tuple[int, int]:
@@ -216,9 +239,15 @@ class Side:
 
     def act_observe(self, action: dict[str, Any], keys: Sequence[str]
                     ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-        """`act` then `observe`, in one write to a program that pipelines."""
+        """`act` then `observe`: in one write to a program that pipelines, in one call to an
+        in-process adapter that has `act_observe` (docs/adapter-protocol.md, "In process")."""
         def go() -> tuple[dict[str, Any] | None, dict[str, Any]]:
             adapter = self.adapter
+            if hasattr(adapter, "act_observe"):
+                rejection, obs = adapter.act_observe(action, list(keys))
+                if not isinstance(obs, dict):
+                    raise AdapterError("protocol-error", "observe must return an object")
+                return check_rejection(rejection), obs
             piped = self.caps.get("pipelining") is True and hasattr(adapter, "pipeline")
             if piped:
                 adapter.pipeline([("act", {"action": action}), ("observe", {"keys": list(keys)})])
@@ -255,6 +284,26 @@ def _card_order(card: str) -> tuple[int, str]:
     return (0 if card[1:].isdigit() else 1, card[1:] + card[0])
 
 
+@functools.cache
+def _copies(ruleset: str) -> dict[str, int]:
+    from conformance import specdata
+
+    return dict(specdata.deck(ruleset).light)
+
+
+@functools.cache
+def _made_deck(ruleset: str) -> tuple[str, ...]:
+    from conformance import specdata
+
+    try:
+        deck = specdata.deck(ruleset)
+    except Exception:  # noqa: BLE001 - an unknown ruleset: no made positions
+        return ()
+    if deck.game != "classic":
+        return ()
+    return tuple(sorted(deck.light, key=_card_order))
+
+
 class Differ:
     """The oracle and the implementation under test, and the Hypothesis test that plays them."""
 
@@ -263,7 +312,7 @@ class Differ:
                  players: tuple[int, int] = (2, 8), timeout: float = 10.0, max_steps: int = 30,
                  max_prefix: int = 150, illegal_percent: int = 20,
                  shrink_seconds: float = SHRINK_SECONDS, reduce_seconds: float = REDUCE_SECONDS,
-                 confirm_runs: int = 3,
+                 confirm_runs: int = 3, starts: Sequence[str] = (),
                  on_progress: Callable[[Differ], None] | None = None) -> None:
         self.oracle = Side(oracle, timeout)
         self.impl = Side(implementation, timeout)
@@ -292,9 +341,12 @@ class Differ:
         self._t0 = time.monotonic()
         self._hit: dict[Signature, float] = {}  # first hit, before shrinking
         self._last: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+        self._at: dict[str, Any] = {}  # the oracle's observations after its last set-up or act
+        self._resume_at: dict[str, Any] | None = None  # its position after a shuffle
         self._example_rules: set[str] = set()
         try:
             self._greet(rulesets)
+            self._only(starts)
         except BaseException:
             self.close()
             raise
@@ -345,6 +397,8 @@ class Differ:
                                   | ({"events"} if "events" in ocaps["observations"]
                                      else set()))
         self.has_events = "events" in ocaps["observations"]
+        # `position`'s `turn` alone, where the oracle answers it (no deal computed)
+        self.turn_key = "turn_position" if "turn_position" in ocaps["observations"] else None
         self.starts = ["turn"] + [s for s in ("round", "game") if self._accepts(s)]
         if any(self._made_deck(r) for r in self.rulesets):
             self.starts.insert(0, "made")
@@ -354,6 +408,17 @@ class Differ:
         bases = {r.split("+")[0] for r in self.rulesets}
         self.rules_in_scope = sorted(r for r, t in rules.items() if bases & set(t.rulesets))
         self.stats = Stats()
+
+    def _only(self, starts: Sequence[str]) -> None:
+        """Fuzz only these starts (each one the implementation takes)."""
+        for start in starts:
+            if start not in STARTS_WEIGHT:
+                raise DiffError(f"unknown start {start!r} (one of {', '.join(STARTS)})")
+            if start not in self.starts:
+                raise DiffError(f"start {start!r}: not fuzzed against this implementation "
+                                f"(it takes {', '.join(self.starts)})")
+        if starts:
+            self.starts = [s for s in self.starts if s in starts]
 
     def close(self) -> None:
         """Stop both adapters (`run` does it at its end)."""
@@ -418,19 +483,26 @@ class Differ:
         rng = random.Random(seed)
         if start == "round":
             return self._exported()["deal"]  # type: ignore[no-any-return]
+        keys = ["legal_actions"]
+        obs = self._o(self.oracle.observe, keys)
         for i in range(prefix + 20):
             if i >= prefix:
-                pos = self._exported()["turn"]
+                pos = self._turn()
                 if pos is not None:
                     return pos  # type: ignore[no-any-return]
-            legal = self._o(self.oracle.observe, ["legal_actions"])["legal_actions"]
-            legal = [a for a in legal if not a.get("next_round")]
+            legal = [a for a in obs["legal_actions"] if not a.get("next_round")]
             if not legal:
                 return None
             keep = [a for a in legal if a.get("draw") or a.get("pass")] if drawing else []
             chosen = rng.choice(keep or legal)
-            self._o(self.oracle.act, chosen)
+            obs = self._o(self.oracle.act_observe, chosen, keys)[1]
         return None
+
+    def _turn(self) -> dict[str, Any] | None:
+        """The oracle's position as a `start: turn` set-up (None: it cannot be one)."""
+        if self.turn_key is None:
+            return self._exported()["turn"]  # type: ignore[no-any-return]
+        return self._o(self.oracle.observe, [self.turn_key])[self.turn_key]  # type: ignore[no-any-return]
 
     def _exported(self) -> dict[str, Any]:
         pos = self._o(self.oracle.observe, ["position"])["position"]
@@ -440,112 +512,122 @@ class Differ:
         return pos
 
     @staticmethod
-    def _made_deck(ruleset: str) -> list[str]:
+    def _made_deck(ruleset: str) -> tuple[str, ...]:
         """The card kinds a made position draws from (classic decks only; Flip's double-faced
         cards come from play), simplest first."""
-        from conformance import specdata
-
-        try:
-            deck = specdata.deck(ruleset)
-        except Exception:  # noqa: BLE001 - an unknown ruleset: no made positions
-            return []
-        if deck.game != "classic":
-            return []
-        return sorted(deck.light, key=_card_order)
+        return _made_deck(ruleset)
 
     def _made(self, draw: Callable[..., Any], ruleset: str, players: int, deal: bool = False
-              ) -> dict[str, Any] | None:
+              ) -> dict[str, Any]:
         """A `start: turn` position built by strategies that shrink toward short hands and
-        piles of number cards (None: more copies of a card than the deck holds); `deal`: a
-        `start: round` one, the first card turned from the pile's top."""
+        piles of number cards; `deal`: a `start: round` one, the first card turned from the
+        pile's top. Each card is drawn from what is left of the deck, ordered simplest first
+        (a position never holds more copies of a card than the deck)."""
         from conformance import specdata
 
-        kinds = self._made_deck(ruleset)
-        deck = specdata.deck(ruleset).light
-        card = st.sampled_from(kinds)
-        hands = {str(s): draw(st.lists(card, min_size=1, max_size=MADE_HAND), label=f"hand {s}")
-                 for s in range(players)}
-        top = draw(card, label="top") if not deal else ""
-        below = draw(st.lists(card, max_size=2), label="discard") if not deal else []
+        left = [c for c in self._made_deck(ruleset) for _ in range(_copies(ruleset)[c])]
+
+        def take(cards: list[str] | None = None) -> str:
+            among = left if cards is None else cards
+            card = among[draw(st.integers(0, len(among) - 1))]
+            left.remove(card)
+            return card
+
+        def some(least: int, most: int) -> list[str]:
+            return [take() for _ in range(draw(st.integers(least, most)))]
+
+        hands = {str(s): some(1, MADE_HAND) for s in range(players)}
+        top = take() if not deal else ""
+        below = some(0, 2) if not deal else []
         # a deal's pile holds the first card and what its effect draws (a Draw Two's two)
-        pile = draw(st.lists(card, min_size=3 if deal else 1, max_size=MADE_PILE),
-                    label="draw pile")
+        pile = some(1, MADE_PILE) if not deal else []
         if deal:  # the first card turned: a number, an action card or a Wild, a third each
-            tier = draw(st.integers(0, 2), label="first card kind")
-            pile[0] = draw(st.sampled_from([c for c in kinds if _card_order(c)[0] == tier]),
-                           label="first card")
-        used = Counter([c for h in hands.values() for c in h] + [*below, *pile]
-                       + ([top] if top else []))
-        if any(n > deck.get(c, 0) for c, n in used.items()):
-            return None
+            tier = draw(st.integers(0, 2))
+            pile = [take([c for c in left if _card_order(c)[0] == tier] or None),
+                    *some(2, MADE_PILE - 1)]
         if deal:
-            return {"players": players, "dealer": draw(st.integers(0, players - 1),
-                                                       label="dealer"),
+            return {"players": players, "dealer": draw(st.integers(0, players - 1)),
                     "start": "round", "hands": hands, "draw": pile}
         colors = ("red", "yellow", "green", "blue")
         letters = {c[0].upper(): c for c in colors}
-        active = draw(st.sampled_from(colors), label="colour") if top.startswith("W") \
+        active = draw(st.sampled_from(colors)) if top.startswith("W") \
             else letters[top[0]]
-        current = draw(st.integers(0, players - 1), label="current")
+        current = draw(st.integers(0, players - 1))
         setup: dict[str, Any] = {
             "players": players, "dealer": (current - 1) % players, "start": "turn",
             "current": current,
-            "direction": draw(st.sampled_from(("clockwise", "counterclockwise")),
-                              label="direction"),
+            "direction": draw(st.sampled_from(("clockwise", "counterclockwise"))),
             "hands": hands, "discard": [*below, top], "active_color": active, "draw": pile}
         target_ = (specdata.ruleset_params(ruleset).get("scoring") or {}).get("target")
-        if "scoring" in self.features and target_ and draw(st.booleans(), label="scores?"):
-            setup["scores"] = {str(s): draw(st.integers(0, int(target_) - 1),
-                                            label=f"score {s}") for s in range(players)}
+        if "scoring" in self.features and target_ and draw(st.booleans()):
+            setup["scores"] = {str(s): draw(st.integers(0, int(target_) - 1))
+                               for s in range(players)}
         return setup
 
     # --- one example -------------------------------------------------------------------------
 
-    def example(self, data: st.DataObject) -> None:
-        draw = data.draw
-        ruleset = draw(st.sampled_from(self.rulesets), label="ruleset")
+    def _plan(self, draw: Callable[..., Any]) -> Plan:
+        """One example drawn whole before it is played: the ruleset, the player count, the
+        start (a made position drawn here), the seed and the choice of every step (each an
+        integer read against the oracle's legal actions when the step is played: it shrinks
+        toward 0, the first legal action)."""
+        ruleset = draw(st.sampled_from(self.rulesets))
         lo, hi = self.players
-        players = draw(st.integers(lo, hi), label="players")
+        players = draw(st.integers(lo, hi))
         starts = [s for s in self.starts
                   if not s.startswith("made") or self._made_deck(ruleset)]
         start = draw(st.sampled_from([s for s in STARTS for _ in range(STARTS_WEIGHT[s])
-                                      if s in starts]), label="start")
-        seed = draw(st.integers(0, 2**16 - 1), label="seed")
+                                      if s in starts]))
+        seed = draw(st.integers(0, 2**16 - 1))
+        made: dict[str, Any] | None = None
+        prefix, drawing = 0, False
+        if start.startswith("made"):
+            made = self._made(draw, ruleset, players, deal=start == "made-round")
+        elif start == "turn":
+            prefix = draw(st.integers(0, self.max_prefix))
+            # a prefix that draws whenever it may runs the draw pile down: reshuffles get played
+            drawing = draw(st.booleans()) if prefix else False
+        steps = draw(st.integers(1, self.max_steps))
+        choices = tuple(draw(STEP) for _ in range(steps))
+        return Plan(ruleset, players, start, seed, made, prefix, drawing, choices)
+
+    def example(self, plan: Plan) -> None:
         if self._shrink_end is not None and time.monotonic() > self._shrink_end:
             reject()  # the shrinking budget is spent: the best example so far stands
-        if start.startswith("made"):
-            setup = self._made(draw, ruleset, players, deal=start == "made-round")
+        if plan.start.startswith("made"):
+            setup = plan.made
         else:
-            prefix = draw(st.integers(0, self.max_prefix), label="prefix") \
-                if start == "turn" else 0
-            # a prefix that draws whenever it may runs the draw pile down: reshuffles get played
-            drawing = draw(st.booleans(), label="drawing prefix") if prefix else False
-            where = (ruleset, players, start, seed, prefix, drawing)
+            where = (plan.ruleset, plan.players, plan.start, plan.seed, plan.prefix,
+                     plan.drawing)
             if where not in self._positions:
                 if len(self._positions) >= POSITION_CACHE:
                     self._positions.clear()
                 self._positions[where] = self._position(*where)
             setup = self._positions[where]
-        steps = draw(st.integers(1, self.max_steps), label="steps")
         if setup is None:
             reject()
+            return
         self.stats.examples += 1
         self._example_rules = set()
         try:
-            self._play(draw, ruleset, players, seed, setup, steps)
+            self._play(plan.choices, plan.ruleset, plan.players, plan.seed, setup)
         finally:
             novelty = sum(1.0 / (1 + self.coverage[r]) for r in self._example_rules)
             self.coverage.update(self._example_rules)
             target(novelty, label="rules rarely exercised")
 
-    def _begin(self, ruleset: str, seed: int, setup: dict[str, Any]
+    def _begin(self, ruleset: str, seed: int, setup: dict[str, Any],
+               at: dict[str, Any] | None = None
                ) -> tuple[Divergence, dict[str, Any], dict[str, Any] | None] | None:
-        """Both sides set up; the record, the oracle's and the implementation's observations
-        (None for the implementation: the example ends, its divergence reported)."""
+        """Both sides set up (the oracle not when it is already there: `at`, its
+        observations); the record, the oracle's and the implementation's observations (None
+        for the implementation: the example ends, its divergence reported)."""
         params = {"ruleset": ruleset, "setup": setup, "seed": seed}
-        if self._o(self.oracle.setup, params) is not None:
-            return None  # the oracle refuses the position: nothing to compare
-        o_obs = self._o(self.oracle.observe, self.oracle_keys)
+        if at is None:
+            if self._o(self.oracle.setup, params) is not None:
+                return None  # the oracle refuses the position: nothing to compare
+            at = self._o(self.oracle.observe, self.oracle_keys)
+        o_obs = self._at = at
         self._example_rules.update(o_obs["rules_applied"])
         record = Divergence("", (), "", ruleset, seed, setup, [], {},
                             setup_events=list(o_obs.get("events") or []),
@@ -565,8 +647,8 @@ class Differ:
             return record, o_obs, None
         return record, o_obs, i_obs
 
-    def _play(self, draw: Callable[..., Any], ruleset: str, players: int, seed: int,
-              setup: dict[str, Any], steps: int) -> None:
+    def _play(self, choices: Sequence[int], ruleset: str, players: int, seed: int,
+              setup: dict[str, Any]) -> None:
         begun = self._begin(ruleset, seed, setup)
         if begun is None:
             reject()
@@ -578,22 +660,20 @@ class Differ:
             self.stats.out_of_scope += 1
             return
         verdict = self._judge(record, o_obs, i_obs, deal=True)
-        while verdict == "resync":
-            again = self._resync(record)
+        if verdict in ("resync", "resume"):
+            again = self._resync(record) if verdict == "resync" else self._resumed(record)
             if again is None:
                 return
             record, o_obs, i_obs = again
-            verdict = "go"
-        if verdict != "go":
+        elif verdict != "go":
             return
-        for _ in range(steps):
+        for r in choices:
             legal = [a for a in o_obs["legal_actions"] if self.allowed(a, ruleset)]
             over = o_obs.get("round_over") or o_obs.get("game_over")
             if not legal and not over:
                 return  # the oracle waits for a decision outside the implementation's features
-            # one draw per step (it shrinks toward 0: the first legal action): the illegal
+            # one choice per step (it shrinks toward 0: the first legal action): the illegal
             # share at the top of each hundred, then the kind, the pick and the action
-            r = draw(st.integers(0, 2**24), label="step")
             act = None
             if self._accepting(o_obs, ruleset):
                 act = legal[0]  # the acceptance, the one answer the implementation has
@@ -607,8 +687,8 @@ class Differ:
             else:
                 self.stats.illegal += 1
             verdict = self._step(record, act, o_obs, i_obs)
-            if verdict == "resync":
-                again = self._resync(record)
+            if verdict in ("resync", "resume"):
+                again = self._resync(record) if verdict == "resync" else self._resumed(record)
                 if again is None:
                     return
                 record, o_obs, i_obs = again
@@ -619,18 +699,40 @@ class Differ:
 
     def _resync(self, record: Divergence
                 ) -> tuple[Divergence, dict[str, Any], dict[str, Any]] | None:
-        """After a divergence of a known group: both sides set up again from the oracle's
-        position, after the step or, when that position cannot be exported (a decision other
-        than play or draw is pending), before it (None: neither can be, or the implementation
-        does not take it)."""
-        pos = self._exported()["turn"]
+        """After a divergence of a known group: the implementation set up again from the
+        oracle's position, which is not set up again. After the step; when that position
+        cannot be a `start: turn` set-up (a decision other than play or draw is pending, a
+        window is open), after the oracle alone takes its first listed action, up to ADVANCE
+        times (what it does there is not compared: the divergence stopped the comparison);
+        else before the step, the oracle replayed to it. The oracle's observations are its
+        own there, but for what a `start: turn` set-up itself applies (no rule, no shuffle:
+        the protocol's `rules_applied`, `events`, `shuffled` after a set-up). None: no such
+        position, or the implementation does not take it."""
+        at = self._at
+        pos = self._turn()
+        for _ in range(ADVANCE if pos is None else 0):
+            legal = [a for a in at["legal_actions"]
+                     if self.allowed(a, record.ruleset) and not a.get("next_round")]
+            if not legal:
+                break
+            rejection, at = self._o(self.oracle.act_observe, legal[0], self.oracle_keys)
+            if rejection is not None:
+                raise _OracleFailed(f"the oracle rejected {legal[0]} that it listed as legal: "
+                                    f"{rejection}")
+            pos = self._turn()
+            if pos is not None:
+                self.stats.advanced += 1
+                break
+        o_obs: dict[str, Any] | None = at
         if pos is None and record.steps:
-            self.replay(record.ruleset, record.seed, record.setup,
-                        [s.act for s in record.steps[:-1]], ["shuffled"])
-            pos = self._exported()["turn"]
-        if pos is None:
+            o_obs = self.replay(record.ruleset, record.seed, record.setup,
+                                [s.act for s in record.steps[:-1]], self.oracle_keys)
+            pos = None if o_obs is None else self._turn()
+        if pos is None or o_obs is None:
             return None
-        begun = self._begin(record.ruleset, record.seed, pos)
+        o_obs = {**o_obs, "rules_applied": [], "shuffled": False,
+                 **({"events": []} if "events" in o_obs else {})}
+        begun = self._begin(record.ruleset, record.seed, pos, at=o_obs)
         if begun is None or begun[2] is None:
             return None
         self.stats.resyncs += 1
@@ -646,13 +748,13 @@ class Differ:
         self.stats.steps += 1
         self._progress()
         listed = _norm(act) in {_norm(a) for a in o_before["legal_actions"]}
-        o_rej = self._o(self.oracle.act, act)
+        o_rej, o_obs = self._o(self.oracle.act_observe, act, self.oracle_keys)
         if o_rej is not None and listed and act.get("next_round") and \
                 o_rej.get("code") in SETUP_CODES:
             return "end"  # a made position's few cards cannot deal the next hand
         if o_rej is not None and listed:
             raise _OracleFailed(f"the oracle rejected {act} that it listed as legal: {o_rej}")
-        o_obs = self._o(self.oracle.observe, self.oracle_keys)
+        self._at = o_obs
         rules = list(o_obs["rules_applied"]) if o_rej is None else \
             [o_rej["rule"]] if o_rej.get("rule") else []
         self._example_rules.update(rules)
@@ -711,10 +813,13 @@ class Differ:
     def _judge(self, record: Divergence, o_obs: dict[str, Any], i_obs: dict[str, Any],
                deal: bool = False) -> str:
         """Compare the observations after a step (or the setup, `deal`: a next round too):
-        "go" on, "end" the example, "resync". After a shuffle only what it leaves fixed is
-        compared (`_fixed`), and the example ends."""
+        "go" on, "end" the example, "resync" (after a divergence of a known group), "resume".
+        After a shuffle only what it leaves fixed is compared (`_fixed`); then, unless the
+        hand or the game is over, both sides are set up from the oracle's position
+        ("resume", `_resumed`): what follows is compared whole again."""
         shuffled = bool(o_obs.get("shuffled"))
         if shuffled:
+            self._resume_at = self._turn()  # before `_fixed` moves the oracle
             expect = self._fixed(record, o_obs, DEAL_SHUFFLE_KEYS if deal
                                  else PLAY_SHUFFLE_KEYS)
         else:
@@ -723,27 +828,47 @@ class Differ:
         mismatches = cmp.compare(expect, i_obs)
         if mismatches:
             record.shuffled = shuffled
-            return self._diverged(record, "observation", o_obs, i_obs, expect=expect,
-                                  mismatches=[m.key for m in mismatches],
-                                  message="; ".join(m.describe() for m in mismatches[:4]))
+            verdict = self._diverged(record, "observation", o_obs, i_obs, expect=expect,
+                                     mismatches=[m.key for m in mismatches],
+                                     message="; ".join(m.describe() for m in mismatches[:4]))
+            if not shuffled:
+                return verdict
+        over = o_obs.get("game_over") or \
+            o_obs.get("round_over") and "scoring" not in self.features
         if shuffled:
             self.stats.shuffles += 1
-            return "end"
-        if o_obs.get("game_over"):
-            return "end"
-        return "end" if o_obs.get("round_over") and "scoring" not in self.features else "go"
+            return "resume" if self._resume_at is not None and not over else "end"
+        return "end" if over else "go"
+
+    def _resumed(self, record: Divergence
+                 ) -> tuple[Divergence, dict[str, Any], dict[str, Any]] | None:
+        """After a shuffle: both sides set up from the oracle's position after it (None: the
+        implementation does not take it, or the set-up diverges)."""
+        pos, self._resume_at = self._resume_at, None
+        if pos is None:
+            return None
+        begun = self._begin(record.ruleset, record.seed, pos)
+        if begun is None or begun[2] is None:
+            return None
+        self.stats.resumed += 1
+        new, o_obs, i_obs = begun
+        if i_obs is None or self._judge(new, o_obs, i_obs) != "go":
+            return None
+        return new, o_obs, i_obs
 
     def _fixed(self, record: Divergence, o_obs: dict[str, Any], candidates: Sequence[str]
                ) -> dict[str, Any]:
         """What a shuffle leaves fixed: of the `candidates` the implementation is compared
         on, each value (each seat's, in a seat map) that the oracle observes alike when the
-        record's setup and steps are replayed with FIXED_SEEDS other seeds. Ends the oracle's
-        game (the example ends at a shuffle)."""
+        record's setup and steps are replayed with FIXED_SEEDS other seeds (fewer once no
+        value is left to compare). Moves the oracle (the example goes on from a new set-up)."""
         keys = [k for k in self.compared if k in candidates]
         expect = {k: o_obs[k] for k in keys}
         for i in range(1, FIXED_SEEDS + 1):
+            if not expect:
+                break
             other = self.replay(record.ruleset, record.seed + 7919 * i, record.setup,
-                                [s.act for s in record.steps], keys)
+                                [s.act for s in record.steps], list(expect))
             if other is None:
                 return {}
             for k in list(expect):
@@ -936,11 +1061,14 @@ class Differ:
     # --- the session -------------------------------------------------------------------------
 
     def run(self, *, examples: int | None = None, minutes: float | None = None, seed: int = 0,
-            database: ExampleDatabase | str | None = None) -> DiffReport:
-        """Fuzz for `examples` examples or `minutes` minutes, in runs of BATCH examples; the
-        first run replays the database's examples (previous divergences) first. `seed` makes
-        a run reproducible without a database (Hypothesis ignores a database under a seed).
-        Then every group is reduced and confirmed (conformance.reduce), unless
+            database: ExampleDatabase | str | None = None,
+            until: Callable[[Mapping[Signature, Divergence]], bool] | None = None
+            ) -> DiffReport:
+        """Fuzz for `examples` examples or `minutes` minutes, in runs of BATCH examples, or
+        less: until `until` holds of the groups found (checked after each run; `--groups`);
+        the first run replays the database's examples (previous divergences) first. `seed`
+        makes a run reproducible without a database (Hypothesis ignores a database under a
+        seed). Then every group is reduced and confirmed (conformance.reduce), unless
         `confirm_runs` is 0."""
         from conformance.reduce import confirm_groups
 
@@ -960,6 +1088,8 @@ class Differ:
                 self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0, t0=t0)
                 done += n  # generated examples: shrinking and targeting replays come on top
                 batch += 1
+                if until is not None and until(self.found):
+                    break
             fuzz_seconds = time.monotonic() - t0
             groups = [(self.found[k], self.counts[k]) for k in self.found]
             if self.confirm_runs:
@@ -983,10 +1113,10 @@ class Differ:
                         suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
                         print_blob=False, report_multiple_bugs=True, derandomize=False)
 
-        def differential(data: st.DataObject) -> None:
-            self.example(data)
+        def differential(plan: Plan) -> None:
+            self.example(plan)
 
-        test = conf(given(st.data())(differential))
+        test = conf(given(st.composite(self._plan)())(differential))
         if db is None:  # Hypothesis uses no database under a fixed seed: seeded runs have none
             test = hypothesis_seed(seed)(test)
         self._counting = True
@@ -1011,8 +1141,9 @@ class Differ:
 def _problem(exc: BaseException) -> DiffError | None:
     """What to report from a Hypothesis run's exception: None for divergences (collected as
     they were raised) and for the flakiness that an exhausted shrinking budget or an
-    implementation that does not answer the same way twice causes; else a DiffError."""
-    from hypothesis.errors import Flaky, Unsatisfiable
+    implementation that does not answer the same way twice causes, and for the rejection
+    of an example replayed once the shrinking budget is spent; else a DiffError."""
+    from hypothesis.errors import Flaky, Unsatisfiable, UnsatisfiedAssumption
 
     if isinstance(exc, DivergenceFound):
         return None
@@ -1027,6 +1158,6 @@ def _problem(exc: BaseException) -> DiffError | None:
             if problem is not None:
                 return problem
         return None
-    if isinstance(exc, Flaky):
+    if isinstance(exc, (Flaky, UnsatisfiedAssumption)):
         return None
     return DiffError(f"internal error: {type(exc).__name__}: {exc}")
