@@ -1,7 +1,9 @@
 """`uno-fsm conformance diff`: the differential fuzzer (conformance/diff.py, docs/differential.md).
 
-Budgets are small (tens of examples, a few seconds of shrinking) and seeds fixed, so each test
-runs in about a second or a few; nothing here is timed.
+Budgets are small (tens of examples, a second of shrinking) and seeds fixed, so each test runs in
+about a second or a few; nothing here is timed. A test that must find something runs until it
+does (`until`), within a budget of examples far above what it takes, so that it does not depend on
+a seed's luck and still fails if the fuzzer stops finding it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ def mutant(name: str) -> str:
 
 def stdio(command: str, timeout: float = 10.0) -> Any:
     return lambda: StdioAdapter(command, timeout=timeout, cwd=str(ROOT))
+
+
+BUDGET = 500  # examples a search may take; each stops once it has found what it looks for
+
+
+def found_rule(rule: str) -> Any:
+    """`until`: a group whose rules name `rule` (a prefix) is found."""
+    return lambda found: any(any(r.startswith(rule) for r in d.rules) for d in found.values())
 
 
 def test_reference_against_itself_in_process_is_clean() -> None:
@@ -76,8 +86,8 @@ MUTANTS = [
 @pytest.mark.parametrize(("name", "rule", "options"), MUTANTS, ids=[m[0] for m in MUTANTS])
 def test_mutant_served_over_stdio_is_caught(name: str, rule: str, options: dict[str, Any],
                                             tmp_path: Path) -> None:
-    report = Differ(ReferenceOracle, stdio(mutant(name)), shrink_seconds=3,
-                    **options).run(examples=60, seed=1)
+    report = Differ(ReferenceOracle, stdio(mutant(name)), shrink_seconds=1, reduce_seconds=1,
+                    **options).run(examples=BUDGET, seed=1, until=found_rule(rule))
     caught = [(d, c) for d, c in report.groups if any(r.startswith(rule) for r in d.rules)]
     assert caught, [d.rules for d, _ in report.groups]
     written = write_all(caught[:1], f"mutant-{name}", tmp_path)
@@ -94,7 +104,8 @@ def test_mutant_served_over_stdio_is_caught(name: str, rule: str, options: dict[
 
 def test_a_crash_is_its_own_kind_of_divergence() -> None:
     report = Differ(ReferenceOracle, stdio(mutant("crash")), players=(3, 4), max_prefix=40,
-                    max_steps=10, shrink_seconds=2, reduce_seconds=1).run(examples=40, seed=1)
+                    max_steps=10, shrink_seconds=1, reduce_seconds=1
+                    ).run(examples=BUDGET, seed=1, until=bool)
     kinds = {d.kind for d, _ in report.groups}
     assert kinds == {"crash"}
     div = report.groups[0][0]
@@ -115,8 +126,14 @@ def test_rlcard_deviations_are_rediscovered_within_its_features() -> None:
     pytest.importorskip("rlcard")
     from conformance.adapters.rlcard import RLCardAdapter
 
-    report = Differ(ReferenceOracle, RLCardAdapter, shrink_seconds=3, reduce_seconds=1
-                    ).run(examples=150, seed=2)
+    def both(found: Any) -> bool:  # the two deviations asserted below
+        return any(sig.rule == "CL.DRAW.UNWILLING" for sig in found) and \
+            any(d.kind == "rejected" and d.steps[-1].act.get("play") == "W4"
+                for d in found.values())
+
+    # what is found and played, not reduced and confirmed (tests/test_diff_groups.py is)
+    report = Differ(ReferenceOracle, RLCardAdapter, shrink_seconds=0, confirm_runs=0
+                    ).run(examples=BUDGET, seed=2, until=both)
     found = {(d.kind, d.signature.what, d.signature.rule) for d, _ in report.groups}
     # compliance/rlcard.md deviation 1: drawing while holding a playable card is refused
     # (a voluntary draw: the reference's event names CL.DRAW.UNWILLING)
@@ -166,10 +183,12 @@ def test_only_what_the_implementation_declares_is_played_and_compared() -> None:
 def test_the_database_replays_a_divergence_first() -> None:
     db = InMemoryExampleDatabase()
     first = Differ(ReferenceOracle, stdio(mutant("skip")), players=(3, 4), max_prefix=40,
-                   max_steps=10, shrink_seconds=2).run(examples=200, seed=1, database=db)
-    assert first.groups  # (with a database Hypothesis ignores the seed: a budget to be sure)
+                   max_steps=10, shrink_seconds=1, confirm_runs=0
+                   ).run(examples=BUDGET, seed=1, database=db, until=bool)
+    assert first.groups  # (with a database Hypothesis ignores the seed: until one is found)
     again = Differ(ReferenceOracle, stdio(mutant("skip")), players=(3, 4), max_prefix=40,
-                   max_steps=10, shrink_seconds=2).run(examples=3, seed=99, database=db)
+                   max_steps=10, shrink_seconds=1, confirm_runs=0
+                   ).run(examples=3, seed=99, database=db)
     assert {d.key for d, _ in again.groups} >= {d.key for d, _ in first.groups}
 
 
@@ -264,7 +283,8 @@ def test_cli_reports_and_writes_scenarios_that_run_as_is(tmp_path: Path,
                                                          ) -> None:
     out = tmp_path / "diff.json"
     code = main(["conformance", "diff", "--adapter", f"stdio:{mutant('skip')}",
-                 "--players", "3", "--examples", "30", "--seed", "1", "--no-database",
+                 "--players", "3", "--examples", str(BUDGET), "--groups", "1", "--seed", "1",
+                 "--shrink-seconds", "1", "--reduce-seconds", "1", "--no-database",
                  "--no-progress", "--format", "json", "--output", str(out),
                  "--write-scenarios", str(tmp_path / "found")])
     assert code == 1
