@@ -231,6 +231,16 @@ def test_reference_position_round_trips_and_lists_legal_actions() -> None:
         (["--timeout", "-1"], "argument --timeout: '-1' is not greater than 0 (see `uno-fsm "
                               "conformance diff --help`)"),
         (["--ruleset", "nope"], "ruleset 'nope': the implementation does not declare it"),
+        (["--groups", "0"], "--groups must be at least 1, not 0"),
+        (["--shrink-seconds", "-1"], "argument --shrink-seconds: '-1' is negative (see `uno-fsm "
+                                     "conformance diff --help`)"),
+        (["--shrink-seconds", "nan"], "argument --shrink-seconds: 'nan' is not a finite number "
+                                      "(see `uno-fsm conformance diff --help`)"),
+        (["--reduce-seconds", "0"], "argument --reduce-seconds: '0' is not greater than 0 (see "
+                                    "`uno-fsm conformance diff --help`)"),
+        (["--start", "nope"], "argument --start: invalid choice: 'nope' (choose from 'made', "
+                              "'made-round', 'turn', 'round', 'game') (see `uno-fsm conformance "
+                              "diff --help`)"),
     ],
 )
 def test_malformed_options_exit_2_with_one_line(argv: list[str], needle: str,
@@ -239,6 +249,16 @@ def test_malformed_options_exit_2_with_one_line(argv: list[str], needle: str,
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.strip()]
     assert lines == [f"uno-fsm conformance diff: {needle}"]
+
+
+def test_a_start_the_implementation_does_not_take_exits_2(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("rlcard")
+    assert main(["conformance", "diff", "--adapter", "rlcard", "--start", "game",
+                 "--no-database"]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert lines == ["uno-fsm conformance diff: start 'game': not fuzzed against this "
+                     "implementation (it takes made, made-round, turn, round)"]
 
 
 def test_a_refused_option_stops_the_programs_it_started() -> None:
@@ -291,6 +311,7 @@ def test_cli_reports_and_writes_scenarios_that_run_as_is(tmp_path: Path,
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["format"] == "uno-conformance-diff/1"
     assert data["summary"]["groups"] >= 1 and data["summary"]["steps"] > 0
+    assert data["summary"]["examples"] < BUDGET  # --groups 1: it stopped at the first group
     assert any("CL.SKIP.EFFECT" in g["rules"] for g in data["groups"])
     assert data["implementation"]["protocol"] == PROTOCOL
     assert len(data["scenarios_written"]) == data["summary"]["groups"]
@@ -299,6 +320,23 @@ def test_cli_reports_and_writes_scenarios_that_run_as_is(tmp_path: Path,
                  "--format", "json", "--output", str(tmp_path / "run.json")]) == 0
     run = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
     assert run["summary"]["passed"] == data["summary"]["groups"]
+
+
+def test_cli_fuzzes_only_the_starts_asked_for(tmp_path: Path) -> None:
+    out = tmp_path / "diff.json"
+    assert main(["conformance", "diff", "--adapter", "reference", "--start", "made-round",
+                 "--start", "turn", "--examples", "20", "--seed", "3", "--no-database",
+                 "--no-progress", "--format", "json", "-o", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["starts"] == ["made-round", "turn"] and data["summary"]["steps"] > 0
+
+
+def test_play_goes_on_after_a_shuffle() -> None:
+    # made positions hold short draw piles: reshuffles come early; after each the example goes
+    # on from the oracle's position (and the reference against itself stays clean)
+    report = Differ(ReferenceOracle, ReferenceAdapter, starts=["made"]).run(examples=40, seed=1)
+    assert report.groups == []
+    assert report.stats.shuffles > 0 and report.stats.resumed > 0
 
 
 def test_cli_reference_against_itself_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
