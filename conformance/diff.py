@@ -264,6 +264,39 @@ class Side:
 
         return self._guard(go)  # type: ignore[no-any-return]
 
+    def setup_observe(self, params: dict[str, Any], keys: Sequence[str]
+                      ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """`setup` then, if it is accepted, `observe`: in one write to a program that
+        pipelines (the observation's answer dropped after a refusal)."""
+        def go() -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+            adapter = self.adapter
+            piped = self.caps.get("pipelining") is True and hasattr(adapter, "pipeline")
+            last = adapter.pipeline([("setup", params), ("observe", {"keys": list(keys)})]) \
+                if piped else 0
+
+            def drop() -> None:  # the observation sent after a set-up that did not happen
+                try:
+                    adapter.drain(last)
+                except AdapterError:  # whatever it answered, the set-up's answer stands
+                    self.discard()
+
+            try:
+                refusal = check_rejection(adapter.setup(params), "setup")
+            except Unsupported:
+                if piped:
+                    drop()
+                raise
+            if refusal is not None:
+                if piped:
+                    drop()
+                return refusal, None
+            obs = adapter.observe(list(keys))
+            if not isinstance(obs, dict):
+                raise AdapterError("protocol-error", "observe must return an object")
+            return None, obs
+
+        return self._guard(go)  # type: ignore[no-any-return]
+
     def discard(self) -> None:
         adapter, self.adapter = self.adapter, None
         if adapter is not None:
@@ -633,12 +666,11 @@ class Differ:
                             setup_events=list(o_obs.get("events") or []),
                             setup_after=(o_obs.get("pending") or {}).get("decision"))
         try:
-            refusal = self.impl.setup(params)
+            refusal, i_obs = self.impl.setup_observe(params, self.compared)
             if refusal is not None:
                 self._diverged(record, "setup-refused", o_obs, {}, codes=("", refusal["code"]),
                                message=f"set-up refused with {refusal['code']}")
                 return record, o_obs, None
-            i_obs = self.impl.observe(self.compared)
         except Unsupported:
             self.stats.unsupported += 1
             return record, o_obs, None
