@@ -84,6 +84,7 @@ START_SECONDS = 10.0  # at least this long for an adapter's `hello` (a program s
 PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
 MADE_HAND = 7  # the longest hand of a made position
 MADE_PILE = 12  # the longest draw pile of a made position
+CARD_BYTES = 2  # one card's pick in a made position (modulo what is left of the deck)
 
 
 class DiffError(Exception):
@@ -91,7 +92,7 @@ class DiffError(Exception):
     oracle that failed): one line for the user, exit status 2."""
 
 
-STEP = st.integers(0, 2**24)  # one step's choice (Differ._play reads it)
+STEP_BYTES = 3  # one step's choice: an integer below 2**24 (Differ._play reads it)
 
 
 @dataclass(frozen=True)
@@ -560,14 +561,20 @@ class Differ:
 
         left = [c for c in self._made_deck(ruleset) for _ in range(_copies(ruleset)[c])]
 
-        def take(cards: list[str] | None = None) -> str:
+        def take(cards: list[str] | None = None, pick: int | None = None) -> str:
             among = left if cards is None else cards
-            card = among[draw(st.integers(0, len(among) - 1))]
+            card = among[draw(st.integers(0, len(among) - 1)) if pick is None
+                         else pick % len(among)]
             left.remove(card)
             return card
 
         def some(least: int, most: int) -> list[str]:
-            return [take() for _ in range(draw(st.integers(least, most)))]
+            # the cards' picks in one draw (one draw per card cost more than playing the
+            # example): CARD_BYTES bytes each, shrinking toward 0, the simplest card left
+            n = draw(st.integers(least, most)) * CARD_BYTES
+            raw = draw(st.binary(min_size=n, max_size=n))
+            return [take(pick=int.from_bytes(raw[i:i + CARD_BYTES], "big"))
+                    for i in range(0, n, CARD_BYTES)]
 
         hands = {str(s): some(1, MADE_HAND) for s in range(players)}
         top = take() if not deal else ""
@@ -620,8 +627,12 @@ class Differ:
             prefix = draw(st.integers(0, self.max_prefix))
             # a prefix that draws whenever it may runs the draw pile down: reshuffles get played
             drawing = draw(st.booleans()) if prefix else False
-        steps = draw(st.integers(1, self.max_steps))
-        choices = tuple(draw(STEP) for _ in range(steps))
+        # every step's choice in one draw (one Hypothesis draw per step cost more than the
+        # step): STEP_BYTES bytes each, shrinking toward fewer steps and toward 0 each
+        steps = draw(st.integers(1, self.max_steps)) * STEP_BYTES
+        raw = draw(st.binary(min_size=steps, max_size=steps))
+        choices = tuple(int.from_bytes(raw[i:i + STEP_BYTES], "big")
+                        for i in range(0, steps, STEP_BYTES))
         return Plan(ruleset, players, start, seed, made, prefix, drawing, choices)
 
     def example(self, plan: Plan) -> None:

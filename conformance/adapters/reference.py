@@ -367,13 +367,14 @@ class ReferenceAdapter:
     def _card_counts(self) -> dict[str, Any]:
         """Every card in the game counted; in Flip per side, by face."""
         from collections import Counter
+        from operator import attrgetter
 
         g = self.game
         cards = g.state.all_cards()
         if g.params.game == "flip":
             return {side: dict(Counter(c.face(side).text for c in cards))
                     for side in ("light", "dark")}
-        return dict(Counter(c.text for c in cards))
+        return dict(Counter(map(attrgetter("text"), cards)))  # observed at every step
 
     def _turn_position(self) -> dict[str, Any] | None:
         """The position as a `start: turn` setup, or None when that cannot express it: another
