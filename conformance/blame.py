@@ -50,6 +50,10 @@ EFFECTS: dict[str, frozenset[str]] = {
     "color": TURN | {"active_color"},
     "passed": TURN,
     "reshuffled": frozenset({"draw_size", "discard_size", "top", "active_color"}),
+    # a draw stopped short, nothing left to draw: how many cards the hand got, what is left in
+    # both piles, and the top card, which stays (CL.RESHUFFLE.BOTH-EMPTY)
+    "exhausted": frozenset({"hands", "hand_sizes", "draw_size", "discard_size", "top",
+                            "active_color", "views"}),
     "first-card": TURN | {"top", "active_color", "discard_size", "draw_size", "direction"},
     "dealt": frozenset({"hands", "hand_sizes", "draw_size", "views"}),
     "dealer": TURN | {"dealer"},
@@ -137,11 +141,13 @@ def _applies(rule: str, ruleset: str | None) -> bool:
 
 
 def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: int | None = None,
-                   ruleset: str | None = None, after: str | None = None) -> str | None:
+                   ruleset: str | None = None, after: str | None = None,
+                   extra: bool = False) -> str | None:
     """The rule that governs the observation `key` (a mismatch key: `current`, `hand_sizes.2`,
     `pending.decision`) after a step whose reference events are `events` (dicts with `kind`,
     `player`, `rule`, optionally `card`), or None when no event changes it. `after`: the
-    decision the reference waits for after the step."""
+    decision the reference waits for after the step; `extra`: the implementation shows more
+    cards there than the reference (`more_cards`)."""
     top = key.split(".", 1)[0]
     seat = _seat_of(key)
     own_draw = ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING")  # the turn owner's draw, not a penalty
@@ -152,13 +158,25 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     if seat is not None:
         own = [e for e in cands if str(e.get("player")) == seat]
         cands = own or cands
-    if top in ("draw_size", "discard_size"):  # a reshuffle decides the piles' sizes
+    # a draw stopped short decides both piles and the top card; and a hand holding more than
+    # the reference's drew what was not there to draw (fewer: the draw's own rule decides how
+    # many); else a reshuffle decides the piles' sizes
+    short = [e for e in cands if e.get("kind") == "exhausted"]
+    if short and (top not in ("hands", "hand_sizes", "views") or extra):
+        cands = short
+    elif top in ("draw_size", "discard_size"):
         cands = [e for e in cands if e.get("kind") == "reshuffled"] or cands
     if not cands:
         return None
     event = cands[-1]
     rule = str(event["rule"])
     kind = event.get("kind")
+    if kind == "drew" and top == "draw_size" and not any(
+            e.get("kind") in ("reshuffled", "exhausted") for e in events):
+        # The draw pile's size differs after a draw that refilled nothing (the hands, before
+        # it in KEY_ORDER, agree): a pile refilled, rebuilt or reshuffled at another moment
+        # than when a card must be drawn from an empty pile
+        rule = "CL.RESHUFFLE.WHEN"
     classic = (ruleset or "classic").startswith("classic")
     if kind == "played" and top in ("top", "discard_size"):
         rule = "CL.PLAY.DISCARD-FACE-UP"
@@ -214,20 +232,40 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     return rule
 
 
+def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
+    """The keys of `mismatches` (`compare.Mismatch`, or their JSON form) where the
+    implementation shows more cards than the reference: a longer hand, a larger hand size."""
+    def count(value: Any) -> int | None:
+        if isinstance(value, list):
+            return len(value)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    out = []
+    for m in mismatches:
+        get = m.get if isinstance(m, Mapping) else lambda k, m=m: getattr(m, k, None)
+        key = str(get("key") or "")
+        want, got = count(get("expected")), count(get("observed"))
+        if key.split(".", 1)[0] in ("hands", "hand_sizes") and want is not None and \
+                got is not None and got > want:
+            out.append(key)
+    return tuple(out)
+
+
 def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, str] = ("", ""),
               decision: str, events: Sequence[Mapping[str, Any]] = (),
               rejection: Mapping[str, Any] | None = None, action: Mapping[str, Any] | None = None,
               before: Mapping[str, Any] | None = None, players: int | None = None,
               ruleset: str | None = None, after: str | None = None,
-              previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None
-              ) -> Signature:
+              previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
+              more: Sequence[str] = ()) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
     reference's refusal of the action, if it refused it; `previous`: the reference's events
     after the step before and the decision it then waited for (when one side answers
     `not-your-turn` and the other does not, they disagree on whose turn it is: the rule is the
-    one that governed the turn after that step)."""
+    one that governed the turn after that step); `more`: the mismatched keys where the
+    implementation shows more cards (`more_cards`)."""
     drawn_played = decision == "play-drawn" and action is not None and "play" in action
     if drawn_played:
         decision = "play"  # the drawn card played: a play like any other
@@ -238,7 +276,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
         if kind == "observation":
             key = min(mismatches, key=lambda k: (first_key([k]) != what, k)) if mismatches \
                 else what
-            rule = governing_rule(key, events, players=players, ruleset=ruleset, after=after)
+            rule = governing_rule(key, events, players=players, ruleset=ruleset, after=after,
+                                  extra=key in more)
             if drawn_played and rule == "CL.PLAY.MATCH":
                 rule = "CL.DRAW.PLAY-DRAWN"  # what playing the drawn card does to the table
         else:
@@ -287,8 +326,9 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
     if status != "failed":
         return None
     keys = [str(m.get("key", "")) for m in result.get("mismatches") or []]
+    more = more_cards(result.get("mismatches") or [])
     if result.get("step_kind") == "expect" or (keys and result.get("step") is None):
-        return signature("observation", mismatches=keys, **common)
+        return signature("observation", mismatches=keys, more=more, **common)
     if isinstance(expected, dict) and "setup_error" not in expected and keys:
         return signature("state-changed", mismatches=keys, **common)
     if expected == "accepted" and isinstance(observed, dict):
@@ -303,7 +343,7 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
         got = str(((observed or {}).get("error") or {}).get("code", "")) \
             if isinstance(observed, dict) else ""
         return signature("error-code", codes=(want, got), **common)
-    return signature("observation", mismatches=keys, **common)
+    return signature("observation", mismatches=keys, more=more, **common)
 
 
 ORACLE_VIEW = ["events", "rules_applied", "pending", "hands", "active_color", "legal_actions"]

@@ -86,8 +86,9 @@ MUTANTS = [
 @pytest.mark.parametrize(("name", "rule", "options"), MUTANTS, ids=[m[0] for m in MUTANTS])
 def test_mutant_served_over_stdio_is_caught(name: str, rule: str, options: dict[str, Any],
                                             tmp_path: Path) -> None:
-    report = Differ(ReferenceOracle, stdio(mutant(name)), shrink_seconds=1, reduce_seconds=1,
-                    **options).run(examples=BUDGET, seed=1, until=found_rule(rule))
+    report = Differ(ReferenceOracle, stdio(mutant(name)), shrink_seconds=0.5,
+                    reduce_seconds=0.5, **options
+                    ).run(examples=BUDGET, seed=1, until=found_rule(rule))
     caught = [(d, c) for d, c in report.groups if any(r.startswith(rule) for r in d.rules)]
     assert caught, [d.rules for d, _ in report.groups]
     written = write_all(caught[:1], f"mutant-{name}", tmp_path)
@@ -104,8 +105,8 @@ def test_mutant_served_over_stdio_is_caught(name: str, rule: str, options: dict[
 
 def test_a_crash_is_its_own_kind_of_divergence() -> None:
     report = Differ(ReferenceOracle, stdio(mutant("crash")), players=(3, 4), max_prefix=40,
-                    max_steps=10, shrink_seconds=1, reduce_seconds=1
-                    ).run(examples=BUDGET, seed=1, until=bool)
+                    max_steps=10, shrink_seconds=0.5, reduce_seconds=0.5, confirm_runs=1
+                    ).run(examples=BUDGET, seed=1, until=bool)  # (each run restarts it)
     kinds = {d.kind for d, _ in report.groups}
     assert kinds == {"crash"}
     div = report.groups[0][0]
@@ -116,7 +117,8 @@ def test_a_crash_is_its_own_kind_of_divergence() -> None:
 def test_a_hang_is_its_own_kind_of_divergence() -> None:
     report = Differ(ReferenceOracle, stdio(mutant("hang")), timeout=0.3,
                     players=(3, 4), max_prefix=40, max_steps=10,
-                    shrink_seconds=1, reduce_seconds=0.5).run(examples=3, seed=1)
+                    shrink_seconds=0.3, reduce_seconds=0.3, confirm_runs=1
+                    ).run(examples=3, seed=1)  # (each confirmation waits for a timeout)
     kinds = {d.kind for d, _ in report.groups}
     assert kinds == {"hang"}
     assert report.groups[0][0].message.startswith("timeout:")

@@ -87,8 +87,9 @@ def test_every_group_reproduces_through_the_runner(name: str, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("UNO_GAME_HANG_SECONDS", "0.3")  # uno-game's loops: 2 s each otherwise
     factory = IMPLEMENTATIONS[name]()
-    report = Differ(ReferenceOracle, factory, shrink_seconds=0.5, reduce_seconds=0.5
-                    ).run(examples=MAX_EXAMPLES, seed=3,
+    # two confirmation runs (the default three): the test runs each scenario again below
+    report = Differ(ReferenceOracle, factory, shrink_seconds=0.5, reduce_seconds=0.5,
+                    confirm_runs=2).run(examples=MAX_EXAMPLES, seed=3,
                           until=lambda found: len(found) >= GROUPS)
     assert report.groups, f"{name}: no divergence found in {MAX_EXAMPLES} examples"
     written = write_all(report.groups, name, tmp_path)
