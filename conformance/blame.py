@@ -122,6 +122,18 @@ def first_key(keys: Sequence[str]) -> str:
     return best if top(best) == "pending" else top(best)
 
 
+def asked(after: str | None, mismatches: Sequence[str]) -> bool:
+    """Whether what differs is the decision asked next, whatever else differs: the reference
+    asks a decision other than a turn's play (`after`: the drawn card's, a challenge, a
+    colour) and the implementation asks another. It did something else instead, and what that
+    changed on the table (the top, the colour, the direction, a hand: whichever the card it
+    played touches) is its consequence: one deviation, whatever card shows it. Not when the
+    hand or the game ended on one side: the end decides the rest."""
+    keys = {k.split(".", 1)[0] for k in mismatches}
+    return after not in (None, "play", "none") and "pending.decision" in mismatches and \
+        not keys & {"round_over", "game_over"}
+
+
 def _seat_of(key: str) -> str | None:
     parts = key.split(".")
     return parts[1] if len(parts) > 1 and parts[0] in SEAT_KEYS else None
@@ -251,13 +263,24 @@ def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def top_taken(mismatches: Sequence[Any]) -> bool:
+    """Whether `mismatches` (`compare.Mismatch`, or their JSON form) show an implementation
+    whose discard pile is empty where the reference's holds its top card."""
+    for m in mismatches:
+        get = m.get if isinstance(m, Mapping) else lambda k, m=m: getattr(m, k, None)
+        want, got = get("expected"), get("observed")
+        if get("key") == "discard_size" and isinstance(want, int) and want >= 1 and got == 0:
+            return True
+    return False
+
+
 def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, str] = ("", ""),
               decision: str, events: Sequence[Mapping[str, Any]] = (),
               rejection: Mapping[str, Any] | None = None, action: Mapping[str, Any] | None = None,
               before: Mapping[str, Any] | None = None, players: int | None = None,
               ruleset: str | None = None, after: str | None = None,
               previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
-              more: Sequence[str] = ()) -> Signature:
+              more: Sequence[str] = (), taken: bool = False) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
@@ -265,7 +288,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     after the step before and the decision it then waited for (when one side answers
     `not-your-turn` and the other does not, they disagree on whose turn it is: the rule is the
     one that governed the turn after that step); `more`: the mismatched keys where the
-    implementation shows more cards (`more_cards`)."""
+    implementation shows more cards (`more_cards`); `taken`: its discard pile lost the top
+    card the reference keeps (`top_taken`)."""
     drawn_played = decision == "play-drawn" and action is not None and "play" in action
     if drawn_played:
         decision = "play"  # the drawn card played: a play like any other
@@ -273,6 +297,13 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     what = ""
     if kind in ("observation", "state-changed"):
         what = first_key(mismatches)
+        if kind == "observation" and asked(after, mismatches):
+            what = "pending.decision"
+        if kind == "observation" and taken and any(
+                e.get("kind") in ("reshuffled", "exhausted") for e in events):
+            # the top card went into the draw pile at this step's reshuffle: whatever it
+            # leads to (a colour, a hand holding it, the piles' sizes), the top stays
+            return Signature(kind, "discard_size", decision, "CL.RESHUFFLE.KEEP-TOP")
         if kind == "observation":
             key = min(mismatches, key=lambda k: (first_key([k]) != what, k)) if mismatches \
                 else what
@@ -327,8 +358,9 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
         return None
     keys = [str(m.get("key", "")) for m in result.get("mismatches") or []]
     more = more_cards(result.get("mismatches") or [])
+    taken = top_taken(result.get("mismatches") or [])
     if result.get("step_kind") == "expect" or (keys and result.get("step") is None):
-        return signature("observation", mismatches=keys, more=more, **common)
+        return signature("observation", mismatches=keys, more=more, taken=taken, **common)
     if isinstance(expected, dict) and "setup_error" not in expected and keys:
         return signature("state-changed", mismatches=keys, **common)
     if expected == "accepted" and isinstance(observed, dict):
@@ -343,7 +375,7 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
         got = str(((observed or {}).get("error") or {}).get("code", "")) \
             if isinstance(observed, dict) else ""
         return signature("error-code", codes=(want, got), **common)
-    return signature("observation", mismatches=keys, more=more, **common)
+    return signature("observation", mismatches=keys, more=more, taken=taken, **common)
 
 
 ORACLE_VIEW = ["events", "rules_applied", "pending", "hands", "active_color", "legal_actions"]

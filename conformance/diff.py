@@ -47,7 +47,7 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from conformance import compare as cmp
-from conformance.blame import Signature, more_cards, signature
+from conformance.blame import Signature, more_cards, signature, top_taken
 from conformance.divergence import (
     BATCH,
     COUNT_KEYS,
@@ -874,6 +874,7 @@ class Differ:
             verdict = self._diverged(record, "observation", o_obs, i_obs, expect=expect,
                                      mismatches=[m.key for m in mismatches],
                                      more=more_cards(mismatches),
+                                     taken=top_taken(mismatches),
                                      message="; ".join(m.describe() for m in mismatches[:4]))
             if not shuffled:
                 return verdict
@@ -970,7 +971,7 @@ class Differ:
     def signature_of(self, record: Divergence, kind: str, *, mismatches: Sequence[str] = (),
                      codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
                      events: Sequence[dict[str, Any]] = (), after: str | None = None,
-                     more: Sequence[str] = ()) -> Signature:
+                     more: Sequence[str] = (), taken: bool = False) -> Signature:
         """The group of a divergence at the record's last step (conformance.blame)."""
         last = record.steps[-1] if record.steps else None
         accepted = [s for s in record.steps[:-1] if s.rejection is None]
@@ -984,13 +985,13 @@ class Differ:
                          action=last.act if last is not None else None,
                          before=last.before if last is not None else None,
                          players=record.players, ruleset=record.ruleset, after=after,
-                         previous=previous, more=more)
+                         previous=previous, more=more, taken=taken)
 
     def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
                   observed: dict[str, Any], *, message: str,
                   expect: dict[str, Any] | None = None, mismatches: Sequence[str] = (),
                   codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
-                  resync: bool = True, more: Sequence[str] = ()) -> str:
+                  resync: bool = True, more: Sequence[str] = (), taken: bool = False) -> str:
         """A divergence: a new group raises (Hypothesis shrinks it); a known one is counted
         and the example goes on from a fresh set-up ("resync"), or ends."""
         from conformance.diff_scenarios import scenario_features
@@ -1002,7 +1003,8 @@ class Differ:
             setup_events = [{"kind": "", "rule": r} for r in o_obs.get("rules_applied") or []]
         sig = self.signature_of(record, kind, mismatches=mismatches, codes=codes,
                                 rejection=rejection, events=setup_events,
-                                after=(o_obs.get("pending") or {}).get("decision"), more=more)
+                                after=(o_obs.get("pending") or {}).get("decision"), more=more,
+                                taken=taken)
         div = Divergence(kind, tuple(record.steps[-1].rules if record.steps
                                      else o_obs.get("rules_applied") or ()),
                          message, record.ruleset, record.seed, record.setup,

@@ -79,6 +79,44 @@ def test_more_cards_names_the_hands_that_hold_more_than_the_references() -> None
         ("hands.1", "hand_sizes.0")
 
 
+def test_a_decision_not_asked_is_what_differs_whatever_card_shows_it() -> None:
+    # RLCard plays a drawn card itself: the top, the colour or the direction differs first
+    # depending on the card; what differs is the drawn card's decision it did not ask
+    drew = [{"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"}]
+    for first in ("top", "active_color", "direction", "hand_sizes.0"):
+        sig = signature("observation", mismatches=[first, "pending.decision", "current"],
+                        decision="play", events=drew, players=2, after="play-drawn")
+        assert sig == Signature("observation", "pending.decision", "play",
+                                "CL.DRAW.PLAY-DRAWN"), first
+    # the reference asks a turn's play: the cards that differ come first
+    sig = signature("observation", mismatches=["top", "pending.decision"], decision="play",
+                    events=drew, players=2, after="play")
+    assert sig.what == "top"
+    # a hand or a game over on one side: the order as ever
+    sig = signature("observation", mismatches=["top", "round_over", "pending.decision"],
+                    decision="play", events=drew, players=2, after="play-drawn")
+    assert sig.what == "top"
+
+
+def test_a_top_card_reshuffled_into_the_pile_is_one_signature() -> None:
+    from conformance.blame import top_taken
+    from conformance.compare import Mismatch
+
+    gone = [Mismatch("discard_size", 1, 0)]
+    assert top_taken(gone) and top_taken([{"key": "discard_size", "expected": 3,
+                                           "observed": 0}])
+    assert not top_taken([Mismatch("discard_size", 2, 1)])
+    for first in ("active_color", "hands.1", "draw_size"):
+        sig = signature("observation", mismatches=[first, "discard_size"], decision="play",
+                        events=SHORT, players=3, taken=True)
+        assert sig == Signature("observation", "discard_size", "play",
+                                "CL.RESHUFFLE.KEEP-TOP"), first
+    # no reshuffle at this step: the rule that governs what differs, as ever
+    sig = signature("observation", mismatches=["top", "discard_size"], decision="play",
+                    events=D2, players=3, taken=True)
+    assert sig == Signature("observation", "top", "play", "CL.PLAY.DISCARD-FACE-UP")
+
+
 def test_what_differs_is_the_first_observation_in_the_order() -> None:
     assert first_key(["current", "hand_sizes.1", "pending.player"]) == "hand_sizes"
     assert first_key(["pending.decision", "current"]) == "pending.decision"
