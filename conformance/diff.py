@@ -579,8 +579,15 @@ class Differ:
         hands = {str(s): some(1, MADE_HAND) for s in range(players)}
         top = take() if not deal else ""
         below = some(0, 2) if not deal else []
-        # a deal's pile holds the first card and what its effect draws (a Draw Two's two)
-        pile = some(1, MADE_PILE) if not deal else []
+        # a deal's pile holds the first card and what its effect draws (a Draw Two's two);
+        # where scores are kept, half the time every card left (simplest first, cut at a drawn
+        # place): a hand won there deals the next one (a few cards cannot: unresolvable-setup)
+        pile: list[str] = []
+        if not deal and "scoring" in self.features and draw(st.booleans()):
+            cut = draw(st.integers(0, len(left) - 1))
+            pile, left[:] = left[cut:] + left[:cut], []
+        elif not deal:
+            pile = some(1, MADE_PILE)
         if deal:  # the first card turned: a number, an action card or a Wild, a third each
             tier = draw(st.integers(0, 2))
             pile = [take([c for c in left if _card_order(c)[0] == tier] or None),
@@ -710,7 +717,10 @@ class Differ:
             record, o_obs, i_obs = again
         elif verdict != "go":
             return
-        for r in choices:
+        todo = list(choices)
+        ended = False
+        while todo:
+            r = todo.pop(0)
             legal = [a for a in o_obs["legal_actions"] if self.allowed(a, ruleset)]
             over = o_obs.get("round_over") or o_obs.get("game_over")
             if not legal and not over:
@@ -721,8 +731,10 @@ class Differ:
             if self._accepting(o_obs, ruleset):
                 act = legal[0]  # the acceptance, the one answer the implementation has
             elif not legal or r % 100 >= 100 - self.illegal_percent:
-                act = self._illegal(ILLEGAL_KINDS[(r // 100) % len(ILLEGAL_KINDS)],
-                                    r // 1000, o_obs, legal, players, ruleset)
+                # once the hand or the game is over, an action after its end is the one kind
+                # of illegal action left (round-over, game-over)
+                kind = "after-end" if over else ILLEGAL_KINDS[(r // 100) % len(ILLEGAL_KINDS)]
+                act = self._illegal(kind, r // 1000, o_obs, legal, players, ruleset)
             if act is None:
                 if not legal:
                     return
@@ -739,6 +751,14 @@ class Differ:
             if verdict != "go":
                 return
             o_obs, i_obs = self._last
+            if o_obs.get("game_over"):  # one action after the game's end (game-over), no more
+                todo = [] if ended else [100 - self.illegal_percent]
+                ended = True
+            elif not todo and o_obs.get("round_over") and not o_obs.get("game_over") and \
+                    any(a.get("next_round") for a in o_obs["legal_actions"]):
+                # a hand over: an action after its end tried (round-over), then the next hand
+                # dealt (its scores, its deal)
+                todo.extend([100 - self.illegal_percent, 0])
 
     def _resync(self, record: Divergence
                 ) -> tuple[Divergence, dict[str, Any], dict[str, Any]] | None:
@@ -883,7 +903,8 @@ class Differ:
         if shuffled:
             self.stats.shuffles += 1
             return "resume" if self._resume_at is not None and not over else "end"
-        return "end" if over else "go"
+        # the game over: "go" on to one action after its end (game-over), then `_play` stops
+        return "end" if over and not o_obs.get("game_over") else "go"
 
     def _resumed(self, record: Divergence
                  ) -> tuple[Divergence, dict[str, Any], dict[str, Any]] | None:
