@@ -186,6 +186,7 @@ class Side:
         self.timeout = timeout
         self.adapter: Any = None
         self.caps: dict[str, Any] = {}
+        self._sent: tuple[list[tuple[str, dict[str, Any]]], int] | None = None
 
     def _arm(self) -> Any:
         if self.adapter is None:
@@ -238,6 +239,31 @@ class Side:
 
         return self._guard(go)  # type: ignore[no-any-return]
 
+    def _piped(self) -> bool:
+        return self.caps.get("pipelining") is True and hasattr(self.adapter, "pipeline")
+
+    def send(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
+        """To a program that pipelines: send these requests now, so that it works on them
+        while the caller does something else (the oracle's own step); the `act_observe` or
+        `setup_observe` called next with the same requests takes their answers. Nothing for
+        any other adapter (a failure to write: the call that follows reports it)."""
+        if self.adapter is None or not self._piped():
+            return
+        try:
+            self._deadline()
+            self._sent = (calls, self.adapter.pipeline(calls))
+        except Exception:  # noqa: BLE001 - the call that follows sends again, and reports it
+            self._sent = None
+
+    def _pipeline(self, calls: list[tuple[str, dict[str, Any]]]) -> int:
+        """The id of the last of `calls`, sent now unless `send` sent them already."""
+        sent, self._sent = self._sent, None
+        if sent is not None and sent[0] == calls:
+            return sent[1]
+        if sent is not None:  # sent for a step that did not happen: its answers dropped first
+            self.adapter.drain()
+        return self.adapter.pipeline(calls)  # type: ignore[no-any-return]
+
     def act_observe(self, action: dict[str, Any], keys: Sequence[str]
                     ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
         """`act` then `observe`: in one write to a program that pipelines, in one call to an
@@ -249,9 +275,9 @@ class Side:
                 if not isinstance(obs, dict):
                     raise AdapterError("protocol-error", "observe must return an object")
                 return check_rejection(rejection), obs
-            piped = self.caps.get("pipelining") is True and hasattr(adapter, "pipeline")
+            piped = self._piped()
             if piped:
-                adapter.pipeline([("act", {"action": action}), ("observe", {"keys": list(keys)})])
+                self._pipeline(act_observe_calls(action, keys))
             try:
                 rejection = check_rejection(adapter.act(action))
             except Unsupported:
@@ -271,9 +297,8 @@ class Side:
         pipelines (the observation's answer dropped after a refusal)."""
         def go() -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
             adapter = self.adapter
-            piped = self.caps.get("pipelining") is True and hasattr(adapter, "pipeline")
-            last = adapter.pipeline([("setup", params), ("observe", {"keys": list(keys)})]) \
-                if piped else 0
+            piped = self._piped()
+            last = self._pipeline(setup_observe_calls(params, keys)) if piped else 0
 
             def drop() -> None:  # the observation sent after a set-up that did not happen
                 try:
@@ -299,12 +324,23 @@ class Side:
         return self._guard(go)  # type: ignore[no-any-return]
 
     def discard(self) -> None:
+        self._sent = None
         adapter, self.adapter = self.adapter, None
         if adapter is not None:
             try:
                 adapter.close()
             except Exception:  # noqa: BLE001 - a broken adapter must not stop the run
                 pass
+
+
+def act_observe_calls(action: dict[str, Any], keys: Sequence[str]
+                      ) -> list[tuple[str, dict[str, Any]]]:
+    return [("act", {"action": action}), ("observe", {"keys": list(keys)})]
+
+
+def setup_observe_calls(params: dict[str, Any], keys: Sequence[str]
+                        ) -> list[tuple[str, dict[str, Any]]]:
+    return [("setup", params), ("observe", {"keys": list(keys)})]
 
 
 def _supported(ruleset: str, declared: Sequence[str]) -> bool:
@@ -675,6 +711,7 @@ class Differ:
         for the implementation: the example ends, its divergence reported)."""
         params = {"ruleset": ruleset, "setup": setup, "seed": seed}
         if at is None:
+            self.impl.send(setup_observe_calls(params, self.compared))
             if self._o(self.oracle.setup, params) is not None:
                 return None  # the oracle refuses the position: nothing to compare
             at = self._o(self.oracle.observe, self.oracle_keys)
@@ -811,6 +848,7 @@ class Differ:
         self.stats.steps += 1
         self._progress()
         listed = _norm(act) in {_norm(a) for a in o_before["legal_actions"]}
+        self.impl.send(act_observe_calls(act, self.compared))  # it works while the oracle does
         o_rej, o_obs = self._o(self.oracle.act_observe, act, self.oracle_keys)
         if o_rej is not None and listed and act.get("next_round") and \
                 o_rej.get("code") in SETUP_CODES:
