@@ -31,6 +31,7 @@ from typing import Any
 from conformance.supervisor import MEMORY_LIMIT, MIB
 from uno_spec import sitelinks
 from uno_spec.commands import Command, add_subcommands, process_started
+from uno_spec.files import path_option
 from uno_spec.options import RULESETS, mebibytes, seconds
 
 # The longest --timeout (seconds): a day per scenario.
@@ -60,7 +61,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                           "unsupported); 1 failed, errored or xpassed, or stopped after the "
                           "adapter had started; 2 bad input or usage (also: no scenario "
                           "selected, an adapter that never started)")
-    run.add_argument("paths", nargs="*", type=Path,
+    run.add_argument("paths", nargs="*", type=path_option,
                      help="scenario files or directories (default: the bundled corpus)")
     run.add_argument("--adapter", default="reference",
                      help="reference (default) | rlcard | rlcard-uno | uno-game | skilluno | "
@@ -75,7 +76,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("--clause", action="append", default=[], metavar="GLOB")
     timeout_option(run, "scenario")
     memory_limit_option(run)
-    run.add_argument("--expectations", type=Path, metavar="FILE",
+    run.add_argument("--expectations", type=path_option, metavar="FILE",
                      help="expectation file (default: conformance/expectations/<impl>.yaml)")
     run.add_argument("--no-expectations", action="store_true",
                      help="ignore expectation files")
@@ -92,7 +93,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                            epilog="Errors are listed first, then the coverage warnings. "
                            "exit status: 0 clean; 1 rules without a scenario (--strict); "
                            "2 scenario file errors")
-    lint.add_argument("paths", nargs="*", type=Path,
+    lint.add_argument("paths", nargs="*", type=path_option,
                       help="scenario files or directories (default: the bundled corpus)")
     lint.add_argument("--coverage", action="store_true",
                       help="list the rules of spec/ that no scenario names (the default for "
@@ -104,7 +105,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     lint.set_defaults(handler=cmd_lint)
 
     rep = csub.add_parser("report", help="re-render a JSON report")
-    rep.add_argument("--from", dest="source", type=Path, required=True, metavar="FILE")
+    rep.add_argument("--from", dest="source", type=path_option, required=True, metavar="FILE")
     _output_args(rep)
     rep.set_defaults(handler=cmd_report)
 
@@ -166,12 +167,39 @@ def memory_limit_bytes(args: argparse.Namespace) -> int:
 
 def _output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default="console")
-    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report here")
+    p.add_argument("--output", "-o", type=path_option, metavar="FILE", help="write the report here")
     sitelinks.add_option(p)  # the links of the failures' rules and clauses
 
 
 def _err(message: str) -> None:
-    print(f"uno-fsm conformance: {message}", file=sys.stderr)
+    """One line on stderr, its control characters escaped (it may quote a file or an
+    adapter: uno_spec.encoding.terminal_line)."""
+    from uno_spec.encoding import terminal_line
+
+    print(f"uno-fsm conformance: {terminal_line(message)}", file=sys.stderr)
+
+
+def clash(outputs: list[tuple[str, Path | None]],
+          inputs: list[tuple[str, Path | None]]) -> str | None:
+    """Why the outputs would overwrite an input of the command or each other (checked before
+    anything runs: uno_spec.files.clash), or None."""
+    from uno_spec.files import clash as check
+
+    return check(outputs, inputs)
+
+
+def scenario_inputs(paths: list[Path] | None) -> list[tuple[str, Path | None]]:
+    """The scenario files (and directories) a run reads, as `clash` inputs: each path given,
+    and every scenario file under the directories (the bundled corpus without paths)."""
+    from conformance.scenario import ScenarioError, scenario_files
+
+    given: list[tuple[str, Path | None]] = [("a scenario file of this run", p)
+                                            for p in paths or ()]
+    try:
+        files = scenario_files(paths or None)
+    except ScenarioError:  # too many files: loading says so in one line
+        files = []
+    return given + [("a scenario file of this run", p) for p in files]
 
 
 def write_file(path: Path, text: str) -> str | None:
@@ -204,7 +232,8 @@ def read_report(path: Path) -> dict[str, Any]:
         where = f"{path}:{exc.line}" if exc.line else str(path)
         raise reports.ReportError(f"{where}: {exc.message}") from None
     except reports.ReportError as exc:
-        raise reports.ReportError(f"{path}: {exc}") from None
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise reports.ReportError(f"{where}: {exc}") from None
 
 
 def _emit(data: dict[str, Any], fmt: str, output: Path | None, quiet: bool) -> bool:
@@ -244,6 +273,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if (problem := output_problem(args.output)) is not None:  # before anything runs
         _err(problem)
         return 2
+    if args.implementation is not None and not args.implementation.strip():
+        _err("--implementation is empty: name the implementation, or leave the option out")
+        return 2
     try:
         spec = resolve(args.adapter, timeout=args.timeout,
                        memory_limit=memory_limit_bytes(args))
@@ -251,6 +283,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         _err(str(exc))
         return 2
     expectations = exp.Expectations()
+    path = None
     if not args.no_expectations:
         path = args.expectations
         name = args.implementation or spec.implementation
@@ -261,12 +294,20 @@ def cmd_run(args: argparse.Namespace) -> int:
             name = known.name if known else None
         if path is None and name:
             path = exp.default_path(name)
-        if path is not None:
-            try:
-                expectations = exp.load(path)
-            except (exp.ExpectationsError, OSError) as exc:
-                _err(str(exc))
-                return 2
+    from conformance.adapters import program_files
+
+    problem = clash([("--output", args.output)],  # a report never replaces what the run reads
+                    [*scenario_inputs(args.paths), ("the expectation file of this run", path),
+                     *(("the adapter's program", p) for p in program_files(spec.spec))])
+    if problem is not None:
+        _err(problem)
+        return 2
+    if path is not None:
+        try:
+            expectations = exp.load(path)
+        except (exp.ExpectationsError, OSError) as exc:
+            _err(str(exc))
+            return 2
     filters = Filters(tuple(args.id), tuple(args.ruleset), tuple(args.feature),
                       tuple(args.rule), tuple(args.clause))
     corpus = load_corpus(args.paths or None, select=filters)  # the others are not validated
@@ -331,11 +372,13 @@ def cmd_lint(args: argparse.Namespace) -> int:
                           if checked else None,
                           "ok": res.ok(args.strict)}, indent=2))
     else:
+        from uno_spec.encoding import terminal_line  # a file's name or text: no raw controls
+
         for e in res.errors:
-            print(f"error: {e}")
+            print(f"error: {terminal_line(e)}")
         label = "error" if args.strict else "warning"
         for w in res.warnings:
-            print(f"{label}: {w}")
+            print(f"{label}: {terminal_line(w)}")
         per = ", ".join(f"{rs} {len(missing)}/{n}" for rs, (n, missing) in res.coverage.items())
         coverage = (f"{len(res.uncovered)} rule(s) without a scenario"
                     + (f" (per ruleset, uncovered/rules: {per})" if per else "")) \
@@ -356,7 +399,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     from conformance import reports
 
-    if (problem := output_problem(args.output)) is not None:
+    if (problem := output_problem(args.output)
+            or clash([("--output", args.output)], [("the report read with --from", args.source)])):
         _err(problem)
         return 2
     try:
@@ -378,8 +422,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from conformance.adapters import AdapterSpecError, resolve
-    from conformance.serve import serve_stdio
+    from conformance.serve import protocol_stdout, serve_stdio
 
+    out = protocol_stdout()  # before the adapter's module is imported: its prints go to stderr
     try:
         spec = resolve(args.adapter, isolate=False)  # this process is the worker
         adapter = spec.factory()
@@ -389,7 +434,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - the adapter's constructor: one line, no traceback
         _err(f"cannot start adapter {args.adapter}: {type(exc).__name__}: {exc}")
         return 2
-    code = serve_stdio(adapter)
+    code = serve_stdio(adapter, out)
     # The adapter's close() has run and every answer is written: leave at once, without the
     # interpreter's teardown (tens of milliseconds that the runner would spend waiting).
     sys.stdout.flush()

@@ -5,7 +5,7 @@ Rules (docs/scenario-format.md):
 - `hand_sizes`, `scores`: only the seats listed are checked;
 - `pending`: only the sub-keys given (`player`, `decision`) are checked;
 - `winner`: a seat, `null`, or a list of seats (a shared win) compared as a set;
-- `eliminated` (Desafio): a list of seats compared as a set;
+- `eliminated` (the seats out of the game, DESAFIO.ELIMINATE): a list of seats compared as a set;
 - `dealer`: a seat, or a list of seats of which the dealer must be one (a random dealer);
 - `card_counts`: only the cards listed (classic `{card: n}`, Flip `{light|dark: {face: n}}`);
 - `views`: only the seats listed, and for each only the sub-keys given; `hand` and the hands of

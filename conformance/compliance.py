@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 from conformance.knowledge import Deviation, Implementation, ImplementationError
+from uno_spec.files import json_text, path_option, read_json
 
 ROOT = Path(__file__).resolve().parent.parent
 FAIL = ("failed", "errored")
@@ -143,7 +144,11 @@ def expectations_text(data: dict[str, Any], impl: Implementation,
     else:
         lines.append("failures:")
         for sid, reason in entries:
-            lines += [f"  - id: {sid}", f"    reason: {json.dumps(reason, ensure_ascii=False)}"]
+            # YAML's double-quoted scalars are JSON's strings (json_text: a lone surrogate of a
+            # message escaped); an id that is not a plain scenario id is quoted too
+            shown = sid if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", sid) else \
+                json_text(sid, None)
+            lines += [f"  - id: {shown}", f"    reason: {json_text(reason, None)}"]
     return "\n".join(lines) + "\n"
 
 
@@ -165,6 +170,13 @@ def _md(text: Any) -> str:
     from conformance.reports import md
 
     return md(text)
+
+
+def _code(text: Any) -> str:
+    """Inline code holding any text of the report (uno_spec.encoding.markdown_code)."""
+    from conformance.reports import md_code
+
+    return md_code(text)
 
 
 def render_markdown(data: dict[str, Any], info: Implementation) -> str:
@@ -227,7 +239,7 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
     kind = {"pypi": "Python package", "npm": "npm package"}.get(pkg["registry"], "package")
     module = f", module `{pkg['module']}`" if pkg.get("module") else ""
     out = [
-        f"# Compliance report: {name}",
+        f"# Compliance report: {_md(name)}",
         "",
         "Generated from a conformance run; do not edit by hand. Produced with",
         "",
@@ -237,12 +249,12 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
         info.commands["compliance"],
         "```",
         "",
-        f"Implementation: **{name}** ({kind} `{pkg['name']}` {pkg['version']}{module}), "
-        f"adapter `{data.get('adapter')}` (`{info.adapter['file']}`), protocol "
-        f"`{impl.get('protocol', '?')}`, run {data.get('started', '?')}. "
-        f"Declared rulesets: {', '.join(impl.get('rulesets', []))}; features: "
-        f"{', '.join(impl.get('features', []))}; observations: "
-        f"{', '.join(impl.get('observations', []))}.",
+        f"Implementation: **{_md(name)}** ({kind} `{pkg['name']}` {pkg['version']}{module}), "
+        f"adapter {_code(data.get('adapter'))} (`{info.adapter['file']}`), protocol "
+        f"{_code(impl.get('protocol', '?'))}, run {_md(data.get('started', '?'))}. "
+        f"Declared rulesets: {_md(', '.join(map(str, impl.get('rulesets', []))))}; features: "
+        f"{_md(', '.join(map(str, impl.get('features', []))))}; observations: "
+        f"{_md(', '.join(map(str, impl.get('observations', []))))}.",
         "",
         f"**{len(results)} scenarios: {s['passed']} pass, {s['failed'] + s['errored']} fail "
         f"({s['errored']} errored), {s['unsupported']} unsupported.**",
@@ -299,12 +311,12 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
             continue
         n += 1
         whose = "Adapter artefact, adapter code" if dev.artefact else f"{info.label} code"
-        what = ", ".join(f"`{w}`" for w in dev.signature.get("what") or [])
-        out += [f"### {n}. {dev.title}", "",
+        what = ", ".join(_code(w) for w in dev.signature.get("what") or [])
+        out += [f"### {n}. {_md(dev.title)}", "",
                 f"{whose}: `{info.code_path(dev)}` `{dev.code.function}` {dev.behaviour}.", "",
                 f"Signature: {what} differs, breaking one of its rules.", "",
                 f"Scenarios ({len(items)}): " + ", ".join(
-                    f"`{r['id']}`" + ("" if r["id"] in info.verified
+                    _code(r["id"]) + ("" if r["id"] in info.verified
                                       else " (matched by signature, not yet checked by hand)")
                     for r in items), ""]
         out += ["Rules it breaks (with the clauses they cite):", ""]
@@ -317,10 +329,11 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
                 "here).", ""]
         for r in rest:
             sig = sigs.get(r["id"])
-            out += [f"- `{r['id']}` ({r.get('file')}:{r.get('step_line') or r.get('line')}): "
+            where = f"{r.get('file')}:{r.get('step_line') or r.get('line')}"
+            out += [f"- {_code(r['id'])} ({_md(where)}): "
                     f"{_md(_msg(r))}" + (f" (signature: {_md(sig.describe())})" if sig else "")]
             for q in (r.get("quotes") or {}).get("rules", []):
-                out.append(f"  - rule `{q['id']}`: {_md(q['statement'])}")
+                out.append(f"  - rule {_code(q['id'])}: {_md(q['statement'])}")
         out.append("")
 
     out += _diff_section(info)
@@ -333,7 +346,8 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
     out += ["", "## All scenarios", "", "<details><summary>"
             f"{len(results)} scenarios</summary>", "", "| scenario | ruleset | outcome |",
             "|---|---|---|"]
-    out += [f"| `{r['id']}` | {r.get('ruleset', '')} | {outcome(r)} |" for r in results]
+    out += [f"| {_code(r['id'])} | {_md(r.get('ruleset', ''))} | {_md(outcome(r))} |"
+            for r in results]
     out += ["", "</details>", ""]
     return "\n".join(out)
 
@@ -349,7 +363,7 @@ def _diff_section(info: Implementation) -> list[str]:
     path = diff_report_path(info)
     if not path.is_file():
         return []
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = read_json(path.read_text(encoding="utf-8"))
     s, cov = data["summary"], data["coverage"]
     out = ["## Differential fuzzing", "",
            f"`uno-fsm conformance diff --adapter {_md(data['adapter'])} --seed {data['seed']} "
@@ -432,7 +446,7 @@ def register(csub: Any) -> None:
     p.add_argument("--implementation", metavar="NAME",
                    help="conformance/implementations/NAME.yaml (default: the implementation "
                    "whose adapter ran the report)")
-    p.add_argument("--from", dest="source", type=Path, metavar="FILE",
+    p.add_argument("--from", dest="source", type=path_option, metavar="FILE",
                    help="JSON report of `conformance run --format json` (default: the "
                    "implementation's committed report)")
     p.add_argument("--run", action="store_true",
@@ -440,15 +454,17 @@ def register(csub: Any) -> None:
                    "expectation file) and write the JSON report to --from or its default")
     timeout_option(p, "scenario, with --run")
     memory_limit_option(p)  # with --run
-    p.add_argument("--output", "-o", type=Path, metavar="FILE",
+    p.add_argument("--output", "-o", type=path_option, metavar="FILE",
                    help="write the Markdown page here ('-': stdout)")
-    p.add_argument("--write-expectations", type=Path, metavar="FILE",
+    p.add_argument("--write-expectations", type=path_option, metavar="FILE",
                    help="rewrite this expectation file from the run's failures")
     p.set_defaults(handler=cmd_compliance)
 
 
 def _fail(message: str) -> int:
-    print(f"uno-fsm conformance compliance: {message}", file=sys.stderr)
+    from uno_spec.encoding import terminal_line
+
+    print(f"uno-fsm conformance compliance: {terminal_line(message)}", file=sys.stderr)
     return 2
 
 
@@ -491,6 +507,9 @@ def cmd_compliance(args: argparse.Namespace) -> int:
     from conformance.adapters import AdapterSpecError
     from conformance.cli import memory_limit_bytes, output_problem, read_report, write_file
 
+    if args.implementation is not None and not args.implementation.strip():
+        return _fail("--implementation is empty: name an implementation "
+                     "(conformance/implementations/NAME.yaml)")
     try:
         impl = _implementation_of(args, None) if args.implementation or args.run else None
     except ImplementationError as exc:
@@ -502,12 +521,27 @@ def cmd_compliance(args: argparse.Namespace) -> int:
         if impl is None:
             return _fail("--from FILE or --implementation NAME is required")
         source = impl.path(impl.report)
-    if args.run:
+    if args.run:  # every output checked before the corpus is run (uno_spec.files.clash)
         assert impl is not None
+        page, written = _outputs(args, impl)
+        for path in (source, None if str(page) == "-" else page, written):
+            if (problem := output_problem(path)) is not None:
+                return _fail(problem)
+        from conformance.cli import clash, scenario_inputs
+
+        problem = clash([("--from", source), ("--output", _file(page)),
+                         ("--write-expectations", written)],
+                        [("the implementation's knowledge file", impl.file),
+                         *scenario_inputs(None)])
+        if problem is not None:
+            return _fail(problem)
         try:
             data = _run(impl, args.timeout, memory_limit_bytes(args))
         except (AdapterSpecError, ImplementationError) as exc:
             return _fail(str(exc))
+        if data.get("interrupted"):  # a partial run replaces neither the report nor the page
+            _fail(f"{reports.interruption(data)}; nothing written")
+            return reports.exit_code(data)
         if (problem := write_file(source, reports.render(data, "json"))) is not None:
             return _fail(problem)
     else:
@@ -515,16 +549,26 @@ def cmd_compliance(args: argparse.Namespace) -> int:
             data = read_report(source)
         except reports.ReportError as exc:
             return _fail(str(exc))
+        if data.get("interrupted"):  # a page of part of the corpus would mislead
+            return _fail(f"{source}: {reports.interruption(data)}: run the corpus again whole")
     try:
         impl = impl or _implementation_of(args, data)
     except ImplementationError as exc:
         return _fail(str(exc))
-    page, written = args.output, args.write_expectations
-    if page is None and written is None:
-        page, written = impl.path(impl.page), impl.path(impl.expectations)
-    for path in (None if str(page) == "-" else page, written):  # before anything is written
+    page, written = _outputs(args, impl)
+    for path in (_file(page), written):  # before anything is written
         if (problem := output_problem(path)) is not None:
             return _fail(problem)
+    from conformance.cli import clash
+
+    inputs: list[tuple[str, Path | None]] = [
+        ("the implementation's knowledge file", impl.file),
+        *(("a scenario file the report names", Path(f)) for f in _report_files(data))]
+    if not args.run:
+        inputs.append(("the report read with --from", source))
+    problem = clash([("--output", _file(page)), ("--write-expectations", written)], inputs)
+    if problem is not None:
+        return _fail(problem)
     if page is not None:
         text = render_markdown(data, impl)
         if str(page) == "-":
@@ -539,9 +583,33 @@ def cmd_compliance(args: argparse.Namespace) -> int:
     unexplained = [r["id"] for r in data["results"]
                    if outcome(r) in FAIL and attribute(r, impl) is None]
     if unexplained:
-        print(f"uno-fsm conformance compliance: {len(unexplained)} unclassified failure(s): "
-              + ", ".join(unexplained), file=sys.stderr)
+        _fail(f"{len(unexplained)} unclassified failure(s): " + ", ".join(unexplained))
     return 0
+
+
+def _outputs(args: argparse.Namespace, impl: Implementation) -> tuple[Path | None, Path | None]:
+    """The page and the expectation file to write: those asked for, else both at the paths the
+    implementation file names."""
+    page, written = args.output, args.write_expectations
+    if page is None and written is None:
+        page, written = impl.path(impl.page), impl.path(impl.expectations)
+    return page, written
+
+
+def _file(page: Path | None) -> Path | None:
+    """The page's path, None for stdout (`-`)."""
+    return None if page is None or str(page) == "-" else page
+
+
+def _report_files(data: dict[str, Any]) -> set[str]:
+    """The scenario files a report's results name (read to attribute failures)."""
+    out = set()
+    for r in data["results"]:
+        name = r.get("file") if isinstance(r, dict) else None
+        if isinstance(name, str) and name:
+            path = Path(name)
+            out.add(str(path if path.is_absolute() or path.is_file() else ROOT / name))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

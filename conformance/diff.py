@@ -64,6 +64,7 @@ from conformance.divergence import (
     stateable,
 )
 from conformance.protocol import AdapterError, Unsupported, check_hello, check_rejection
+from uno_spec.signals import Interrupted
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
 ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position",
@@ -74,8 +75,8 @@ SETUP_CODES = ("unresolvable-setup", "wrong-player-count")  # a deal the rules r
 FIXED_SEEDS = 4  # oracle replays with other seeds that tell what a shuffle leaves fixed
 ADVANCE = 4  # actions the oracle may take alone after a divergence, to a position to resync at
 # observations judged only when the implementation declares the feature that gives them meaning
-GATED = {"scores": "scoring", "game_over": "scoring", "views": "views",
-         "eliminated": "desafio"}
+# (and those of a variant's feature: `gated`)
+GATED = {"scores": "scoring", "game_over": "scoring", "views": "views"}
 STARTS_WEIGHT = {"made": 3, "made-round": 2, "turn": 3, "round": 1, "game": 1}
 ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision", "no-color",
                  "bad-color", "window", "after-end", "eliminated")
@@ -85,6 +86,15 @@ PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
 MADE_HAND = 7  # the longest hand of a made position
 MADE_PILE = 12  # the longest draw pile of a made position
 CARD_BYTES = 2  # one card's pick in a made position (modulo what is left of the deck)
+
+
+def gated() -> dict[str, str]:
+    """Observation -> the feature that gives it meaning: `GATED`, and the observations a
+    variant's feature declares (spec/rulesets, `feature.observations`)."""
+    from conformance import specdata
+
+    return {**GATED, **{obs: f.feature for f in specdata.variant_features().values()
+                        for obs in f.observations}}
 
 
 class DiffError(Exception):
@@ -459,7 +469,7 @@ class Differ:
         self.players = (lo, hi)
         both = set(ocaps["observations"]) & set(icaps["observations"])
         self.compared = sorted(k for k in both - set(ORACLE_KEYS)
-                               if GATED.get(k, "basic-play") in self.features | {"basic-play"})
+                               if gated().get(k, "basic-play") in self.features | {"basic-play"})
         self.oracle_keys = sorted(set(self.compared) | {"legal_actions", "rules_applied",
                                                         "shuffled", "hands", "pending",
                                                         "active_color", "round_over",
@@ -506,7 +516,7 @@ class Differ:
     def _accepts(self, start: str) -> bool:
         """Whether the implementation sets up `start: round` / `start: game` positions."""
         ruleset = self.rulesets[0]
-        try:  # the first player count the oracle deals for (partners: an even one, 4 up)
+        try:  # the first player count the oracle deals for (`players.even`: an even one)
             setup = next((pos for n in range(self.players[0], self.players[1] + 1)
                           if (pos := self._position(ruleset, n, start, 0, 0)) is not None),
                          None)
@@ -1229,7 +1239,7 @@ class Differ:
         self._shrink_end = None
         try:
             test()
-        except (KeyboardInterrupt, SystemExit):
+        except (KeyboardInterrupt, SystemExit, Interrupted):  # Interrupted: SIGTERM, SIGHUP
             raise
         except BaseException as exc:  # noqa: BLE001 - sorted out below
             problem = _problem(exc)

@@ -12,7 +12,6 @@ Exit status: 0 no divergence, 1 divergences found, 2 usage error or a failing or
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -21,6 +20,7 @@ from typing import Any
 
 from conformance.cli import memory_limit_bytes, memory_limit_option, timeout_option
 from conformance.divergence import BATCH, REDUCE_SECONDS, SHRINK_SECONDS, STARTS
+from uno_spec.files import path_option
 from uno_spec.options import RULESETS, non_negative_number, positive_number
 
 FORMATS = ("console", "json", "markdown")
@@ -62,13 +62,13 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
                    f"long (default {REDUCE_SECONDS:g})")
     p.add_argument("--seed", type=int, help="seed of the first run (default: random)")
     p.add_argument("--format", choices=FORMATS, default="console")
-    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report here")
-    p.add_argument("--write-scenarios", type=Path, metavar="DIR",
+    p.add_argument("--output", "-o", type=path_option, metavar="FILE", help="write the report here")
+    p.add_argument("--write-scenarios", type=path_option, metavar="DIR",
                    help="write one scenario per divergence group into DIR")
     timeout_option(p, "request to the implementation")
     memory_limit_option(p)
     db = p.add_mutually_exclusive_group()
-    db.add_argument("--database", type=Path, metavar="DIR",
+    db.add_argument("--database", type=path_option, metavar="DIR",
                     help="Hypothesis example database (default .hypothesis/diff/<name>)")
     db.add_argument("--no-database", action="store_true", help="no example database")
     p.add_argument("--no-progress", action="store_true", help="no progress display on stderr")
@@ -76,21 +76,41 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
 
 
 def _err(message: str) -> int:
-    print(f"uno-fsm conformance diff: {message}", file=sys.stderr)
+    from uno_spec.encoding import terminal_line
+
+    print(f"uno-fsm conformance diff: {terminal_line(message)}", file=sys.stderr)
     return 2
 
 
 def _check(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, checked before any adapter starts: the numbers, and the
+    paths (the report, the scenario folder and the example database usable, and none of them
+    over another: uno_spec.files)."""
+    from conformance.cli import clash, output_problem
+    from uno_spec.files import directory_problem
+
     if args.players is not None and not 2 <= args.players <= 10:
         return f"--players must be 2..10, not {args.players}"
     if args.examples is not None and args.examples < 1:
         return f"--examples must be at least 1, not {args.examples}"
     if args.groups is not None and args.groups < 1:
         return f"--groups must be at least 1, not {args.groups}"
-    if args.write_scenarios is not None and args.write_scenarios.exists() \
-            and not args.write_scenarios.is_dir():
-        return f"--write-scenarios {args.write_scenarios}: not a directory"
-    return None
+    if args.write_scenarios is not None and \
+            (problem := directory_problem(args.write_scenarios, "--write-scenarios")):
+        return problem
+    if args.database is not None and (problem := directory_problem(args.database,
+                                                                   "--database")):
+        return problem
+    if (problem := output_problem(args.output)) is not None:
+        return problem
+    inside = [("--output", args.output)] if args.output is not None else []
+    for folder, what in ((args.database, "the example database (--database)"),
+                         (args.write_scenarios, "the scenario folder (--write-scenarios)")):
+        if folder is not None and args.output is not None and \
+                Path(args.output).resolve().is_relative_to(Path(folder).resolve()):
+            return f"{args.output}: --output is inside {what}; write the report elsewhere"
+    return clash(inside + [("--write-scenarios", args.write_scenarios)],
+                 [("the example database (--database)", args.database)])
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -104,10 +124,13 @@ def cmd_diff(args: argparse.Namespace) -> int:
     try:
         impl = resolve(args.adapter, timeout=args.timeout,
                        memory_limit=memory_limit_bytes(args))
+    except AdapterSpecError as exc:
+        return _err(f"--adapter: {exc}")
+    try:
         oracle = resolve(args.oracle, timeout=args.timeout,
                          memory_limit=memory_limit_bytes(args))
     except AdapterSpecError as exc:
-        return _err(str(exc))
+        return _err(f"--oracle: {exc}")
     players = (args.players, args.players) if args.players else (2, 8)
     progress = _Progress() if not args.no_progress and sys.stderr.isatty() else None
     try:
@@ -145,11 +168,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
                                     "rule that cites a clause: no scenario written for them")
     text = render(data, args.format)
     if args.output is not None:
-        try:
-            args.output.parent.mkdir(parents=True, exist_ok=True)
-            args.output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            return _err(f"{args.output}: cannot write: {exc.strerror or exc}")
+        from conformance.cli import write_file
+
+        if (problem := write_file(args.output, text)) is not None:  # atomic (uno_spec.files)
+            return _err(problem)
         if args.format != "console":
             sys.stderr.write(render(data, "console"))
     else:
@@ -201,8 +223,14 @@ def to_json(report: Any, seed: int) -> dict[str, Any]:
 
 
 def render(data: dict[str, Any], fmt: str) -> str:
+    """The report in `fmt`; every text an implementation sent (its name, a divergence's message)
+    encoded for the context (uno_spec.encoding: Markdown escaped, terminal controls escaped;
+    JSON strict, uno_spec.files.json_text)."""
+    from uno_spec.encoding import markdown, markdown_code, terminal_line
+    from uno_spec.files import json_text
+
     if fmt == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return json_text(data) + "\n"
     s = data["summary"]
     impl = data["implementation"]
     title = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
@@ -213,36 +241,39 @@ def render(data: dict[str, Any], fmt: str) -> str:
             f"confirmed ({s['seconds']:.1f}s in all); {s['dropped']} group(s) dropped as not "
             f"reproducible; {cov['exercised']} of {cov['rules_in_scope']} rules exercised")
     if fmt == "markdown":
-        out = [f"# Differential fuzzing: {title}", "",
-               f"Adapter `{data['adapter']}`, seed {data['seed']}, rulesets "
-               f"{', '.join(data['rulesets'])}, starts {', '.join(data['starts'])}.", "",
-               head + ".", ""]
+        out = [f"# Differential fuzzing: {markdown(title)}", "",
+               f"Adapter {markdown_code(data['adapter'])}, seed {data['seed']}, rulesets "
+               f"{markdown(', '.join(data['rulesets']))}, starts "
+               f"{markdown(', '.join(data['starts']))}.", "", markdown(head) + ".", ""]
         if data["groups"]:
             out += ["| kind | what differs | decision | rule broken | count | players / cards "
                     "in hands / steps | first found (s) | what |",
                     "|---|---|---|---|---:|---|---:|---|"]
             for g in data["groups"]:
                 sig, size = g["signature"], g["size"]
-                out.append(f"| {g['kind']} | {sig['what'] or '-'} | {sig['decision']} | "
-                           f"{sig['rule'] or '-'} | {g['count']} | {size['players']} / "
+                out.append(f"| {markdown(g['kind'])} | {markdown(sig['what'] or '-')} | "
+                           f"{markdown(sig['decision'])} | {markdown(sig['rule'] or '-')} | "
+                           f"{g['count']} | {size['players']} / "
                            f"{size['cards_in_hands']} / {size['steps']} | "
                            f"{g['first_found_seconds']:.1f} | "
-                           f"{g['example']['message'].replace('|', '/')} |")
+                           f"{markdown(g['example']['message'])} |")
             out.append("")
-        out += [f"- dropped ({d['count']} example(s)): {d['reason']}" for d in data["dropped"]]
-        out += [f"- warning: {w}" for w in data["warnings"]]
+        out += [f"- dropped ({d['count']} example(s)): {markdown(d['reason'])}"
+                for d in data["dropped"]]
+        out += [f"- warning: {markdown(w)}" for w in data["warnings"]]
         return "\n".join(out).rstrip() + "\n"
-    out = [f"diff {title} ({data['adapter']}): {head}"]
+    out = [terminal_line(f"diff {title} ({data['adapter']}): {head}")]
     for g in data["groups"]:
         sig, size = g["signature"], g["size"]
-        out.append(f"  {g['count']:>5}  {g['kind']:<13} {sig['what'] or '-'} at a "
-                   f"{sig['decision']} decision, breaking {sig['rule'] or '-'} "
-                   f"({size['players']} players, {size['cards_in_hands']} cards in hands, "
-                   f"{size['steps']} step(s); first after {g['first_found_seconds']:.1f}s): "
-                   f"{g['example']['message']}")
-    out += [f"  dropped ({d['count']}): {d['reason']}" for d in data["dropped"]]
-    out += [f"  warning: {w}" for w in data["warnings"]]
-    out += [f"  wrote {p}" for p in data.get("scenarios_written", [])]
+        out.append(terminal_line(
+            f"  {g['count']:>5}  {g['kind']:<13} {sig['what'] or '-'} at a "
+            f"{sig['decision']} decision, breaking {sig['rule'] or '-'} "
+            f"({size['players']} players, {size['cards_in_hands']} cards in hands, "
+            f"{size['steps']} step(s); first after {g['first_found_seconds']:.1f}s): "
+            f"{g['example']['message']}"))
+    out += [terminal_line(f"  dropped ({d['count']}): {d['reason']}") for d in data["dropped"]]
+    out += [terminal_line(f"  warning: {w}") for w in data["warnings"]]
+    out += [terminal_line(f"  wrote {p}") for p in data.get("scenarios_written", [])]
     return "\n".join(out) + "\n"
 
 

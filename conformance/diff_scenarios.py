@@ -21,6 +21,7 @@ import yaml
 
 from conformance import specdata
 from conformance.divergence import KINDS, Divergence, action_features, stateable
+from uno_spec.files import write_text_atomic
 
 
 def scenario_features(div: Divergence) -> set[str]:
@@ -123,6 +124,6 @@ def write_all(groups: list[tuple[Divergence, int]], implementation: str,
         if not doc["cites"]:
             continue
         path = directory / f"{doc['id']}.yaml"
-        path.write_text(to_yaml(doc), encoding="utf-8")
+        write_text_atomic(path, to_yaml(doc))  # never into a FIFO or over half a file
         paths.append(path)
     return paths

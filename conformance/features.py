@@ -23,18 +23,32 @@ refuse it).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from conformance import specdata
 from conformance.scenario import Scenario
+from uno_spec import notation
 
 if TYPE_CHECKING:
     from conformance.adapters.reference import Trace
 
-ACTION_FACES = ("S", "R", "D2", "D1", "D5", "SE", "F")  # colour + symbol
-WILD_FACES = ("W", "W4", "W2", "WDC", "WSH", "WC", "WSW")
+
+
+@functools.cache
+def action_faces() -> frozenset[str]:
+    """The symbols of the coloured cards that are not numbers (the notation, uno_spec.notation,
+    a variant's cards included): written after a colour letter."""
+    return frozenset(k.rank for k in notation.kinds() if not k.wild)
+
+
+@functools.cache
+def wild_faces() -> frozenset[str]:
+    """The Wilds of the notation, a variant's included (no colour letter)."""
+    return frozenset(k.rank for k in notation.kinds() if k.wild)
+
 # the rules of the engine's events when the draw pile runs out: the discards reshuffled into
 # it (`reshuffled`), or nothing left to draw (`exhausted`)
 EXHAUSTED = frozenset({"CL.RESHUFFLE.KEEP-TOP", "CL.RESHUFFLE.BOTH-EMPTY"})
@@ -43,7 +57,7 @@ EXHAUSTED = frozenset({"CL.RESHUFFLE.KEEP-TOP", "CL.RESHUFFLE.BOTH-EMPTY"})
 def symbol(face: str) -> str:
     """`W4` -> `W4`, `RD2` -> `D2`, `R5` -> `5`, `TSE` -> `SE` (a face without its colour)."""
     face = face.upper()
-    if face in WILD_FACES:
+    if face in wild_faces():
         return face
     return face[1:]
 
@@ -195,12 +209,12 @@ NEEDS: dict[str, tuple[str, Callable[[Facts], bool]]] = {
                        lambda f: f.drew_then_acted or "play-drawn" in f.decisions),
     "action-cards": ("a Skip, Reverse or Draw Two (Flip: Draw One, Draw Five, Skip Everyone, "
                      "Flip, Reverse, Skip) played or turned first",
-                     lambda f: bool(_symbols(f) & set(ACTION_FACES))),
-    "wild": ("a Wild of any kind (W, W4, W2, WDC, WSH, WC, WSW) played or turned first, or on "
+                     lambda f: bool(_symbols(f) & action_faces())),
+    "wild": ("a Wild of any kind (W, W4, W2, WDC, or a variant's) played or turned first, or on "
              "top of the set-up's discard pile (its named colour in force), a colour named "
              "alone (`{player, color}`), or a `pending.decision: color` expectation",
-             lambda f: bool(_symbols(f) & set(WILD_FACES)) or "color-choice" in f.actions
-             or "color" in f.decisions or f.top in WILD_FACES),
+             lambda f: bool(_symbols(f) & wild_faces()) or "color-choice" in f.actions
+             or "color" in f.decisions or f.top in wild_faces()),
     "wd4": ("a Wild Draw Four (W4) played or turned first; declining its challenge "
             "(`challenge: false`, taking the four cards) is part of it",
             lambda f: "W4" in _symbols(f)),

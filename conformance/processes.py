@@ -32,9 +32,9 @@ Elsewhere than Linux (no `/proc`, no subreaper) the program runs directly in a n
 its process group is killed (`TREE_TRACKING` is False); a child that moved to another session
 may survive there, and the memory cap is not applied.
 
-`interrupts()` turns SIGINT and SIGTERM into `Interrupted` (a BaseException, like
-KeyboardInterrupt) while a run is on, so that the runner can kill its adapters and still write
-the report (docs/robustness.md).
+`interrupts()` turns SIGINT, SIGTERM and SIGHUP into `Interrupted` (a BaseException, like
+KeyboardInterrupt; uno_spec.signals) while a run is on, so that the runner can kill its adapters
+and still write the report (docs/robustness.md).
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ from conformance.supervisor import (  # noqa: F401 - this module's interface too
     kill_descendants,
     supervisor_argv,
 )
+from uno_spec import signals
 
 # --- what the runner keeps alive -----------------------------------------------------------
 
@@ -73,8 +74,10 @@ _LIVE: set[Any] = set()  # held until killed: an adapter dropped without close()
 
 
 def register(obj: Killable) -> None:
-    """`obj.kill()` is called by `kill_all` (at an interrupt, at exit)."""
+    """`obj.kill()` is called by `kill_all` (at an interrupt, at exit). From the main thread,
+    job control is taken care of from now on (`_job_stop`)."""
     _LIVE.add(obj)
+    _handle_job_stops()
 
 
 def unregister(obj: Killable) -> None:
@@ -88,6 +91,51 @@ def kill_all() -> None:
             obj.kill()
         except Exception:  # noqa: BLE001 - the others must still be killed
             pass
+
+
+# --- job control --------------------------------------------------------------------------
+# Each supervisor resumes its runner when it finds it stopped (conformance/supervisor.py: a
+# program may send SIGSTOP to the runner). A stop by job control (Ctrl-Z: SIGTSTP; SIGTTIN,
+# SIGTTOU) is the user's: the runner stops its supervisors first, then itself, and resumes them
+# when it is resumed, so that no supervisor sees it stopped.
+_JOB_STOPS = tuple(getattr(signal, n) for n in ("SIGTSTP", "SIGTTIN", "SIGTTOU")
+                   if hasattr(signal, n))
+_PREVIOUS: dict[int, Any] = {}
+
+
+def _job_stop(signum: int, frame: Any) -> None:
+    pids = [pid for obj in list(_LIVE) if (pid := getattr(obj, "pid", None))]
+    for pid in pids:
+        _signal(pid, signal.SIGSTOP)
+    previous = _PREVIOUS.get(signum)
+    if callable(previous):
+        previous(signum, frame)
+    else:  # the default action: stop this process until SIGCONT
+        signal.signal(signum, signal.SIG_DFL)
+        try:
+            os.kill(os.getpid(), signum)
+        finally:
+            signal.signal(signum, _job_stop)
+    for pid in pids:
+        _signal(pid, signal.SIGCONT)
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _handle_job_stops() -> None:
+    """Install `_job_stop` for the job-control stops (once, from the main thread only; the
+    handler in place before it is called in its turn)."""
+    if _PREVIOUS or not TREE_TRACKING or threading.current_thread() is not threading.main_thread():
+        return
+    for sig in _JOB_STOPS:
+        previous = _PREVIOUS[sig] = signal.getsignal(sig)
+        if previous is not signal.SIG_IGN:  # a host that ignores Ctrl-Z keeps ignoring it
+            signal.signal(sig, _job_stop)
 
 
 _SWEEPING = [False]
@@ -144,32 +192,7 @@ def _reap_children_of(pids: list[int]) -> None:
 atexit.register(kill_all)  # a safety net: a program never outlives the runner's interpreter
 
 
-class Interrupted(BaseException):  # noqa: N818 - like KeyboardInterrupt
-    """The runner received SIGINT or SIGTERM."""
-
-    def __init__(self, signum: int) -> None:
-        self.signum = signum
-        self.name = signal.Signals(signum).name
-        super().__init__(self.name)
-
-
-@contextmanager
-def interrupts() -> Iterator[None]:
-    """While inside: SIGINT and SIGTERM raise `Interrupted` (once; a second signal during the
-    clean-up is ignored). Outside the main thread this does nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    fired: list[int] = []
-
-    def handler(signum: int, _frame: Any) -> None:
-        if not fired:
-            fired.append(signum)
-            raise Interrupted(signum)
-
-    old = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, h in old.items():
-            signal.signal(sig, h)
+# SIGINT, SIGTERM and SIGHUP during a run raise `Interrupted` (uno_spec.signals): the runner
+# kills its adapters and returns the report of what was judged.
+Interrupted = signals.Interrupted
+interrupts = signals.interrupts

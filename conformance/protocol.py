@@ -112,6 +112,9 @@ def check_hello(caps: Any) -> dict[str, Any]:
         if not isinstance(val, list) or not all(isinstance(v, str) for v in val):
             raise ProtocolError(f"hello: {key!r} must be a list of strings")
         out[key] = val
+    if type(out.get("pipelining", False)) is not bool:  # "yes", 1: refused, never taken as true
+        raise ProtocolError(f"hello: 'pipelining' must be true or false, not "
+                            f"{_clip(repr(out['pipelining']), 60)}")
     out.setdefault("name", "unknown")
     out.setdefault("version", "")
     return out
@@ -133,8 +136,11 @@ def check_rejection(result: Any, method: str = "act") -> dict[str, Any] | None:
 def encode(message: dict[str, Any]) -> bytes:
     """One message as one JSON line (UTF-8, no embedded newlines; NaN/Infinity raise
     ValueError: they are not JSON)."""
-    return (json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-            + "\n").encode()
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return (text + "\n").encode()
+    except UnicodeEncodeError:  # a lone surrogate: sent as its \udXXX escape, which JSON has
+        return (json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n").encode()
 
 
 def request(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -37,9 +37,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     "reference | rlcard | stdio:'<command line>' | module:package.module:Class")
     group.addoption("--uno-ruleset", action="append", default=[], metavar="GLOB",
                     help="only scenarios of these rulesets (repeatable)")
-    group.addoption("--uno-expectations", type=Path, metavar="FILE", default=None,
+    group.addoption("--uno-expectations", type=_path, metavar="FILE", default=None,
                     help="expectation file: its known failures become xfail (strict)")
-    group.addoption("--uno-corpus", action="append", type=Path, default=[], metavar="PATH",
+    group.addoption("--uno-corpus", action="append", type=_path, default=[], metavar="PATH",
                     help="scenario files or directories (repeatable; default: the bundled "
                     "corpus)")
     group.addoption("--uno-timeout", default="10", metavar="S",
@@ -47,6 +47,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--uno-memory-limit", default=None, metavar="MiB",
                     help="cap on the data memory of each program the adapter starts, in MiB "
                     "(default: that of `uno-fsm conformance run --memory-limit`; 0: no cap)")
+
+
+def _path(text: str) -> Path:
+    """A path option: an empty value refused (uno_spec.files.path_option, imported only when
+    the option is given: the plugin imports nothing at start-up)."""
+    from uno_spec.files import path_option
+
+    return path_option(text)
 
 
 class ScenarioFailed(Exception):
@@ -73,6 +81,7 @@ class _Session:
         except AdapterSpecError as exc:
             raise pytest.UsageError(f"--uno-adapter: {exc}") from None
         path = config.getoption("uno_expectations")
+        _check_junitxml(config, path)
         self.expectations = exp.Expectations()
         if path is not None:
             try:
@@ -83,6 +92,7 @@ class _Session:
         self.order: list[Scenario] = []
         self.position: dict[str, int] = {}
         self.collected: list[str] = []  # ids of every scenario collected (before -k)
+        self.interrupted = False
 
     def get_runner(self) -> Runner:
         if self.runner is None:
@@ -100,7 +110,25 @@ class _Session:
 
     def close(self) -> None:
         if self.runner is not None:
+            if self.interrupted:  # Ctrl-C: the programs are killed, not asked to leave
+                self.runner._kill()
             self.runner.close()
+
+
+def _check_junitxml(config: pytest.Config, expectations: Path | None) -> None:
+    """pytest's `--junitxml` must not name a scenario file or the expectation file the session
+    reads (pytest would write its report over it at the end): a usage error before anything
+    runs."""
+    xml = getattr(config.option, "xmlpath", None)
+    if not xml:
+        return
+    from conformance.cli import clash, scenario_inputs
+
+    problem = clash([("--junitxml", Path(xml))],
+                    [*scenario_inputs(list(config.getoption("uno_corpus")) or None),
+                     ("the expectation file (--uno-expectations)", expectations)])
+    if problem is not None:
+        raise pytest.UsageError(problem)
 
 
 def _timeout(text: str) -> float:
@@ -135,15 +163,25 @@ def _memory_limit(text: str | None) -> int:
 _KEY = pytest.StashKey[_Session]()
 
 
+_SESSIONS: list[_Session] = []  # pytest_keyboard_interrupt is not given the config
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("uno_adapter") is not None:
         config.stash[_KEY] = _Session(config)
+        _SESSIONS.append(config.stash[_KEY])
+
+
+def pytest_keyboard_interrupt(excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+    for state in _SESSIONS:
+        state.interrupted = True
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(_KEY, None)
     if state is not None:
         state.close()
+        _SESSIONS.remove(state)
 
 
 class ScenarioItem(pytest.Item):
@@ -158,8 +196,10 @@ class ScenarioItem(pytest.Item):
         from conformance.reports import result_json
 
         res = self.config.stash[_KEY].play(self.scenario)
-        if res.status == "unsupported":
-            pytest.skip(res.message or "unsupported")
+        if res.status == "unsupported":  # the adapter's words: no terminal control characters
+            from uno_spec.encoding import terminal_line
+
+            pytest.skip(terminal_line(res.message or "unsupported"))
         if res.status != "passed":
             raise ScenarioFailed(result_json(res))
 
@@ -167,8 +207,9 @@ class ScenarioItem(pytest.Item):
                      style: Any = None) -> str:
         if isinstance(excinfo.value, ScenarioFailed):
             from conformance.reports import failure_lines
+            from uno_spec.encoding import terminal_line  # a title or an adapter's words
 
-            return "\n".join(failure_lines(excinfo.value.result))
+            return "\n".join(map(terminal_line, failure_lines(excinfo.value.result)))
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

@@ -26,6 +26,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from uno_spec.files import path_option
+
 FORMATS = ("text", "json", "markdown")
 
 
@@ -33,7 +35,7 @@ def register(csub: Any) -> None:
     """Add the three listing commands (called from conformance.cli.register)."""
     feats = csub.add_parser("features", help="list every feature id: its meaning, what needs "
                             "it, how many scenarios need it")
-    feats.add_argument("paths", nargs="*", type=Path,
+    feats.add_argument("paths", nargs="*", type=path_option,
                        help="scenario files or directories to count (default: the corpus)")
     feats.add_argument("--format", choices=FORMATS, default="text")
     feats.set_defaults(handler=cmd_features)
@@ -51,14 +53,16 @@ def add_rulesets_parser(sub: Any) -> None:
     """`rulesets`, under `uno-fsm conformance` and as `uno-fsm rulesets` (uno_cli/rulesets.py):
     one command, one output."""
     rsets = sub.add_parser("rulesets", help=RULESETS_HELP)
-    rsets.add_argument("paths", nargs="*", type=Path,
+    rsets.add_argument("paths", nargs="*", type=path_option,
                        help="scenario files or directories to count (default: the corpus)")
     rsets.add_argument("--format", choices=FORMATS, default="text")
     rsets.set_defaults(handler=cmd_rulesets)
 
 
 def _fail(command: str, message: str) -> int:
-    print(f"uno-fsm conformance {command}: {message}", file=sys.stderr)
+    from uno_spec.encoding import terminal_line
+
+    print(f"uno-fsm conformance {command}: {terminal_line(message)}", file=sys.stderr)
     return 2
 
 
@@ -95,11 +99,13 @@ def _emit(rows: list[dict[str, Any]], fmt: str, columns: list[tuple[str, str]]) 
     elif fmt == "markdown":
         sys.stdout.write(markdown(rows, columns))
     else:
+        from uno_spec.encoding import terminal_line  # texts of files: no raw controls
+
         for row in rows:
             key, *rest = columns
-            print(row[key[0]])
+            print(terminal_line(row[key[0]]))
             for k, title in rest:
-                print(f"    {title.lower()}: {_text(row[k])}")
+                print(terminal_line(f"    {title.lower()}: {_text(row[k])}"))
 
 
 def _text(value: Any) -> str:

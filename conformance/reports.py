@@ -17,7 +17,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from conformance import specdata
 from conformance.runner import STATUSES, UNEXPECTED, Result, RunReport
+from uno_spec.encoding import markdown, markdown_code, terminal_line, xml
 from uno_spec.files import finite, json_text
 
 if TYPE_CHECKING:
@@ -47,7 +47,11 @@ MAX_BODY = 64_000
 
 
 class ReportError(Exception):
-    pass
+    """A file that is not a report; `line` is where (0: no line applies)."""
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 def dumps(value: Any, indent: int | None = 2) -> str:
@@ -55,13 +59,14 @@ def dumps(value: Any, indent: int | None = 2) -> str:
     return json_text(value, indent)
 
 
-def cut(text: Any, limit: int | None = None) -> str:
-    """`text` as a string of at most `limit` (default MAX_TEXT) characters, marked when cut."""
+def cut(text: Any, limit: int | None = None, encode: Any = str) -> str:
+    """`text` as a string of at most `limit` (default MAX_TEXT) characters, marked when cut;
+    `encode` (an output context's encoder) applies to the text, not to the mark."""
     out = str(text)
     cap = MAX_TEXT if limit is None else limit
     if len(out) <= cap:
-        return out
-    return out[:cap] + f"... [{len(out) - cap} more characters]"
+        return str(encode(out))
+    return f"{encode(out[:cap])}... [{len(out) - cap} more characters]"
 
 
 def result_json(r: Result) -> dict[str, Any]:
@@ -86,20 +91,23 @@ def to_json(report: RunReport) -> dict[str, Any]:
         "duration": round(report.duration, 3),
         "warnings": report.warnings,
         **({"stopped": report.stopped} if report.stopped else {}),
+        # a run stopped by SIGINT, SIGTERM or SIGHUP: `ok` is false, the results are those judged
+        **({"interrupted": True, "signal": report.interrupted, "not_run": report.not_run}
+           if report.interrupted else {}),
         "results": results,
     })
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
 def load_json(text: str) -> dict[str, Any]:
-    """Read a JSON report back (checks the format marker and the summary)."""
+    """Read a JSON report back (checks the format marker, the summary and the schema). Strict
+    JSON (uno_spec.files.read_json): NaN, `1e999`, a 100 000-digit integer or nesting 100 levels
+    deep is refused with its line."""
+    from uno_spec.files import InputError, read_json
+
     try:
-        data = json.loads(text, parse_constant=_no_constant)
-    except ValueError as exc:
-        raise ReportError(f"not a JSON report: {exc}") from None
+        data = read_json(text)
+    except InputError as exc:
+        raise ReportError(f"not a JSON report: {exc.message}", exc.line) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReportError(f"not a {FORMAT} document")
     if not isinstance(data.get("summary"), dict) or not isinstance(data.get("results"), list):
@@ -131,7 +139,10 @@ def _check_schema(data: dict[str, Any]) -> None:
 def exit_code(data: dict[str, Any]) -> int:
     """0 when nothing unexpected happened (passed, xfailed, unsupported), else 1; 2 when the
     run stopped because the adapter never started (nothing was judged: most often a wrong
-    command line), 1 when it stopped after it had started (the implementation broke)."""
+    command line), 1 when it stopped after it had started (the implementation broke); 128 + the
+    signal number (130, 143, 129) for a run interrupted by SIGINT, SIGTERM or SIGHUP."""
+    if data.get("interrupted"):
+        return 128 + _signal_number(data.get("signal"))
     stopped = data.get("stopped")
     if stopped:
         return 1 if stopped.get("ever_started") else 2
@@ -221,13 +232,47 @@ DETAILS = ("full", "summary", "line")
 
 
 def summary_line(data: dict[str, Any]) -> str:
-    """The one-line verdict: `OK in 5.70s: 738 scenarios (730 passed, 8 xfailed)`."""
+    """The one-line verdict: `OK in 5.70s: 738 scenarios (730 passed, 8 xfailed)`;
+    `INTERRUPTED by SIGTERM in 0.43s: 211 of 793 scenarios judged (211 passed)`."""
     s = data["summary"]
     code = exit_code(data)
-    verdict = "OK" if code == 0 else "STOPPED" if data.get("stopped") else "UNEXPECTED RESULTS"
     counts = ", ".join(f"{s[k]} {k}" for k in STATUSES if s.get(k))
+    if data.get("interrupted"):
+        signal_name, judged, selected = _interrupted(data)
+        return (f"INTERRUPTED by {signal_name} in {_number(data.get('duration')):.2f}s: "
+                f"{judged} of {selected} scenarios judged" + (f" ({counts})" if counts else ""))
+    verdict = "OK" if code == 0 else "STOPPED" if data.get("stopped") else "UNEXPECTED RESULTS"
     return (f"{verdict} in {_number(data.get('duration')):.2f}s: {s.get('total', 0)} scenarios"
             + (f" ({counts})" if counts else ""))
+
+
+def interruption(data: dict[str, Any]) -> str | None:
+    """`interrupted by SIGTERM: 211 of 793 scenarios judged` for a run stopped by a signal,
+    else None."""
+    if not data.get("interrupted"):
+        return None
+    signal_name, judged, selected = _interrupted(data)
+    return f"interrupted by {signal_name}: {judged} of {selected} scenarios judged"
+
+
+def _interrupted(data: dict[str, Any]) -> tuple[str, int, int]:
+    """The signal, the scenarios judged and those selected, of an interrupted run."""
+    judged = _count(data["summary"].get("total"))
+    return terminal_line(data.get("signal", "?")), judged, judged + _count(data.get("not_run"))
+
+
+def _signal_number(name: Any) -> int:
+    """The number of a signal named in a report (`SIGTERM`: 15); SIGINT's for anything else."""
+    import signal
+
+    try:
+        return int(signal.Signals[str(name)])
+    except KeyError:
+        return int(signal.SIGINT)
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def stop_line(data: dict[str, Any]) -> str | None:
@@ -244,8 +289,9 @@ def render_console(data: dict[str, Any], console: Console, detail: str = "full",
                    show_stop: bool = True) -> None:
     """The report for a terminal (`detail`: one of DETAILS). Every text from the spec, the
     corpus or the adapter is printed as text (rich Text objects: no markup, no `:emoji:`
-    codes). The results after a stop (repeated failed starts) are not listed: `stop_line`
-    says why, unless `show_stop` is False (`conformance run` says it on stderr)."""
+    codes), its control characters escaped (uno_spec.encoding.terminal: a title or a name cannot
+    send terminal commands). The results after a stop (repeated failed starts) are not listed:
+    `stop_line` says why, unless `show_stop` is False (`conformance run` says it on stderr)."""
     from rich.table import Table
     from rich.text import Text
 
@@ -257,19 +303,20 @@ def render_console(data: dict[str, Any], console: Console, detail: str = "full",
         for r in judged:
             if r["status"] in ("failed", "errored", "xpassed"):
                 head, *rest = failure_lines(r)
-                say(Text.assemble((r["status"].upper(), STYLE[r["status"]]), " ", head))
+                say(Text.assemble((r["status"].upper(), STYLE[r["status"]]), " ",
+                                  terminal_line(head)))
                 for line in rest:
-                    say(Text(line))
+                    say(Text(terminal_line(line)))
                 say()
     if detail != "line":
         for w in data.get("warnings", []):
-            say(Text.assemble(("warning:", "yellow"), " ", w))
+            say(Text.assemble(("warning:", "yellow"), " ", terminal_line(w)))
     if show_stop and detail != "line" and (stop := stop_line(data)) is not None:
-        say(Text(stop, style="red"))
+        say(Text(terminal_line(stop), style="red"))
     if detail != "line":
         impl = data.get("implementation") or {}
         name = f"{impl.get('name', '?')} {impl.get('version', '')}".strip()
-        table = Table(title=Text(f"conformance: {name} via {data.get('adapter')}"),
+        table = Table(title=Text(terminal_line(f"conformance: {name} via {data.get('adapter')}")),
                       show_header=True)
         for key in ("total",) + STATUSES:
             table.add_column(key, justify="right", style=STYLE.get(key, "bold"))
@@ -292,14 +339,9 @@ def console_text(data: dict[str, Any], width: int = 100, detail: str = "full") -
 # --- JUnit ------------------------------------------------------------------------------------
 
 
-# Characters XML 1.0 cannot hold (escaping does not help): C0 controls but tab, newline and
-# carriage return, lone surrogates, U+FFFE and U+FFFF.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
 def _x(text: Any, limit: int | None = None) -> str:
     """Text for XML: cut, and every character XML cannot hold replaced by U+FFFD."""
-    return _NOT_XML.sub("\ufffd", cut(text, limit))
+    return xml(cut(text, limit))
 
 
 def render_junit(data: dict[str, Any]) -> str:
@@ -308,8 +350,10 @@ def render_junit(data: dict[str, Any]) -> str:
     for r in data["results"]:
         by_suite[r.get("ruleset") or "default"].append(r)
     s = data["summary"]
-    root = ET.Element("testsuites", name="uno-conformance", tests=str(s["total"]),
-                      failures=str(s["failed"] + s["xpassed"]), errors=str(s["errored"]),
+    cut_short = bool(data.get("interrupted"))  # one error more: the run, stopped by a signal
+    root = ET.Element("testsuites", name="uno-conformance", tests=str(s["total"] + cut_short),
+                      failures=str(s["failed"] + s["xpassed"]),
+                      errors=str(s["errored"] + cut_short),
                       skipped=str(s["unsupported"] + s["xfailed"]),
                       time=_seconds(data.get("duration")))
     for suite_name, results in sorted(by_suite.items()):
@@ -339,6 +383,12 @@ def render_junit(data: dict[str, Any]) -> str:
             elif status == "xfailed":
                 ET.SubElement(case, "skipped",
                               message=_x(f"xfail: {r.get('reason', '')}")).text = text
+    if cut_short:  # CI must not read an interrupted run as green: the run itself is an error
+        suite = ET.SubElement(root, "testsuite", name="interrupted", tests="1", failures="0",
+                              errors="1", skipped="0", time="0.000")
+        case = ET.SubElement(suite, "testcase", classname="conformance", name="run", time="0.000")
+        ET.SubElement(case, "error", message=_x(summary_line(data)), type="interrupted").text = \
+            _x("\n".join(str(w) for w in data.get("warnings", [])))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -356,23 +406,15 @@ def _seconds(value: Any) -> str:
 
 # --- Markdown ---------------------------------------------------------------------------------
 
-_MD_ESCAPES = str.maketrans({"|": "\\|", "`": "\\`", "<": "&lt;", "\n": " ", "\r": " "})
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
-
-
 def md(text: Any) -> str:
-    """Text for one Markdown line or table cell: cut, control characters dropped, line breaks
-    as spaces, and `|` (a cell border), backticks and `<` (HTML) escaped."""
-    return _CONTROL.sub("", cut(text)).translate(_MD_ESCAPES)
+    """Text for one Markdown line or table cell: cut, then uno_spec.encoding.markdown (control
+    characters dropped, line breaks as spaces, markup escaped)."""
+    return cut(text, encode=markdown)
 
 
 def md_code(text: Any) -> str:
-    """Inline code holding any text: a backtick fence longer than any run inside it."""
-    body = _CONTROL.sub("", cut(text)).replace("\n", " ").replace("\r", " ")
-    runs = [len(m) for m in re.findall("`+", body)]
-    fence = "`" * (max(runs, default=0) + 1)
-    pad = " " if body.startswith("`") or body.endswith("`") or not body.strip() else ""
-    return f"{fence}{pad}{body}{pad}{fence}"
+    """Inline code holding any text (uno_spec.encoding.markdown_code), cut."""
+    return markdown_code(cut(text))
 
 
 _md = md
@@ -386,7 +428,7 @@ def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
     out.append(f"Adapter {md_code(data.get('adapter'))}, protocol "
                f"{md_code(impl.get('protocol', '?'))}, "
                f"run {md(data.get('started', '?'))} ({_number(data.get('duration')):.2f}s). "
-               f"Result: **{'OK' if exit_code(data) == 0 else 'unexpected results'}**.")
+               f"Result: **{_verdict(data)}**.")
     out += ["", "| " + " | ".join(("total",) + STATUSES) + " |",
             "|" + "---:|" * (len(STATUSES) + 1),
             "| " + " | ".join(str(s.get(k, 0)) for k in ("total",) + STATUSES) + " |", ""]
@@ -431,6 +473,13 @@ def render_markdown(data: dict[str, Any], title: str | None = None) -> str:
             for r in data["results"]]
     out += ["", "</details>", ""]
     return "\n".join(out)
+
+
+def _verdict(data: dict[str, Any]) -> str:
+    stop = interruption(data)
+    if stop is not None:
+        return md(stop)
+    return "OK" if exit_code(data) == 0 else "unexpected results"
 
 
 def render(data: dict[str, Any], fmt: str) -> str:

@@ -11,8 +11,8 @@ failing step ends the scenario.
 The runner survives adapters that crash, hang, flood or answer garbage: the scenario is
 `errored`, the adapter is thrown away and a fresh one made (and greeted) for the next scenario.
 An error is blamed on the adapter only when it came from the adapter: a request the runner
-cannot encode, or a failure of the runner's own code, is reported as the runner's. SIGINT and
-SIGTERM stop the run between two calls: the adapters are killed (with every process they
+cannot encode, or a failure of the runner's own code, is reported as the runner's. SIGINT,
+SIGTERM and SIGHUP stop the run between two calls: the adapters are killed (with every process they
 started) and the report of the scenarios judged so far is returned, `interrupted` set.
 
 An adapter that pipelines (a stdio program declaring `"pipelining": true`) gets the requests of
@@ -96,10 +96,11 @@ class RunReport:
     started: str
     duration: float
     warnings: list[str] = field(default_factory=list)
-    interrupted: str | None = None  # "SIGINT" / "SIGTERM" when the run was stopped early
+    interrupted: str | None = None  # "SIGINT" / "SIGTERM" / "SIGHUP": the run was stopped early
     # Set when the adapter failed to start MAX_HELLO_FAILURES times in a row (`Runner.run`):
     # {"reason": one line, "after": results before that streak, "ever_started": bool}
     stopped: dict[str, Any] | None = None
+    not_run: int = 0  # scenarios selected but not judged (an interrupted run)
 
     def summary(self) -> dict[str, int]:
         counts = {"total": len(self.results)} | {s: 0 for s in STATUSES}
@@ -109,7 +110,8 @@ class RunReport:
 
     @property
     def ok(self) -> bool:
-        return not any(r.status in UNEXPECTED for r in self.results)
+        """Nothing unexpected, and every scenario judged (an interrupted run is not ok)."""
+        return self.interrupted is None and not any(r.status in UNEXPECTED for r in self.results)
 
 
 class _StepFailed(Exception):
@@ -519,4 +521,4 @@ class Runner:
         if not impl and self.hello_error:
             impl = {"error": self.hello_error}
         return RunReport(results, impl, self.adapter_name, started, time.monotonic() - t0,
-                         warnings, interrupted, stopped)
+                         warnings, interrupted, stopped, not_run=len(scenarios) - len(results))

@@ -352,10 +352,13 @@ def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:
             seat(["setup", key], setup[key])
     for key in ("hands", "scores"):
         keys(["setup", key], setup.get(key))
-    if "eliminated" in setup and "desafio" not in str(data.get("ruleset")).split("+")[1:]:
-        raise bad(["setup", "eliminated"], "eliminated seats exist only in a Desafio game "
-                  "(a ruleset with the desafio variant)")
-    for i, value in enumerate(setup.get("eliminated") or ()):  # Desafio (DESAFIO.ELIMINATE)
+    played = str(data.get("ruleset")).split("+")[1:]
+    for variant, feature in specdata.variant_features().items():
+        for key in sorted(feature.setup & set(setup)):  # a field only that variant reads
+            if variant not in played:
+                raise bad(["setup", key], f"the set-up field {key!r} exists only in a ruleset "
+                          f"with the {variant} variant")
+    for i, value in enumerate(setup.get("eliminated") or ()):  # DESAFIO.ELIMINATE
         seat(["setup", "eliminated", i], value)
     missing = [s for s in range(n) if str(s) not in setup.get("hands", {})]
     if missing and setup.get("start") != "game":  # start: game deals the hands itself
@@ -431,9 +434,9 @@ def _check_match(doc: Any, data: dict[str, Any], file: str) -> None:
                      "winners) needs the `results` of the hands it counts")
     for key in expect.get("totals") or {}:
         player(["match", "expect", "totals", key], key)
-    for key, partners in (expect.get("by_partner") or {}).items():
+    for key, partnered in (expect.get("by_partner") or {}).items():
         player(["match", "expect", "by_partner", key], key)
-        for other in partners:
+        for other in partnered:
             player(["match", "expect", "by_partner", key, other], other)
             if other == key:
                 raise _error(doc, file, sid, ["match", "expect", "by_partner", key, other],
@@ -743,7 +746,8 @@ def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
 
     Directories are walked without following symbolic links to directories (a link loop is
     never entered); every `*.yaml`/`*.yml` entry is listed, whatever it is (a FIFO or a
-    dangling link then fails to load in one line). More than MAX_FILES files: ScenarioError.
+    dangling link then fails to load in one line). More than MAX_FILES files, or a directory
+    given that holds no scenario file (`x.yaml/`, an empty folder): ScenarioError.
     """
     roots = list(paths) if paths else [CORPUS_ROOT]
     files: list[Path] = []
@@ -756,6 +760,11 @@ def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
                 if len(files) + len(found) > MAX_FILES:
                     raise ScenarioError(display_path(root), 0, f"more than {MAX_FILES} scenario "
                                         "files (the limit); name fewer files or directories")
+            if not found and paths:  # named on the command line: nothing to check is an error
+                kind = "a directory (not a scenario file)" \
+                    if root.name.endswith((".yaml", ".yml")) else "a directory"
+                raise ScenarioError(display_path(root), 0,
+                                    f"{kind} holding no scenario file (*.yaml, *.yml)")
             files.extend(sorted(found))
         else:
             files.append(root)

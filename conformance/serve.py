@@ -145,12 +145,22 @@ def _lines_fd(fd: int) -> Iterator[bytes]:
             del pending[:cut]
 
 
-def serve_stdio(adapter: Any) -> int:
-    """Serve on the process's real stdout; anything else printing to stdout goes to stderr."""
+def protocol_stdout() -> IO[bytes]:
+    """The process's real stdout, kept for the protocol alone: from now on anything else written
+    to stdout (file descriptor 1, `sys.stdout`: an adapter's module printing as it is imported,
+    an adapter printing while it plays) goes to stderr, where the runner quotes it, and never
+    between two answers. Called before the adapter is imported."""
     sys.stdout.flush()
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    return out
+
+
+def serve_stdio(adapter: Any, out: IO[bytes] | None = None) -> int:
+    """Serve on the process's real stdout (`out`: what `protocol_stdout` returned, else it is
+    called now); anything else printing to stdout goes to stderr."""
+    out = out if out is not None else protocol_stdout()
     try:
         return serve(adapter, sys.stdin.buffer, out)
     finally:

@@ -42,6 +42,7 @@ from typing import Any
 from conformance.site_html import VERDICTS, Links, outcome, page, verdict
 from conformance.site_html import e as _e
 from uno_spec import sitelinks
+from uno_spec.files import path_option
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "docs" / "compliance" / "data"
@@ -179,6 +180,7 @@ def load(sources: list[Path] | None = None, *,
          metadata_dir: Path = IMPLEMENTATIONS_DIR) -> Matrix:
     """Read the reports and metadata; raises SiteError on the first bad file."""
     from conformance import reports, specdata
+    from conformance.cli import read_report
 
     if not sources and not DATA_DIR.is_dir():  # an installed package: no committed reports
         raise SiteError("no JSON report to render: give --from FILE_OR_DIR (reports of "
@@ -189,10 +191,12 @@ def load(sources: list[Path] | None = None, *,
     metadata = load_metadata(metadata_dir)
     impls: dict[str, Implementation] = {}
     for path in files:
-        try:
-            data = reports.load_json(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, reports.ReportError) as exc:
-            raise SiteError(f"{path}: {exc}") from None
+        try:  # read as `report --from` reads (no FIFO waited on, size capped, strict JSON)
+            data = read_report(path)
+        except reports.ReportError as exc:
+            raise SiteError(str(exc)) from None
+        if data.get("interrupted"):  # a matrix of part of the corpus would mislead
+            raise SiteError(f"{path}: {reports.interruption(data)}: run the corpus again whole")
         key = safe_key(path.stem)
         if key in impls:
             raise SiteError(f"{path}: a second report for implementation {key!r}")
@@ -453,13 +457,16 @@ def render_all(m: Matrix) -> dict[str, str]:
 
 
 def _md(text: Any) -> str:
-    return (str(text).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-            .replace("\n", " "))
+    from uno_spec.encoding import markdown
+
+    return markdown(text)
 
 
 def render_markdown(m: Matrix, pages_dir: Path, site: str = "../../site/") -> str:
     """docs/compliance/index.md: links `<key>.md` beside it when that page exists, and each
     area's page of the site (`site`: the base of those links, markdown_site_base)."""
+    from uno_spec.encoding import markdown_code
+
     def name(impl: Implementation) -> str:
         label = _md(impl.title)
         return f"[{label}]({impl.key}.md)" if (pages_dir / f"{impl.key}.md").is_file() \
@@ -480,7 +487,7 @@ def render_markdown(m: Matrix, pages_dir: Path, site: str = "../../site/") -> st
     for impl in m.implementations:
         c = impl.counts()
         out.append(f"| {name(impl)} | {_md(impl.version)} | {_md(impl.package)} | "
-                   f"`{_md(impl.report.get('adapter', ''))}` | {len(impl.results)} | "
+                   f"{markdown_code(impl.report.get('adapter', ''))} | {len(impl.results)} | "
                    f"{c['pass']} | {c['fail']} | {c['unsupported']} |")
     out += ["", "## By rule area", "",
             "Each cell: pass / fail / unsupported scenarios. A scenario counts in every area of "
@@ -507,7 +514,7 @@ def render_markdown(m: Matrix, pages_dir: Path, site: str = "../../site/") -> st
                 "effects), so the suite has nothing to judge (data: `no_engine` in "
                 "`conformance/implementations/<name>.yaml`).", "",
                 "| package | registry | version | why |", "|---|---|---|---|"]
-        out += [f"| `{_md(p['name'])}` | {_md(p['registry'])} | {_md(p['version'])} | "
+        out += [f"| {markdown_code(p['name'])} | {_md(p['registry'])} | {_md(p['version'])} | "
                 f"{_md(p['reason'])} |" for p in m.not_verifiable]
     out.append("")
     return "\n".join(out)
@@ -532,17 +539,17 @@ def register(csub: Any) -> None:
         "http.server --directory DIR). The Markdown matrix is docs/compliance/index.md.",
         epilog="exit status: 0 written (or up to date with --check); 1 stale with --check; "
         "2 bad input or usage (also: Pagefind missing or failing)")
-    p.add_argument("--from", dest="sources", type=Path, action="append", default=[],
+    p.add_argument("--from", dest="sources", type=path_option, action="append", default=[],
                    metavar="FILE_OR_DIR",
                    help="JSON report or directory of them, named <implementation>.json "
                    "(repeatable; default: docs/compliance/data/)")
-    p.add_argument("--output", "-o", type=Path, metavar="DIR",
+    p.add_argument("--output", "-o", type=path_option, metavar="DIR",
                    help=f"write the HTML site here (default, without --markdown: "
                    f"{sitelinks.DEFAULT_DIR}/, where `rules show`, `why` and the reports "
                    "link by default)")
     p.add_argument("--no-search", action="store_true",
                    help="no search index (the site without Pagefind)")
-    p.add_argument("--markdown", type=Path, metavar="FILE",
+    p.add_argument("--markdown", type=path_option, metavar="FILE",
                    help="write the Markdown matrix here (docs/compliance/index.md)")
     p.add_argument("--check", action="store_true",
                    help="with --markdown: write nothing, exit 1 if FILE is not up to date")
@@ -552,7 +559,9 @@ def register(csub: Any) -> None:
 
 
 def _err(message: str) -> int:
-    print(f"uno-fsm conformance site: {message}", file=sys.stderr)
+    from uno_spec.encoding import terminal_line
+
+    print(f"uno-fsm conformance site: {terminal_line(message)}", file=sys.stderr)
     return 2
 
 
@@ -611,12 +620,31 @@ def cmd_site(args: argparse.Namespace) -> int:
         return _err("--check goes with --markdown FILE alone")
     if args.output is None and args.markdown is None:
         args.output = Path(sitelinks.DEFAULT_DIR)
-    if args.output is not None and args.output.exists() and not args.output.is_dir():
-        return _err(f"{args.output}: not a directory")
+    from uno_spec.files import directory_problem
+
+    if args.output is not None and (problem := directory_problem(args.output, "--output")):
+        return _err(problem)
     try:
         matrix = load(args.sources or None)
     except SiteError as exc:
         return _err(str(exc))
+    from conformance import site_search
+
+    try:
+        if args.output is not None and not args.no_search:
+            site_search.executable()  # missing Pagefind: say so before writing anything
+        pages = render_all(matrix) if args.output is not None else {}
+    except (SiteError, site_search.SearchError) as exc:
+        return _err(str(exc))
+    from conformance.cli import clash
+
+    problem = clash(  # nothing written over a report or a knowledge file the site is made of
+        [("--markdown", None if args.check else args.markdown),
+         *(("--output", args.output / name) for name in pages)],
+        [*(("a report read with --from", p) for p in report_files(args.sources or [DATA_DIR])),
+         *(("a knowledge file", p) for p in sorted(IMPLEMENTATIONS_DIR.glob("*.yaml")))])
+    if problem is not None:
+        return _err(problem)
     if args.markdown is not None:
         text = render_markdown(matrix, args.markdown.parent, markdown_site_base(args.markdown))
         if args.check:
@@ -634,14 +662,6 @@ def cmd_site(args: argparse.Namespace) -> int:
             return _err(problem)
     if args.output is None:
         return 0
-    from conformance import site_search
-
-    try:
-        if not args.no_search:
-            site_search.executable()  # missing Pagefind: say so before writing anything
-        pages = render_all(matrix)
-    except (SiteError, site_search.SearchError) as exc:
-        return _err(str(exc))
     if (problem := write_site(args.output, pages)) is not None:
         return _err(problem)
     indexed = ""

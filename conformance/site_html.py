@@ -11,10 +11,10 @@ from __future__ import annotations
 import base64
 import hashlib
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any
 
 from uno_spec import sitelinks
+from uno_spec.encoding import html
 
 CSS = """
 :root{--bg:#fff;--fg:#1d2330;--muted:#535c6c;--line:#d5dae2;--head:#f4f6f9;--pass:#237a35;
@@ -123,8 +123,9 @@ NAV = (("index.html", "Matrix"), ("rules/index.html", "Rules"),
 
 
 def e(value: Any) -> str:
-    """Text for HTML content or a quoted attribute value."""
-    return escape(str(value), quote=True)
+    """Text for HTML content or a quoted attribute value (uno_spec.encoding.html: escaped;
+    control characters and lone surrogates, which no page can hold, dropped)."""
+    return html(value)
 
 
 def script_hash(script: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from uno_spec import notation
 from uno_spec.paths import spec_root
 
 
@@ -182,14 +183,10 @@ def scenario_schema() -> dict[str, Any]:
     return schema
 
 
-# The card notation of docs/contracts.md ("Card notation"): colour names and the kind names the
-# rulesets' `deck` parameters use, to the letters a card is written with.
-COLOR_LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B",
-                 "pink": "P", "teal": "T", "orange": "O", "purple": "V"}
-RANK_LETTERS = {"skip": "S", "reverse": "R", "draw2": "D2", "draw1": "D1", "flip": "F",
-                "draw5": "D5", "skip_everyone": "SE", "wild": "W", "wd4": "W4",
-                "wild_shuffle_hands": "WSH", "custom_wild": "WC", "wild_swap_hands": "WSW",
-                "wd2": "W2", "wdc": "WDC"}
+# The card notation of docs/contracts.md ("Card notation", uno_spec.notation): colour names to
+# the letters a card is written with (the kinds' letters, the variants' cards included:
+# `notation.rank_letters()`).
+COLOR_LETTERS = {name: letter for letter, name in notation.COLOR_NAMES.items()}
 
 
 @dataclass(frozen=True)
@@ -210,14 +207,15 @@ class Deck:
 
 def _faces(side: Mapping[str, Any]) -> Counter[str]:
     out: Counter[str] = Counter()
+    ranks = notation.rank_letters()
     for color in side.get("colors") or ():
         letter = COLOR_LETTERS.get(str(color), str(color))
         for number, copies in (side.get("numbers") or {}).items():
             out[f"{letter}{number}"] += int(copies)
         for kind, copies in (side.get("actions") or {}).items():
-            out[letter + RANK_LETTERS.get(str(kind), str(kind))] += int(copies)
+            out[letter + ranks.get(str(kind), str(kind))] += int(copies)
     for kind, copies in (side.get("wilds") or {}).items():
-        out[RANK_LETTERS.get(str(kind), str(kind))] += int(copies)
+        out[ranks.get(str(kind), str(kind))] += int(copies)
     return +out  # kinds with 0 copies are not in the deck
 
 

@@ -25,6 +25,10 @@ PR_SET_CHILD_SUBREAPER = 36
 TREE_TRACKING = sys.platform.startswith("linux") and os.path.isdir("/proc/self")
 KILL_PATIENCE = 2.0  # seconds kill_tree keeps re-scanning before it gives up
 START_FAILED = 127  # the supervisor's exit status when the program cannot be executed
+# The supervisor's exit status when it found the runner stopped (SIGSTOP) while the program ran:
+# it resumed the runner and ended the program (`_watch`).
+RUNNER_STOPPED = 125
+WATCH_INTERVAL = 0.05  # seconds between two looks at the runner's state
 MIB = 1 << 20
 # The default cap on the data memory of each program an adapter starts, and of each process it
 # starts (bytes; 0: no cap). The one definition: StdioAdapter, resolve() and the commands'
@@ -156,10 +160,33 @@ def limit_memory(limit: int) -> bool:
 def _exit_like(status: int) -> None:
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):  # those two have no handler to reset
+            signal.signal(sig, signal.SIG_DFL)
         os.kill(os.getpid(), sig)
         os._exit(128 + sig)  # pragma: no cover - the signal above ends the process
     os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
+
+
+def _state(pid: int) -> str:
+    """The state letter of `pid` in /proc (`T`: stopped by a signal), "" when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return ""
+    return data[data.rfind(b")") + 2:][:1].decode("ascii", "replace")
+
+
+def _watch(parent: int) -> None:
+    """Resume a runner that something stopped (SIGSTOP: a program can send it to any process of
+    its user) and end the program, which is the likeliest culprit. A stop by job control
+    (Ctrl-Z) is told apart: the runner stops its supervisors first (processes.suspending), so a
+    supervisor that runs while its runner is stopped knows the stop is not the user's."""
+    if _state(parent) != "T":
+        return
+    kill_descendants(os.getpid(), reap=True)  # first: the runner resumed sees the program gone
+    os.kill(parent, signal.SIGCONT)
+    os._exit(RUNNER_STOPPED)
 
 
 def supervise(argv: list[str], memory_limit: int = 0) -> None:
@@ -196,6 +223,9 @@ def supervise(argv: list[str], memory_limit: int = 0) -> None:
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
+    if TREE_TRACKING:  # look at the runner's state every WATCH_INTERVAL (os.wait is resumed)
+        signal.signal(signal.SIGALRM, lambda _s, _f: _watch(parent))
+        signal.setitimer(signal.ITIMER_REAL, WATCH_INTERVAL, WATCH_INTERVAL)
     status = 0
     while True:
         try:
@@ -205,6 +235,8 @@ def supervise(argv: list[str], memory_limit: int = 0) -> None:
         if done == pid:
             status = st
             break
+    if TREE_TRACKING:  # the program is gone: nothing left to watch for
+        signal.setitimer(signal.ITIMER_REAL, 0)
     kill_descendants(os.getpid(), reap=True)
     _exit_like(status)
 

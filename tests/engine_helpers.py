@@ -19,6 +19,25 @@ def game(hands: dict[int, list[str]], discard: list[str], draw: list[str] | None
     return Game.from_setup(ruleset, setup)
 
 
+def filler(n: int, *used: list[str] | dict[int, list[str]],
+           ruleset: str = "classic-official") -> list[str]:
+    """`n` number cards of the ruleset's deck that, beside the cards `used` (hands, piles),
+    hold no more copies of a card than the deck (a set-up is checked for it): cards that fill
+    a draw pile without a part in the test."""
+    from collections import Counter
+
+    from uno_fsm.deck import build_deck
+    from uno_fsm.params import Params
+
+    taken = Counter(c for u in used for c in (
+        [x for h in u.values() for x in h] if isinstance(u, dict) else u))
+    left = Counter(c.text for c in build_deck(Params.of(ruleset))
+                   if c.light.number is not None) - taken
+    out = list(left.elements())[:n]
+    assert len(out) == n, f"the deck holds {len(out)} more number cards, not {n}"
+    return out
+
+
 def hand(g: Game, seat: int) -> list[str]:
     return [c.text for c in g.state.hands[seat]]
 

@@ -149,15 +149,11 @@ def test_a_ruleset_the_engine_does_not_play_is_refused(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """A scoring method the engine does not play (here: elimination, taken away) is refused in
     one line, never played as plain UNO."""
-    from uno_fsm import params
+    from uno_fsm import rules
 
-    params._load.cache_clear()
-    monkeypatch.setattr(params, "SCORING_METHODS", ("winner-scores-others",))
-    try:
-        assert main(["simulate", "--ruleset", "classic-official+desafio", "--games", "1",
-                     "--no-progress"]) == 2
-    finally:
-        params._load.cache_clear()
+    monkeypatch.setattr(rules, "SCORING_METHODS", ("winner-scores-others",))
+    assert main(["simulate", "--ruleset", "classic-official+desafio", "--games", "1",
+                 "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err == ("uno-fsm simulate: classic-official+desafio: the engine does not play the "
                    "scoring method 'elimination' (it plays winner-scores-others)\n")

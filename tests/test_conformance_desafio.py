@@ -86,8 +86,8 @@ def test_eliminated_outside_desafio_is_refused_and_needs_the_feature(tmp_path: P
     with pytest.raises(ScenarioError) as info:
         parse_text(GOOD.replace("classic-official+desafio", "classic-official"), "plain.yaml")
     assert str(info.value) == ("plain.yaml:15: scenario demo.desafio.one: setup.eliminated: "
-                               "eliminated seats exist only in a Desafio game (a ruleset with "
-                               "the desafio variant)")
+                               "the set-up field 'eliminated' exists only in a ruleset with "
+                               "the desafio variant")
     path = tmp_path / "plain.yaml"
     path.write_text(GOOD.replace("classic-official+desafio", "classic-official")
                     .replace("  scores: {1: 500}\n  eliminated: [1]\n", "")

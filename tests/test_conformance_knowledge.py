@@ -322,25 +322,24 @@ def test_reference_declares_what_spec_lists_but_what_the_engine_refuses(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from conformance import specdata
     from conformance.adapters import reference
-    from uno_fsm import params
+    from uno_fsm import rules
+    from uno_fsm.params import Params
 
     hello = reference.ReferenceAdapter().hello()
     assert set(hello["rulesets"]) == specdata.rulesets()
     assert set(hello["features"]) == set(specdata.features())
     # a scoring method the engine does not play: its ruleset and feature are not declared
-    monkeypatch.setattr(params, "SCORING_METHODS", ("winner-scores-others", "partners",
-                                                    "own-hand-lowest-wins"))
-    for cached in (params._load, reference.capabilities):
-        cached.cache_clear()
+    monkeypatch.setattr(rules, "SCORING_METHODS", ("winner-scores-others", "partners",
+                                                   "own-hand-lowest-wins"))
+    reference.capabilities.cache_clear()
     try:
         with pytest.raises(ValueError, match="elimination"):
-            params.Params.of("classic-official+desafio")
+            rules.check_params(Params.of("classic-official+desafio"))
         hello = reference.ReferenceAdapter().hello()
         assert set(hello["rulesets"]) == specdata.rulesets() - {"desafio"}
         assert set(hello["features"]) == set(specdata.features()) - {"desafio"}
     finally:
-        for cached in (params._load, reference.capabilities):
-            cached.cache_clear()
+        reference.capabilities.cache_clear()
 
 
 @pytest.mark.parametrize("spec, name", [

@@ -106,7 +106,7 @@ def test_markdown_matrix_counts_links_and_not_verifiable(
     assert (f"| [{titles['classic-wd4']}](../../site/rules/classic-wd4.html) (`classic-wd4`) "
             "| 0 / 1 / 1 | 1 / 1 / 0 |") in md
     assert "([../../site/index.html](../../site/index.html))" in md
-    assert "| Alpha &lt;script>" in md and "<script>" not in md
+    assert "| Alpha &lt;script&gt;" in md and "<script>" not in md
     assert "| [Beta](beta.md) | 9.9 |  | `stdio:./x` | 4 | 3 | 1 | 0 |" in md
     assert "| `unointerface` | PyPI | 1.0 | No rules engine to verify: its one module" in md
 
@@ -149,8 +149,8 @@ def test_committed_reference_report_is_the_corpus_run() -> None:
 
 
 @pytest.mark.parametrize("content, message", [
-    ("{not json", "not a JSON report: Expecting property name"),
-    ('{"format": "other"}', "not a uno-conformance-report/1 document"),
+    ("{not json", ":1: not a JSON report: Expecting property name"),
+    ('{"format": "other"}', ": not a uno-conformance-report/1 document"),
 ])
 def test_bad_report(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str,
                     message: str) -> None:
@@ -158,7 +158,7 @@ def test_bad_report(tmp_path: Path, capsys: pytest.CaptureFixture[str], content:
     bad.write_text(content)
     code, out, err = run(capsys, "--from", str(bad), "--output", str(tmp_path / "site"))
     assert (code, out) == (2, "")
-    assert err.startswith(f"uno-fsm conformance site: {bad}: {message}")
+    assert err.startswith(f"uno-fsm conformance site: {bad}{message}")
     assert err.count("\n") == 1
     assert not (tmp_path / "site").exists()
 

@@ -320,13 +320,15 @@ def test_write_scenarios_into_a_file_exits_2(tmp_path: Path,
     assert main(["conformance", "diff", "--adapter", "reference", "--no-database",
                  "--write-scenarios", str(target)]) == 2
     lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert lines == [f"uno-fsm conformance diff: --write-scenarios {target}: not a directory"]
+    assert lines == [f"uno-fsm conformance diff: --write-scenarios {target}: not a directory "
+                     "(a file)"]
 
 
 def test_unknown_adapter_exits_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["conformance", "diff", "--adapter", "nope", "--no-database"]) == 2
     lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("uno-fsm conformance diff: unknown adapter")
+    assert len(lines) == 1 and lines[0].startswith(
+        "uno-fsm conformance diff: --adapter: unknown adapter")
 
 
 def test_an_oracle_without_the_diff_observations_exits_2(

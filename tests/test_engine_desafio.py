@@ -50,7 +50,7 @@ def test_elimination_is_played_with_the_designated_amount() -> None:
     raw = dict(Params.of(DE).raw)
     raw["scoring"] = {**raw["scoring"], "target": None}
     with pytest.raises(ParamsError, match="'elimination' needs scoring.target"):
-        from_mapping("no-amount", raw)
+        Game.new(from_mapping("no-amount", raw), players=3)  # the variant refuses it
     raw["scoring"] = {**raw["scoring"], "target": 120}
     assert from_mapping("small", raw).target == 120
 
@@ -146,7 +146,7 @@ def test_DESAFIO_ELIMINATED_OUT_swap_and_jump_in() -> None:
              ruleset="classic-official+seven-o+desafio", eliminated=[1], scores={1: 520})
     g.apply(Action.play(0, C("R0")))
     assert [hand(g, s) for s in range(4)] == [["G1", "G2"], [], ["R2"], ["B4"]]
-    g = game({0: ["R9", "R2"], 1: [], 2: ["B4"], 3: ["G1", "R9"]}, ["R9"],
+    g = game({0: ["R5", "R2"], 1: [], 2: ["B4"], 3: ["G1", "R9"]}, ["R9"],
              ruleset="classic-official+jump-in+desafio", eliminated=[1], scores={1: 520},
              current=2)
     assert Action.play(3, C("R9")) in g.legal_actions()

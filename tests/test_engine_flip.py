@@ -266,7 +266,8 @@ def test_last_draw_one_counts() -> None:  # FL.END.GO-OUT-DRAW, FL.END.GO-OUT-CO
                                        ("Y4/PR", "dark"), ("Y4/PD5", "dark")])
 def test_two_players_play_again(card: str, side: str) -> None:
     """FL.TWO.REVERSE, FL.TWO.PLAY-AGAIN."""
-    setup: dict[str, Any] = {"players": 2, "hands": {0: [card, "G2/P9"], 1: ["Y3/T7"]}}
+    setup: dict[str, Any] = {"players": 2, "dealer": 0, "hands": {0: [card, "G2/P9"],
+                                                                  1: ["Y3/T7"]}}
     if side == "dark":
         setup.update(side="dark", discard=["G8/V5", "B5/P6"], active_color="pink",
                      draw=["Y6/P6", "B3/O3", "G9/V9", "R1/T1", "R2/T2", "B1/O1"])

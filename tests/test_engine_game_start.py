@@ -6,7 +6,9 @@ import pytest
 
 from uno_fsm import Action, Game
 from uno_fsm.cards import parse
+from uno_fsm.deck import build_deck
 from uno_fsm.errors import IllegalAction
+from uno_fsm.params import Params
 
 NUMBERS = [f"{c}{n}" for c in "RYGB" for n in range(1, 10)]
 
@@ -34,13 +36,18 @@ def test_action_cards_count_zero_and_only_the_tied_redraw() -> None:
 
 
 def test_flip_uses_light_faces() -> None:
-    deck = ["R3/P9", "BS/O9", "G2/V1"] + [f"{c}/P3" for c in NUMBERS]
+    # the light faces decide; the dark faces are the deck's own (a set-up holds no more copies
+    # of a face than the deck)
+    flip = [c.text for c in build_deck(Params.of("flip"))]
+    deck = ["R3/P9", "BS/O9", "G2/V1"] + [
+        next(t for t in flip if t.startswith(f"{c}/") and t not in ("R3/P9", "G2/V1"))
+        for c in NUMBERS]
     assert start("flip", 3, deck).state.dealer == 0
 
 
 def test_a_deck_that_cannot_break_a_tie_is_refused() -> None:
     with pytest.raises(IllegalAction):
-        start("classic-official", 2, ["R5"] * 20)
+        start("classic-official", 2, ["R5", "Y5", "G5", "B5"] * 2)  # every card a 5
 
 
 def test_classic_2022_dealer_is_random_but_a_seat() -> None:

@@ -17,7 +17,7 @@ GUIDE = "classic-guide"
 
 def round_start(draw: list[str], ruleset: str = GUIDE, n: int = 3, seed: int = 0) -> Game:
     """A hand about to start: the dealer is seat 0, the first card is turned from `draw`."""
-    hands = {s: ["G1", "G2"] for s in range(n)}
+    hands = {s: [f"G{s + 1}", f"Y{s + 1}"] for s in range(n)}  # within the deck
     return Game.from_setup(ruleset, {"players": n, "dealer": 0, "start": "round",
                                      "hands": hands, "draw": draw, "seed": seed})
 

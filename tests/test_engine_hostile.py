@@ -79,7 +79,7 @@ def custom(base: str, **over: Any) -> Params:
 
 # ---- loops that could not end: refused set-ups (CL.FIRST.UNRESOLVABLE, RUL.SETUP.UNRESOLVABLE) --
 def test_first_card_only_wild_draw_fours_is_refused() -> None:
-    err = setup_error("classic-official", round_setup(["W4"] * 5))
+    err = setup_error("classic-official", round_setup(["W4"] * 4))  # every one of the deck
     assert type(err) is E.UnresolvableSetup
     assert (err.code, err.rule) == ("unresolvable-setup", "CL.FIRST.UNRESOLVABLE")
     assert "W4" in err.message
@@ -105,10 +105,10 @@ def test_ignored_then_returned_cards_are_refused() -> None:
 
 
 def test_wild_draw_fours_and_one_number_card_start_on_the_number() -> None:
-    g = Game.from_setup("classic-official", round_setup(["W4"] * 6 + ["R5"]), seed=3)
+    g = Game.from_setup("classic-official", round_setup(["W4"] * 4 + ["R5"]), seed=3)
     st_ = g.state
     assert st_.discard == [parse("R5")] and st_.active_color == "R"
-    assert sorted(c.text for c in st_.draw) == ["W4"] * 6 and st_.phase == "play"
+    assert sorted(c.text for c in st_.draw) == ["W4"] * 4 and st_.phase == "play"
 
 
 def test_classic_2022_ignored_cards_only_are_turned_until_the_pile_is_empty() -> None:
@@ -130,8 +130,8 @@ def test_first_card_loop_gives_up_at_its_bound(monkeypatch: pytest.MonkeyPatch) 
 
 @pytest.mark.parametrize("deck,why", [
     (["R5", "G7", "B1"], "3 cards for 4 players"),
-    (["R5", "Y5", "G5", "B5"] * 5, "every card of the deck counts the same"),
-    (["W4", "W", "RS", "GR", "BD2"] * 4, "every card of the deck counts the same"),
+    (["R5", "Y5", "G5", "B5"] * 2, "every card of the deck counts the same"),
+    (["W4", "W", "RS", "GR", "BD2"] * 2, "every card of the deck counts the same"),
 ])
 def test_dealer_draw_that_cannot_choose_is_refused(deck: list[str], why: str) -> None:
     err = setup_error("classic-official", {"players": 4, "start": "game", "draw": deck})
@@ -141,7 +141,8 @@ def test_dealer_draw_that_cannot_choose_is_refused(deck: list[str], why: str) ->
 
 def test_dealer_draw_gives_up_at_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(R, "DEALER_DRAWS", 1)  # the first round ties: 5 and 5
-    deck = ["R5", "G5"] + ["R1", "G2", "B3"] * 6
+    deck = ["R5", "G5"] + ["R1", "G2", "B3", "Y4", "R6", "G7"] * 2 + ["B8", "Y9", "R2", "G3",
+                                                                     "B4", "Y6"]
     err = setup_error("classic-official", {"players": 2, "start": "game", "draw": deck})
     assert (err.code, err.rule) == ("unresolvable-setup", "CL.DEALER.UNRESOLVABLE")
     assert "still tied after 1 rounds" in err.message
@@ -150,7 +151,9 @@ def test_dealer_draw_gives_up_at_its_bound(monkeypatch: pytest.MonkeyPatch) -> N
 def test_next_round_that_cannot_start_is_refused_unchanged() -> None:
     """A toy deck of Wild Draw Fours only: the hand ends, the next cannot start. next-round
     raises, and the finished hand is exactly as it was (it can still be inspected)."""
-    params = custom("classic-official", dealer="random")
+    colors = Params.of("classic-official").raw["deck"]["colors"]  # a deck of 40 Wild Draw Fours
+    params = custom("classic-official", dealer="random", deck={"colors": colors,
+                                                               "wilds": {"wd4": 40}})
     # 16 cards, enough to deal 2 x 7 and turn one (CL.DEAL.SEVEN)
     g = game({0: ["W4"], 1: ["W4"]}, ["W4"], ["W4"] * 13, ruleset=params, active_color="red")
     g.apply(Action.play(0, parse("W4")))  # CL.END.LAST-WD4: P1 draws 4; P0 wins the hand

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from engine_helpers import game, hand, refused
+from engine_helpers import filler, game, hand, refused
 
 from uno_fsm import Action, Game
 from uno_fsm.cards import parse
@@ -169,7 +169,7 @@ def test_CL_WD4_CHALLENGE_GUILTY() -> None:
 
 def test_CL_WD4_LEGALITY_TIME_after_a_wild() -> None:
     """CL.WD4.LEGALITY-TIME: judged against the colour declared for the Wild below."""
-    g = game({0: ["W4", "R5"], 1: ["Y3"], 2: ["R2"]}, ["W"], ["B1"] * 0 + ["G1"] * 6,
+    g = game({0: ["W4", "R5"], 1: ["Y3"], 2: ["R2"]}, ["W"], ["G1", "G2", "G3", "G4", "G6", "G7"],
              active_color="blue")
     g.apply(Action.play(0, C("W4"), "G", uno=True))
     assert g.state.challenge_legal is True
@@ -288,7 +288,7 @@ def test_CL22_SCORE_ONE_HAND_and_WILDS_50() -> None:
 
 def test_CL_END_NEW_HAND_and_DEALER_EACH_HAND() -> None:
     # 22 cards: three hands of 7 and a first card (CL.DEAL.SEVEN, CL.DEAL.FIRST-DISCARD)
-    g = game({0: ["R7"], 1: ["G9"], 2: ["Y4"]}, ["R2"], ["G1"] * 18)
+    g = game({0: ["R7"], 1: ["G9"], 2: ["Y4"]}, ["R2"], filler(18, ["R7", "G9", "Y4", "R2"]))
     g.apply(Action.play(0, C("R7")))
     g.apply(Action.next_round())
     st = g.state
@@ -317,7 +317,8 @@ def test_CL_TWO_WD4_AGAIN() -> None:
 
 # ---- dealing and the first card ---------------------------------------------------------
 def round_start(first: list[str], ruleset: str = "classic-official", n: int = 3) -> Game:
-    hands = {s: ["G1", "G2"] for s in range(n)}
+    # seat 1 (left of the dealer) holds G1 G2; the others other cards: within the deck
+    hands = {s: ["G1", "G2"] if s == 1 else [f"Y{s + 1}", f"B{s + 5}"] for s in range(n)}
     return Game.from_setup(ruleset, {"players": n, "dealer": 0, "start": "round",
                                      "hands": hands, "draw": first + ["B1", "B2", "B3", "B4"]})
 
@@ -451,7 +452,7 @@ def test_CL_DEALER_ACTION_ZERO_TIES_RETURN() -> None:
         seen.add(g.state.dealer)
         assert len(g.state.all_cards()) == 112
     assert seen == {0, 1, 2}
-    g = game({0: ["R7"], 1: ["G9"], 2: ["Y4"]}, ["R2"], ["G1"] * 30)
+    g = game({0: ["R7"], 1: ["G9"], 2: ["Y4"]}, ["R2"], filler(30, ["R7", "G9", "Y4", "R2"]))
     g.apply(Action.play(0, C("R7")))
     ev = g.apply(Action.next_round())
     assert [e.rule for e in ev if e.kind == "dealer"] == ["CL.DEALER.HIGHEST"]

@@ -48,7 +48,8 @@ def test_legal_actions_list_a_last_wild_without_colour() -> None:
 def test_next_round_with_a_seat_is_listed_or_refused() -> None:
     g = Game.from_setup("classic-official", {
         "players": 3, "current": 0, "hands": {0: ["R1"], 1: ["R2", "R3"], 2: ["B1"]},
-        "discard": ["R9"], "draw": ["G1", "G2", "G3"] * 6,  # 22 cards: 3 x 7 and a first card
+        "discard": ["R9"], "draw": ["G1", "G2", "G3", "G4", "G5", "G6"] * 2  # 22 cards: 3 x 7
+        + ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"],  # and a first card
     })
     g.apply(Action.play(0, parse("R1")))
     a = Action("next-round", 1)

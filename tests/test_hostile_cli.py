@@ -274,7 +274,7 @@ def test_fuzz_database_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixt
     db.write_text("", encoding="utf-8")
     assert main(["fuzz", "--minutes", "0.01", "--ruleset", "classic-official", "--database",
                  str(db)]) == 2
-    assert one_line(capsys) == f"uno-fsm fuzz: --database {db}: not a directory"
+    assert one_line(capsys) == f"uno-fsm fuzz: --database {db}: not a directory (a file)"
 
 
 # --- reading reports back ---------------------------------------------------------------------
@@ -293,8 +293,8 @@ def test_report_with_nan_is_not_json(tmp_path: Path, capsys: pytest.CaptureFixtu
     bad = tmp_path / "r.json"
     bad.write_text('{"format": "uno-conformance-report/1", "duration": NaN}', encoding="utf-8")
     assert main(["conformance", "report", "--from", str(bad)]) == 2
-    assert one_line(capsys) == (f"uno-fsm conformance: {bad}: not a JSON report: NaN is not "
-                                "JSON")
+    assert one_line(capsys) == (f"uno-fsm conformance: {bad}:1: not a JSON report: NaN is not "
+                                "JSON (RFC 8259)")
 
 
 # --- reports with hostile content -------------------------------------------------------------
@@ -326,8 +326,8 @@ def test_markdown_keeps_its_structure_with_hostile_titles(
     text = _failing_run(tmp_path, "markdown", capsys)
     assert text.count("</details>") == 1 and "<b>" not in text
     title = text.split("### `hostile.cli.ok` (failed)\n\n", 1)[1].splitlines()[0]
-    assert title == ("hostile   ]]> &lt;b>x&lt;/b> &lt;/details> & \\| pipe   new line \\`\\`\\` "
-                     "end")
+    assert title == ("hostile   \\]\\]&gt; &lt;b&gt;x&lt;/b&gt; &lt;/details&gt; &amp; \\| "
+                     "pipe   new line \\`\\`\\` end")
     [row] = [line for line in text.splitlines() if line.startswith("| `hostile.cli.ok`")]
     assert row == "| `hostile.cli.ok` | classic-official | failed |"
 

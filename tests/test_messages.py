@@ -12,11 +12,11 @@ import pytest
 from conformance.scenario import load_corpus
 from uno_fsm import Action, CardNotationError
 from uno_fsm.cards import parse
-from uno_fsm.errors import CARD_NOTATION
-from uno_spec import loader
+from uno_spec import loader, notation
 from uno_spec.paths import spec_root
 
 ROOT = Path(__file__).resolve().parent.parent
+CARD_NOTATION = notation.card_notation()  # the variants' cards included
 
 SCENARIO = """\
 scenarios:
@@ -46,6 +46,22 @@ def test_the_schema_explains_cards_as_the_engine_does() -> None:
     assert face["title"] == "card face"
     assert face["description"] == CARD_NOTATION.replace(
         "; an UNO Flip card is written light/dark, e.g. R5/PD5", "")
+
+
+def test_the_schema_accepts_every_card_of_the_notation() -> None:
+    """Every kind of the notation, a variant's declared card included (`cards:` of its ruleset
+    file), is a card of the scenario schema and of the engine, and is named in the words."""
+    schema = json.loads((spec_root() / "schema" / "scenario.schema.json").read_text())
+    import re
+
+    pattern = re.compile(schema["$defs"]["card"]["pattern"])
+    declared = {k.kind for k in notation.declared()}
+    assert {"wild_swap_hands", "wild_shuffle_hands", "custom_wild"} <= declared
+    for k in notation.kinds():
+        text = k.rank if k.wild else ("R" if k.light else "P") + k.rank
+        assert pattern.fullmatch(text), text
+        assert parse(text).light.kind == k.kind and parse(text).light.is_wild == k.wild
+        assert (f"{k.rank} {k.name}" if k.kind != "wild" else k.rank) in CARD_NOTATION
 
 
 def test_a_scenario_with_an_unknown_card_names_it_in_words(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from engine_helpers import game
+from engine_helpers import filler, game
 
 from uno_cli.main import main
 from uno_fsm import Action, Game
@@ -93,7 +93,7 @@ def test_drawn_cards_are_shown_alike_in_classic_and_flip() -> None:
 
 
 def test_scores_after_a_round_and_the_next_first_card() -> None:
-    g = game({0: ["R5"], 1: ["G1", "G2", "B7"]}, ["R1"], [f"Y{i}" for i in range(10)] * 3,
+    g = game({0: ["R5"], 1: ["G1", "G2", "B7"]}, ["R1"], filler(30, ["R5", "G1", "G2", "B7", "R1"]),
              ruleset="classic-official", scores={1: 5})
     code, text = run(g, "R5\nq\n")
     assert code == 0

@@ -366,7 +366,7 @@ def test_a_hand_that_reaches_the_games_target_is_only_a_hand() -> None:
 
     def position() -> Game:
         return game({0: ["R5"], 1: ["G1", "G2"], 2: ["B1"], 3: ["Y1", "Y2"]}, ["R1"],
-                    ["Y3"] * 4, ruleset="classic-official+partners",
+                    ["Y3", "Y4", "Y5", "Y6"], ruleset="classic-official+partners",
                     scores={0: 495, 1: 0, 2: 495, 3: 0})
 
     told = []

@@ -315,7 +315,7 @@ def test_an_output_that_is_a_file_is_refused(reports: Path, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "f").write_text("x")
     assert _site(capsys, "--from", str(reports), "-o", str(tmp_path / "f"), "--no-search") == (
-        2, "", f"uno-fsm conformance site: {tmp_path / 'f'}: not a directory\n")
+        2, "", f"uno-fsm conformance site: --output {tmp_path / 'f'}: not a directory (a file)\n")
 
 
 def test_help_describes_the_site(capsys: pytest.CaptureFixture[str]) -> None:

@@ -49,6 +49,7 @@ from uno_cli.bench_games import (
     rlcard_step_games,
 )
 from uno_cli.bench_games import render_text as render_games
+from uno_spec.files import path_option
 
 RULESET = "classic-official"
 FUZZ_RULESET = "classic-official"
@@ -418,7 +419,7 @@ def register(sub: Any) -> None:
     p.add_argument("--fuzz-examples", type=count(1), metavar="N",
                    help=f"Hypothesis examples per fuzzing repetition "
                    f"(default {DEFAULT.fuzz_examples})")
-    p.add_argument("--corpus", action="append", type=Path, metavar="PATH",
+    p.add_argument("--corpus", action="append", type=path_option, metavar="PATH",
                    help="scenario files or directories (default: the bundled corpus)")
     p.set_defaults(handler=_cmd_bench)
 

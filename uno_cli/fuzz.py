@@ -13,6 +13,7 @@ from typing import Any
 
 from uno_fsm import fuzz
 from uno_fsm.fuzz import ALL_RULESETS, STATS
+from uno_spec.files import path_option
 from uno_spec.options import count, positive_number
 
 
@@ -29,7 +30,7 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=count(2, 10),
                    help="player count (default: 2..10 at random, those the ruleset allows)")
     p.add_argument("--seed", type=int, help="seed of the first batch (default: random)")
-    p.add_argument("--database", default=".hypothesis/",
+    p.add_argument("--database", default=Path(".hypothesis/"), type=path_option,
                    help="Hypothesis example database directory (default .hypothesis/)")
     p.add_argument("--coverage", action="store_true",
                    help="list the rule IDs checked and how often")
@@ -79,9 +80,10 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
     if not rulesets:
         print("uno-fsm fuzz: no supported ruleset to fuzz", file=sys.stderr)
         return 2
-    database = Path(args.database)
-    if database.exists() and not database.is_dir():
-        print(f"uno-fsm fuzz: --database {database}: not a directory", file=sys.stderr)
+    from uno_spec.files import directory_problem  # a file, a FIFO, a device: refused
+
+    if (problem := directory_problem(args.database, "--database")) is not None:
+        print(f"uno-fsm fuzz: {problem}", file=sys.stderr)
         return 2
     players: int | tuple[int, int] = args.players if args.players is not None else (2, 10)
     machines = []
@@ -111,7 +113,7 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
             m = machines[batch % len(machines)]
             current[0] = m.ruleset
             try:
-                fuzz.run(m, fuzz.LONG_PROFILE, database=args.database,
+                fuzz.run(m, fuzz.LONG_PROFILE, database=str(args.database),
                          seed=seed * 1_000_003 + batch)
             except Exception as exc:  # noqa: BLE001 - report any failure
                 failure = exc

@@ -23,7 +23,9 @@ Exit status, for every command: 0 nothing unexpected; 1 what was checked failed 
 implementation under `conformance run`); 2 bad input, bad usage or an internal error, always
 as one line on stderr and never a traceback: a usage error names the option (`Parser.error`),
 and an exception no command handled becomes `uno-fsm COMMAND: internal error: ...` (set
-UNO_FSM_TRACEBACK=1 to see the traceback instead).
+UNO_FSM_TRACEBACK=1 to see the traceback instead). SIGINT, SIGTERM and SIGHUP end every command
+the same way (uno_spec.signals): what it started is ended, no file is left half written, and it
+exits with 128 + the signal number (130, 143, 129) after one line on stderr.
 """
 
 from __future__ import annotations
@@ -78,9 +80,36 @@ class Parser(argparse.ArgumentParser):
 
 
 def one_line(text: object, limit: int = 500) -> str:
-    """`text` on one line of at most `limit` characters."""
-    out = " ".join(str(text).split())
+    """`text` on one line of at most `limit` characters, its control characters escaped
+    (uno_spec.encoding.terminal_line: a message quoting a file or an adapter cannot send
+    terminal commands)."""
+    from uno_spec.encoding import terminal_line
+
+    out = terminal_line(" ".join(str(text).split()))
     return out if len(out) <= limit else out[:limit] + "..."
+
+
+def _last_word(line: str) -> None:
+    """The one line of an interrupted command, on stderr if it is still there (SIGHUP: the
+    terminal may be gone)."""
+    try:
+        print(line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+def _command_path(words: Sequence[str]) -> str:
+    """`uno-fsm` and the command named on the command line, with its sub-command
+    (`uno-fsm conformance diff`)."""
+    chosen = chosen_command(words)
+    if chosen is None:
+        return "uno-fsm"
+    sub = chosen_command(words[list(words).index(chosen) + 1:]) if chosen in GROUPS else None
+    return f"uno-fsm {chosen} {sub}" if sub else f"uno-fsm {chosen}"
+
+
+# The commands that hold sub-commands (`uno-fsm conformance run`).
+GROUPS = ("conformance", "spec", "rules")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -98,15 +127,21 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     command = chosen_command(words) or "uno-fsm"
+    from uno_spec.signals import Interrupted, ending_signals
+
     try:
-        return _main(words)
+        with ending_signals():  # SIGTERM and SIGHUP end a command as SIGINT does
+            return _main(words)
+    except Interrupted as exc:  # what the command started is ended, nothing is left half
+        _last_word(f"{_command_path(words)}: interrupted by {exc.name}")
+        return exc.exit_status
     except SystemExit as exc:  # argparse: --help (0) or a usage error, already printed (2)
         if exc.code is None or isinstance(exc.code, int):
             return int(exc.code or 0)
         print(f"uno-fsm {command}: {one_line(exc.code)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        _last_word(f"{_command_path(words)}: interrupted by SIGINT")
         return 130
     except BrokenPipeError:  # the reader went away (`uno-fsm ... | head`)
         return 0

@@ -12,11 +12,16 @@ decides what is legal; a bot only has a taste).
   - names the colour it holds most (after the Wild leaves its hand; on a tie, the first in
     the order of the ruleset's colours);
   - plays a drawn card when it may, else keeps it;
-  - passes a draw penalty on when the ruleset lets it (stacking), else challenges a Wild Draw
-    card only when the challenged player still holds `CHALLENGE_AT` cards or more (the more
-    cards, the likelier one of them matched the colour), and accepts otherwise;
-  - swaps hands (Seven-O) with the player holding the fewest cards;
-  - never jumps in out of turn.
+  - facing a Wild Draw card, plays a card when the decision lists plays (a variant's way of
+    passing the penalty on), else challenges only when the challenged player still holds
+    `CHALLENGE_AT` cards or more (the more cards, the likelier one of them matched the
+    colour), and accepts otherwise;
+  - in the `swap` decision, takes the hand of the player holding the fewest cards;
+  - never plays out of turn.
+
+The bots choose by decision and action kind (the machine's vocabulary, uno_fsm.phases), never
+by variant: a decision a variant adds gets the first of its listed actions unless a rule
+here is written for that decision.
 """
 
 from __future__ import annotations

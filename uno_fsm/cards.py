@@ -4,9 +4,11 @@ A `Face` is one printed side (a colour letter or None for a Wild, and a rank). A
 light face and, for UNO Flip, a dark face. Classic cards have no dark face. Faces and cards are
 interned: `parse("R5") is parse("R5")`, so hands compare by identity and hashing is cheap.
 
-Notation (docs/contracts.md "Card notation"): `R0`..`B9`, `GS` (Skip), `YR` (Reverse), `RD2`
-(Draw Two), `W`, `W4`, `WSH`, `WC`, `WSW` (Swap Hands); Flip light `BD1`, `RF`, `W2`; Flip
-dark `PD5`, `TSE`, `PF`, `WDC`; a double-faced card is `light/dark` (`R5/PD5`).
+Notation (docs/contracts.md "Card notation", one copy in `uno_spec.notation`): `R0`..`B9`, `GS`
+(Skip), `YR` (Reverse), `RD2` (Draw Two), `W`, `W4`; Flip light `BD1`, `RF`, `W2`; Flip dark
+`PD5`, `TSE`, `PF`, `WDC`; a double-faced card is `light/dark` (`R5/PD5`); and the cards the
+variants declare in their ruleset files (`cards:`), read the first time a card is not one of
+the bases' (`declared`).
 """
 
 from __future__ import annotations
@@ -14,34 +16,57 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from uno_fsm.errors import CardNotationError
+from uno_spec import notation as N
 
-LIGHT_COLORS = ("R", "Y", "G", "B")
-DARK_COLORS = ("P", "T", "O", "V")
-COLOR_NAMES: dict[str, str] = {
-    "R": "red", "Y": "yellow", "G": "green", "B": "blue",
-    "P": "pink", "T": "teal", "O": "orange", "V": "purple",
-}
+LIGHT_COLORS = N.LIGHT_COLORS
+DARK_COLORS = N.DARK_COLORS
+COLOR_NAMES: dict[str, str] = dict(N.COLOR_NAMES)
 COLOR_LETTERS: dict[str, str] = {name: letter for letter, name in COLOR_NAMES.items()}
-COLOR_LETTERS["violet"] = "V"
+COLOR_LETTERS.update(N.COLOR_ALIASES)
 
-# rank -> kind. Kinds are the keys the rulesets use (scoring points, first-card effects, deck).
+# rank -> kind. Kinds are the keys the rulesets use (scoring points, first-card effects, deck);
+# the bases' here, the variants' cards added by `declared()`
 COLORED_RANKS: dict[str, str] = {
-    **{str(d): "number" for d in range(10)},
-    "S": "skip", "R": "reverse", "D2": "draw2",          # classic (and Flip light Skip/Reverse)
-    "D1": "draw1", "F": "flip",                           # Flip light
-    "D5": "draw5", "SE": "skip_everyone",                 # Flip dark
+    **{str(d): N.NUMBER for d in range(10)},
+    **{k.rank: k.kind for k in N.BASE_KINDS if not k.wild},
 }
-WILD_RANKS: dict[str, str] = {
-    "W": "wild", "W4": "wd4", "WSH": "wild_shuffle_hands", "WC": "custom_wild",  # classic, 2018
-    "W2": "wd2", "WDC": "wdc",                                                     # Flip
-    "WSW": "wild_swap_hands",  # V.SWAP.CARD (variant swap-hands, RUL.SWAP.CARD): one Wild
-}
+WILD_RANKS: dict[str, str] = {k.rank: k.kind for k in N.BASE_KINDS if k.wild}
 # kinds printed only on UNO Flip cards (FL.DECK.*): never a card of classic UNO
-FLIP_ONLY_KINDS = frozenset({"draw1", "flip", "draw5", "skip_everyone", "wd2", "wdc"})
+FLIP_ONLY_KINDS = frozenset(k.kind for k in N.BASE_KINDS if not k.classic)
 KIND_RANKS: dict[str, str] = {kind: rank for rank, kind in {**COLORED_RANKS, **WILD_RANKS}.items()
-                              if kind != "number"}
-# rank letters the parser tries longest first (SE before S, D2 before ...)
-_SUFFIXES = sorted((r for r in COLORED_RANKS), key=len, reverse=True)
+                              if kind != N.NUMBER}
+# ranks never printed on a dark face, never on a light face (of an UNO Flip card)
+_LIGHT_ONLY = {k.rank for k in N.BASE_KINDS if not k.dark}
+_DARK_ONLY = {k.rank for k in N.BASE_KINDS if not k.light}
+_DECLARED: list[bool] = []  # whether the variants' cards are read
+
+
+def declared() -> None:
+    """Add the cards the variants declare (uno_spec.notation.declared: spec/rulesets) to the
+    tables above, once (a classic card: one light face)."""
+    if _DECLARED:
+        return
+    _DECLARED.append(True)
+    for k in N.declared():
+        (WILD_RANKS if k.wild else COLORED_RANKS)[k.rank] = k.kind
+        KIND_RANKS[k.kind] = k.rank
+        _LIGHT_ONLY.add(k.rank)
+
+
+def rank_of(kind: str) -> str | None:
+    """The rank letters of a card kind (`skip` -> `S`), a variant's card included; None for
+    a kind the notation lacks."""
+    rank = KIND_RANKS.get(kind)
+    if rank is None and not _DECLARED:
+        declared()
+        rank = KIND_RANKS.get(kind)
+    return rank
+
+
+def first_card_key(kind: str) -> str | None:
+    """The `first_card` policy key a card kind is turned first by when the ruleset names no
+    policy for the kind itself (a variant's card: its declaration), or None."""
+    return next((k.first_card for k in N.declared() if k.kind == kind), None)
 
 
 def color_letter(name_or_letter: str) -> str:
@@ -135,6 +160,8 @@ def parse_face(text: str) -> Face:
         return got
     if not isinstance(text, str) or not text:
         raise CardNotationError(text, "empty")
+    if text not in WILD_RANKS and text[1:] not in COLORED_RANKS and not _DECLARED:
+        declared()  # not a card of the bases: perhaps a variant's
     if text in WILD_RANKS:
         made = Face(None, text, WILD_RANKS[text], None, True, text)
     else:
@@ -148,10 +175,6 @@ def parse_face(text: str) -> Face:
         made = Face(color, rank, kind, number, False, text)
     _FACES[text] = made
     return made
-
-
-_LIGHT_ONLY = {"D2", "D1", "W4", "W2", "WSH", "WC", "WSW"}
-_DARK_ONLY = {"D5", "SE", "WDC"}
 
 
 def parse(text: str) -> Card:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from uno_fsm.cards import Card, Face
 from uno_fsm.state import State
@@ -182,12 +182,92 @@ def has_catch(legal: list[Any], target: int | None = None) -> bool:
     return any(a.kind == "catch" and (target is None or a.target == target) for a in legal)
 
 
+# ---- the swap decision (phase `swap`) -----------------------------------------------------------
+def no_catch_after(legal: list[Any], what: str, rule: str) -> None:
+    """Nobody can be caught after hands moved (a swap, a rotation: V.SEVENO.UNO)."""
+    check(not has_catch(legal), rule, f"a catch is possible after a {what}")
+
+
+def post_swap(before: Snap, action: Any, game: Game, legal: list[Any], exchanged: str,
+              follows: str, uno: str) -> None:
+    """The machine's `swap` decision answered (whichever variant's card opened it, with its
+    rules): the two hands are exchanged (`exchanged`), the next player plays (`follows`), and
+    nobody can be caught (`uno`)."""
+    after, pend = game.state, game.pending
+    p, t = before.current, action.target
+    assert p is not None and t is not None
+    check(Counter(after.hands[p]) == Counter(before.hands[t])
+          and Counter(after.hands[t]) == Counter(before.hands[p]), exchanged,
+          f"P{p} and P{t} did not exchange hands")
+    nxt = before.step(p)
+    check(pend is not None and pend.player == nxt and pend.decision == "play", follows,
+          f"after the swap: pending {pend}, expected P{nxt}")
+    no_catch_after(legal, "swap", uno)
+
+
 # ---- a variant's postconditions ---------------------------------------------------------------
 class Oracle:
     """The postconditions and invariants of one variant (`Variant.oracle`), called by the
     shared oracle (`uno_fsm.oracle.postconditions`, `uno_fsm.invariants.check_invariants`) for
-    the variants a ruleset plays (`oracle.Facts.oracles`). Each hook has a default that checks
-    nothing; `facts` is the ruleset's `oracle.Facts`."""
+    the variants a ruleset plays (`oracle.Facts.oracles`), in the registry's order. Each hook
+    has a default that checks nothing and changes nothing; `facts` is the ruleset's
+    `oracle.Facts`. A hook returning True (or a value) where the base rules have a check of
+    their own replaces it; the first variant to answer decides."""
+
+    # State fields only this variant sets, each with the rule a set one breaks in a game that
+    # does not play the variant (checked at every position: uno_fsm.invariants)
+    own_state: ClassVar[Mapping[str, str]] = {}
+
+    def deck(self, facts: Any, deck: Counter[str]) -> None:
+        """The cards the variant adds to a classic deck (`deck`: by card text), from the rule
+        texts (uno_fsm.oracle.deck.expected_deck)."""
+
+    def points(self, facts: Any, face: Face) -> int | None:
+        """The points of a face of a card the variant adds, or None (the base rules' table)."""
+        return None
+
+    def first_card(self, kind: str) -> str | None:
+        """The `first_card` policy key (spec/rulesets) a card kind the variant adds is turned
+        first by, or None (the kind's own key)."""
+        return None
+
+    def out_of_turn(self, facts: Any, before: Snap, action: Any) -> bool:
+        """An accepted play by another seat than the one owing the decision: check it; True if
+        the variant lets it be played (else CL.PLAY.OUT-OF-TURN). The base postconditions of a
+        play then hold from that seat."""
+        return False
+
+    def listed_out_of_turn(self, facts: Any, action: Any, decision: str, owner: int | None,
+                           state: State, top: Face | None) -> bool:
+        """Invariant: `action` (not a window) is listed for another seat than `owner`, who owes
+        `decision`: check it; True if the variant lists such actions (else
+        CL.PLAY.OUT-OF-TURN)."""
+        return False
+
+    def moves_hands(self, facts: Any, before: Snap, action: Any) -> bool:
+        """Whether the play `action` moves cards between hands besides the card played: then
+        the base rules check neither that the card left the hand nor the UNO window after it
+        (the variant's `post_play` does)."""
+        return False
+
+    def post_effect(self, facts: Any, before: Snap, action: Any, game: Game,
+                    pend: Any) -> bool:
+        """The effect of a card played by the turn owner (`before.current`), not their last:
+        check it; True if this replaces the base rules' check of the card's effect."""
+        return False
+
+    def penalty(self, facts: Any, before: Snap, outcome: str, k: int,
+                rule: str) -> tuple[int, str] | None:
+        """The cards a penalty draws and the rule that says so, if the variant changes the base
+        amount `k` (`rule`): `outcome` is `accept`, `guilty`, `innocent` (the answer to a Wild
+        Draw card), `wrong-card` or `last-card` (going out on a draw card); None: `k`."""
+        return None
+
+    def post_action(self, facts: Any, before: Snap, action: Any, game: Game,
+                    legal: list[Any]) -> bool:
+        """An accepted action of a decision the variant opens (the `swap`): check it; True if
+        it was the variant's."""
+        return False
 
     def post_draw(self, facts: Any, before: Snap, game: Game) -> bool:
         """After an accepted `draw` of the turn owner: check it; True if this replaces the

@@ -8,7 +8,7 @@
   partner match, the other players bots (uno_fsm.terminal_match over uno_fsm.match)
 - `uno-fsm simulate --games N --ruleset R --players P --seed S`: random games, statistics
 - `uno-fsm simulate --match NAME [--rounds N] [--bots B] [--format text|json] --seed S`: a match
-  of several hands with changing partners (uno_fsm.match, spec/matches/)
+  of several hands, each with another partner (uno_fsm.match, spec/matches/)
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import statistics
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any, TextIO
 
 from uno_fsm.bots import BOTS
 from uno_spec import sitelinks
+from uno_spec.files import path_option
 from uno_spec.options import MATCHES, RULESETS, DefaultsHelpFormatter, count
 
 
@@ -37,7 +37,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                      help="the machine's edges as the Python module uno_fsm/phase_table.py "
                      "(the dispatch table the engine runs on; regenerate it after changing "
                      "uno_fsm/phases.py)")
-    p.add_argument("--write", type=Path, metavar="PATH", help="write to PATH instead of stdout")
+    p.add_argument("--write", type=path_option, metavar="PATH",
+                   help="write to PATH instead of stdout")
     p.set_defaults(handler=cmd_diagram)
 
     p = sub.add_parser("play", help="play a game in the terminal against bots",
@@ -59,7 +60,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                    "(uno_fsm/bots.py) (default: %(default)s)")
     sitelinks.add_option(p)  # the links `why` prints
     m = p.add_argument_group(
-        "matches", "sit in a match of several hands with changing partners (spec/matches/), "
+        "matches", "sit in a partner match (spec/matches/: several hands, each with another "
+        "partner), "
         "one player of it, the others bots: you play every hand of the schedule you sit in "
         "(the other table of the tournament is played by bots and reported); between hands "
         "the partnerships, each hand's result and the tally by partnership; at the end the "
@@ -87,7 +89,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                    help="give up a game after this many actions")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     m = p.add_argument_group(
-        "matches", "a match of several hands with changing partners (spec/matches/): the "
+        "matches", "a partner match (spec/matches/: several hands, each with another partner): the "
         "schedule, each hand's result and the tally by partnership; the format names its "
         "ruleset and players, so --games, --ruleset and --players do not apply")
     m.add_argument("--match", metavar="NAME", default=argparse.SUPPRESS, action=Given,

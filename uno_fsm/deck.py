@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from uno_fsm.cards import COLOR_LETTERS, KIND_RANKS, Card, parse
+from uno_fsm.cards import COLOR_LETTERS, KIND_RANKS, Card, parse, rank_of
 from uno_fsm.params import Params, _get
 
 
@@ -15,7 +15,7 @@ def build_deck(params: Params) -> list[Card]:
 
     Classic: `deck.numbers` (copies per colour of each number), `deck.actions` (copies per
     colour of skip / reverse / draw2) and `deck.wilds` (count of each Wild kind) over
-    `deck.colors`: 108 cards (CL.DECK.TOTAL), 112 with the 2018 special Wilds (CL18.DECK).
+    `deck.colors`: 108 cards (CL.DECK.TOTAL), and the Wilds a variant adds (its `cards`).
     """
     if params.game == "flip":
         return build_flip_deck(params)
@@ -28,8 +28,8 @@ def build_deck(params: Params) -> list[Card]:
             cards.extend([parse(f"{color}{number}")] * int(copies))
         for kind, copies in (deck.get("actions") or {}).items():  # CL.DECK.ACTIONS
             cards.extend([parse(color + KIND_RANKS[str(kind)])] * int(copies))
-    for kind, copies in (deck.get("wilds") or {}).items():  # CL.DECK.WILDS, CL18.DECK
-        rank = KIND_RANKS.get(str(kind))
+    for kind, copies in (deck.get("wilds") or {}).items():  # CL.DECK.WILDS, a variant's
+        rank = rank_of(str(kind))
         if rank is None:
             raise NotImplementedError(f"wild kind {kind!r} has no card notation yet")
         cards.extend([parse(rank)] * int(copies))

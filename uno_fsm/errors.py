@@ -9,20 +9,13 @@ leaves the game state exactly as it was. A set-up the rules refuse raises the sa
 
 from __future__ import annotations
 
-# The card notation in words (docs/contracts.md#card-notation), said with every card that does
-# not parse; spec/schema/scenario.schema.json's `card` says the same (a test checks it).
-CARD_NOTATION = (
-    "a card is a colour letter (R red, Y yellow, G green, B blue; on the dark side of UNO Flip "
-    "P pink, T teal, O orange, V purple) followed by a rank (0 to 9, S Skip, R Reverse, D2 Draw "
-    "Two; UNO Flip: D1 Draw One, F Flip, D5 Draw Five, SE Skip Everyone), or a Wild (W, W4 Wild "
-    "Draw Four, WSH Wild Shuffle Hands, WC Customizable Wild, WSW Wild Swap Hands; UNO Flip: W2 "
-    "Wild Draw Two, WDC Wild Draw Colour); an UNO Flip card is written light/dark, e.g. R5/PD5 "
-    "(docs/contracts.md#card-notation)")
+from uno_spec.notation import card_notation
 
 
 class CardNotationError(ValueError):
     """A card written in a notation docs/contracts.md does not define: the message names it,
-    says what is wrong and explains the notation (CARD_NOTATION)."""
+    says what is wrong and explains the notation (`uno_spec.notation.card_notation`, the
+    variants' cards included; spec/schema/scenario.schema.json's `card` says the same)."""
 
     code = "malformed-action"
 
@@ -30,7 +23,7 @@ class CardNotationError(ValueError):
         self.text = text
         self.why = why
         detail = f" ({why})" if why else ""
-        super().__init__(f"{text!r} is not a card{detail}: {CARD_NOTATION}")
+        super().__init__(f"{text!r} is not a card{detail}: {card_notation()}")
 
 
 class IllegalAction(Exception):
@@ -51,6 +44,17 @@ class MalformedAction(IllegalAction):
     default_rule = "CL.PLAY.TURN-OPTIONS"
 
 
+class InvalidState(MalformedAction, ValueError):
+    """A saved game or a set-up the ruleset cannot hold (uno_fsm.state_checks): `field` names
+    where (`state.hands[2][5]`, `setup.dealer`, `json`), `rule` the rule the value breaks. The
+    code is `malformed-action`'s: a set-up refused this way is answered as a malformed one.
+    Also a ValueError, as `Game.from_json` raised for a broken document before."""
+
+    def __init__(self, field: str, message: str, rule: str | None = None) -> None:
+        self.field = field
+        super().__init__(f"{field}: {message}", rule)
+
+
 class UnresolvableSetup(IllegalAction):
     """A set-up the rules cannot start from (RUL.SETUP.UNRESOLVABLE): no card is left to turn
     first, or every card left is one the first-card rule sends back (possibly after cards it
@@ -64,8 +68,8 @@ class UnresolvableSetup(IllegalAction):
 
 class WrongPlayerCount(IllegalAction, ValueError):
     """A table the ruleset is not played at: fewer or more players than it allows, or an odd
-    number where partners sit opposite (CL.DECK.PLAYERS, PARTNERS.EVEN). Also a ValueError, as
-    `Game.new` raised before the code existed."""
+    number where the ruleset asks for an even one (`players.even`: CL.DECK.PLAYERS,
+    PARTNERS.EVEN). Also a ValueError, as `Game.new` raised before the code existed."""
 
     code = "wrong-player-count"
     default_rule = "CL.DECK.PLAYERS"
@@ -137,8 +141,8 @@ class GameOver(IllegalAction):
 
 
 class Eliminated(IllegalAction):
-    """DESAFIO.ELIMINATED-OUT (RUL.DESAFIO.ELIMINATED): an action by or naming a seat that has
-    been eliminated from a Desafio game."""
+    """DESAFIO.ELIMINATED-OUT (RUL.DESAFIO.ELIMINATED): an action by or naming a seat out of
+    the game (the error code `eliminated` of spec/errors.yaml)."""
 
     code = "eliminated"
     default_rule = "DESAFIO.ELIMINATED-OUT"

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from uno_fsm import errors as E
+from uno_fsm import state_checks
 from uno_fsm.actions import EVENT_OF, Action, Event, Pending, wrong_game
 from uno_fsm.cards import COLOR_NAMES, Card, color_letter, of_game, parse, parse_many
 from uno_fsm.dispatch import EVENTLESS, TABLE
@@ -72,8 +73,8 @@ def _seat_map(value: Any, players: int, what: str) -> dict[int, Any]:
 
 
 def _whole(value: Any, what: str) -> int:
-    """An integer of a setup (not a bool, a float or a string), or MalformedAction. (Seats
-    wrap around the table, `dealer % players`, as they always have.)"""
+    """An integer of a setup (not a bool, a float or a string), or MalformedAction. (A seat
+    outside the table is refused before, by state_checks.check_setup.)"""
     if type(value) is not int:
         raise E.MalformedAction(f"setup: {what} must be an integer, not {value!r}")
     return value
@@ -86,8 +87,8 @@ def _check_players(params: Params, n: int, prefix: str = "") -> None:
     if params.players_ok(n):
         return
     if params.even_players and params.min_players <= n <= params.max_players:
-        raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: partners sit opposite, so an even "
-                                 f"number of players, not {n}", "PARTNERS.EVEN")
+        raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: an even number of players "
+                                 f"(players.even), not {n}", "PARTNERS.EVEN")
     even = " (an even number)" if params.even_players else ""
     raise E.WrongPlayerCount(f"{prefix}{params.ruleset}: {params.min_players}.."
                              f"{params.max_players} players{even}, not {n}",
@@ -113,6 +114,7 @@ class Game:
         """A new game: choose the dealer, shuffle, deal and turn the first card."""
         params = Params.of(ruleset)
         _check_players(params, players)
+        state_checks.check_seed(seed)  # a whole number: NaN would be saved as bare NaN
         st = State(ruleset=params.ruleset, players=players, hands=[[] for _ in range(players)],
                    draw=[], discard=[], active_color=None, scores=[0] * players,
                    rng=random.Random(seed))
@@ -133,6 +135,7 @@ class Game:
             raise E.MalformedAction(f"setup: players must be an integer, not {n!r}")
         start = str(setup.get("start", "turn"))
         _check_players(params, n, "setup: ")
+        state_checks.check_setup(params, setup, n, seed)  # seed, seats, scores, JSON data
         hands_in = _seat_map(setup.get("hands"), n, "hands")
         hands = [parse_many(hands_in.get(s, [])) for s in range(n)]
         draw = parse_many(setup.get("draw", []))
@@ -142,6 +145,7 @@ class Game:
         for c in (*draw, *discard, *(c for h in hands for c in h)):
             if not of_game(c, flip):  # FL.DECK.SIZE / CL.DECK.TOTAL: the deck's own cards
                 raise E.MalformedAction(f"setup: {wrong_game(c, flip)}")
+        state_checks.check_cards(params, [*draw, *discard, *(c for h in hands for c in h)])
         scores_in = _seat_map(setup.get("scores"), n, "scores")
         direction = setup.get("direction", "clockwise")
         if direction not in ("clockwise", "counterclockwise"):
@@ -379,14 +383,14 @@ class Game:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str, ruleset: str | Any | None = None) -> Game:
+    def from_json(cls, text: object, ruleset: str | Any | None = None) -> Game:
         """The game `to_json` wrote (state format 2, or 1: uno_fsm.state), exactly: it plays
-        on as the original would, shuffles included."""
-        d = json.loads(text)
-        st = State.from_dict(d["state"])
-        params = Params.of(ruleset if ruleset is not None else st.ruleset)
-        game = cls(st, params, d.get("origin") or {})
-        game.log = _log_from(d.get("log", []))
+        on as the original would, shuffles included. Anything else raises InvalidState naming
+        the field (uno_fsm.state_checks)."""
+        saved = state_checks.read_saved(text, ruleset)  # every field, against the ruleset
+        game = cls(saved.state, saved.params, saved.origin)
+        game.log = state_checks.decoded_log(_log_from, saved.log, saved.state.players)
+        state_checks.check_position(game, saved.deck)  # the invariants of a reachable position
         return game
 
     @classmethod

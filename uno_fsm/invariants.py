@@ -5,10 +5,11 @@
 - every card in exactly one place, the deck complete (`CL.DECK.TOTAL`);
 - one well-formed pending decision owed by a seat, or game over with nothing pending and
   nothing legal; `legal_actions()` non-empty until then, turn actions owed by the pending
-  player (out-of-turn plays only as a jump-in, penalties only the same card);
+  player (other seats' only as a variant lists them: `Oracle.listed_out_of_turn`);
 - the side and the active colour consistent; Flip cards double-faced and shown by the side in
   play; and each variant's own (`Variant.oracle`, `Oracle.position`: e.g. a team holding
-  one total, the eliminated seats of an elimination game);
+  one total, the eliminated seats of an elimination game), the state only a variant sets
+  left alone by the games without it (`Oracle.own_state`);
 - an action outside `legal_actions()` refused with an `IllegalAction` whose code is in
   spec/errors.yaml and whose rule is in spec/rules, the state (RNG included) and the log
   unchanged.
@@ -19,14 +20,16 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action
 from uno_fsm.errors import IllegalAction
-from uno_fsm.game import Game
-from uno_fsm.oracle import jump_in
 from uno_fsm.oracle.base import CLASSIC_COLORS, DARK_COLORS, Facts, check, face_on
 from uno_fsm.phase_table import DEALING, DECISIONS, GAME_OVER
 from uno_fsm.state import State
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 # the decisions a position can wait for (the machine's: uno_fsm.phases.DECISIONS), not the
 # transient deal nor the end of the game
@@ -73,6 +76,10 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
         legal = game.legal_actions()
     for o in facts.oracles:  # the variants' own invariants
         o.position(facts, game, legal)
+    for name, rule in facts.idle_state:  # the state of a variant the ruleset does not play
+        if getattr(s, name):
+            check(False, rule, f"{name} is {getattr(s, name)!r} in {facts.name}, which does "
+                  "not play the variant that sets it")
     if game.is_over:
         check(pend is None and not legal, "CL.END.NO-PENDING",
               f"game over with pending {pend} and {len(legal)} legal actions")
@@ -88,16 +95,12 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
     check(bool(legal), "CL.PLAY.TURN-OPTIONS", f"no legal action while pending {pend}")
     top = face_on(s.discard[-1], s.side) if s.discard else None
     for a in legal:
-        if a.player != pend.player and a.kind not in _WINDOW_KINDS:
-            # V.JUMPIN.IDENTICAL, V.JUMPIN.TIMING: only identical cards, only on a play decision
-            jump_in.check_listed(facts, a, pend.decision, pend.player, s, top)
-        elif s.stack and a.kind == "play" and a.card is not None and top is not None:
-            # V.STACK.NO-CROSS, V.STACK.D2-ON-D2, V.STACK.W4-ON-W4
-            check(face_on(a.card, s.side).kind == top.kind, "V.STACK.NO-CROSS",
-                  f"{a} listed on a pending {top} penalty")
-    if s.stack:  # V.STACK.WHO: a penalty is pending on the turn owner's decision only
-        check(facts.plays("stacking") and pend.decision in ("play", "challenge"), "V.STACK.WHO",
-              f"stack {s.stack} while pending {pend}")
+        # CL.PLAY.OUT-OF-TURN: another seat's turn action only as a variant lists it
+        if a.player != pend.player and a.kind not in _WINDOW_KINDS and not any(
+                o.listed_out_of_turn(facts, a, pend.decision, pend.player, s, top)
+                for o in facts.oracles):
+            check(False, "CL.PLAY.OUT-OF-TURN", f"{a} listed while P{pend.player} owes the "
+                  "decision")
     # side consistency: the active colour is a colour of the side in play (FL.* / CL.WILD)
     check(s.side in ("light", "dark"), "FL.FLIP.SIDE-CHANGE", f"side {s.side!r}")
     if facts.flip:

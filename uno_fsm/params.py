@@ -128,21 +128,13 @@ def _load(name: str) -> Params:
     return from_mapping(rs.id, rs.params)
 
 
-# Scoring methods the engine plays (a ruleset asking for another is refused rather than played
-# wrongly): the base rules' and those of the variants' `score_hand` hooks (uno_fsm/rules/;
-# tests/test_variants_registry.py checks this list against their ruleset files)
-SCORING_METHODS = ("winner-scores-others", "partners", "own-hand-lowest-wins", "elimination")
-TARGETED_METHODS = ("elimination",)  # methods that need scoring.target (DESAFIO.ELIMINATE)
+# The base rules' scoring method (CL.SCORE.WINNER); a variant plays its own (`Variant.
+# scoring_method`: the registry refuses a method nobody plays, uno_fsm.rules.check_params)
+BASE_METHOD = "winner-scores-others"
 
 
 def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
-    method = _get(p, "scoring.method", "winner-scores-others")
-    if method not in SCORING_METHODS:
-        raise ValueError(f"{name}: the engine does not play the scoring method {method!r} "
-                         f"(it plays {', '.join(SCORING_METHODS)})")
-    if method in TARGETED_METHODS and _get(p, "scoring.target") is None:
-        # DESAFIO.ELIMINATE (RUL.DESAFIO.THRESHOLD): the designated amount is a parameter
-        raise ParamsError(f"{name}: scoring method {method!r} needs scoring.target")
+    method = _get(p, "scoring.method", BASE_METHOD)
     colors = _get(p, "deck.colors") or _get(p, "deck.light.colors") or ()
     return Params(
         ruleset=name,

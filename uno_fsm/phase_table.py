@@ -94,7 +94,7 @@ EDGES: tuple[tuple[str, str, tuple[str, ...], str, tuple[str, ...], bool], ...] 
     ('challenge', 'call_uno', (), 'challenge', ('uno_called',), True),
     ('challenge', 'catch', (), 'challenge', ('catch_player',), True),
     ('challenge', 'hint', (), 'challenge', ('hint_penalty',), True),
-    ('swap', 'choose_swap', (), 'play', ('swap_hands',), False),
+    ('swap', 'choose_swap', (), 'play', ('exchange_hands',), False),
     ('swap', 'call_uno', (), 'swap', ('uno_called',), True),
     ('swap', 'catch', (), 'swap', ('catch_player',), True),
     ('swap', 'hint', (), 'swap', ('hint_penalty',), True),

@@ -88,8 +88,9 @@ class TurnPhases(StateChart):  # type: ignore[misc]
     )
     accept = challenge.to(play, on="accept_penalty")
 
-    # V.SEVENO.SEVEN-SWAP (variant seven-o): the player of a 7 names the hand to swap with
-    choose_swap = swap.to(play, on="swap_hands")
+    # V.SEVENO.SEVEN-SWAP (variant seven-o), V.SWAP.EFFECT (variant swap-hands): the player of
+    # the card that opened the swap names the hand to exchange theirs with (rules/swap.py)
+    choose_swap = swap.to(play, on="exchange_hands")
 
     # CL.END.NEW-HAND: rounds until the target score; CL.SCORE.TARGET, CL22.SCORE.ONE-HAND
     next_round = round_over.to(dealing, on="deal_round")

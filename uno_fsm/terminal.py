@@ -10,6 +10,7 @@ the colour), and the help, legend, scores and names a player wants.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import re
@@ -24,7 +25,6 @@ from uno_fsm.actions import Action, Event
 from uno_fsm.bots import BOTS, Bot, bot_actions, decides
 from uno_fsm.cards import (
     COLOR_NAMES,
-    KIND_RANKS,
     Card,
     Face,
     color_letter,
@@ -33,18 +33,11 @@ from uno_fsm.cards import (
 )
 from uno_fsm.errors import CardNotationError, IllegalAction
 from uno_fsm.view import face_key
+from uno_spec import notation as N
 
 if TYPE_CHECKING:
     from uno_fsm.game import Game
 
-# how a card's kind is named in full (the codes are KIND_RANKS: uno_fsm.cards)
-KIND_NAMES: dict[str, str] = {
-    "skip": "Skip", "reverse": "Reverse", "draw2": "Draw Two", "draw1": "Draw One",
-    "flip": "Flip", "draw5": "Draw Five", "skip_everyone": "Skip Everyone", "wild": "Wild",
-    "wd4": "Wild Draw Four", "wild_shuffle_hands": "Wild Shuffle Hands",
-    "custom_wild": "Wild Customizable", "wd2": "Wild Draw Two", "wdc": "Wild Draw Colour",
-    "wild_swap_hands": "Wild Swap Hands",
-}
 STYLES: dict[str | None, str] = {
     "R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue",
     "P": "bold magenta", "T": "bold cyan", "O": "bold dark_orange", "V": "bold purple",
@@ -59,19 +52,26 @@ INTRO = ("Type the number of a move, or a card code (R5 is a red 5, W4 a Wild Dr
 HINT = "type a number from the list, a card code (R5, W4 green, R7 uno), `draw`, or `help`"
 
 
+@functools.cache
+def kind_names() -> dict[str, str]:
+    """Card kind -> its name in full (`wd4` -> `Wild Draw Four`): the notation's, the variants'
+    cards included."""
+    return {k.kind: k.name for k in N.kinds()}
+
+
 def full_name(f: Face) -> str:
     """`red 5`, `green Skip`, `Wild Draw Four`."""
-    what = str(f.number) if f.number is not None else KIND_NAMES.get(f.kind, f.rank)
+    what = str(f.number) if f.number is not None else kind_names().get(f.kind, f.rank)
     return what if f.color is None else f"{COLOR_NAMES[f.color]} {what}"
 
 
 def legend() -> str:
-    """The card codes, explained (built from the notation of uno_fsm.cards)."""
+    """The card codes, explained (built from the notation: uno_spec.notation, the variants'
+    cards included)."""
     colours = ", ".join(f"{k} {v}" for k, v in COLOR_NAMES.items())
-    ranks = ", ".join(f"{r} {KIND_NAMES[k]}" for k, r in KIND_RANKS.items()
-                      if not KIND_NAMES[k].startswith("Wild"))
-    wilds = ", ".join(f"{r} {KIND_NAMES[k]}" for k, r in KIND_RANKS.items()
-                      if KIND_NAMES[k].startswith("Wild"))
+    every = N.kinds()
+    ranks = ", ".join(f"{k.rank} {k.name}" for k in every if not k.wild)
+    wilds = ", ".join(f"{k.rank} {k.name}" for k in every if k.wild)
     return (f"Card codes: a colour letter then a rank: R5 is a red 5, GS a green Skip.\n"
             f"  colours: {colours} (the last four on the dark side of UNO Flip)\n"
             f"  ranks: 0-9 numbers, {ranks}\n"
@@ -355,7 +355,7 @@ class Table:
             "color": f"name the colour {COLOR_NAMES.get(a.color or '', '')}",
             "challenge": f"challenge {self.whose(self.game.state.challenge_by)} Wild Draw card",
             "accept": "accept it and draw",
-            "swap": f"swap hands with {self.name(a.target)}",
+            "swap": f"swap your hand with {self.name(a.target)}",
             "uno": "call UNO now",
             "catch": f"catch {self.name(a.target)} (they did not call UNO)",
         }.get(k, str(a)))

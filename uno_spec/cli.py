@@ -10,9 +10,10 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from uno_spec import sitelinks
+from uno_spec.files import path_option
 from uno_spec.loader import SpecError, clear_caches, display_path
 from uno_spec.paths import spec_root
 
@@ -30,6 +31,15 @@ def _lookup_root(args: argparse.Namespace) -> Path:
     return root
 
 
+def _say(text: object, stream: TextIO | None = None) -> None:
+    """Print text read from the spec's files (or naming them) with its control characters
+    escaped (uno_spec.encoding.terminal: a clause of a hostile `--spec` sends no terminal
+    command)."""
+    from uno_spec.encoding import terminal
+
+    print(terminal(text), file=stream or sys.stdout)
+
+
 def _choose(parser: argparse.ArgumentParser) -> int:
     """A command group named without its sub-command: one line, exit 2."""
     print(f"{parser.prog}: name a sub-command (see `{parser.prog} --help`)", file=sys.stderr)
@@ -42,7 +52,7 @@ def _safe(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespa
             return fn(args)
         except SpecError as err:  # bad input: one line, exit 2
             hint = " (run `uno-fsm spec lint` for every problem)" if err.line > 0 else ""
-            print(f"{err}{hint}", file=sys.stderr)
+            _say(f"{err}{hint}", sys.stderr)
             return 2
 
     run.__doc__ = fn.__doc__
@@ -54,7 +64,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
     report = lint(_lookup_root(args))
     for problem in report.problems:
-        print(problem)
+        _say(problem)
     if report.ok:
         print(report.summary())
         return 0
@@ -65,7 +75,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from uno_spec.lookup import stats
 
-    print(stats(_lookup_root(args)))
+    _say(stats(_lookup_root(args)))
     return 0
 
 
@@ -102,9 +112,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     from uno_spec.lookup import UnknownRule, show_rule
 
     try:
-        print(show_rule(args.rule_id, _lookup_root(args)))
+        _say(show_rule(args.rule_id, _lookup_root(args)))
     except UnknownRule as err:  # bad input: exit 2
-        print(str(err), file=sys.stderr)
+        _say(str(err), sys.stderr)
         return 2
     return 0
 
@@ -112,13 +122,17 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from uno_spec.lookup import format_hits, search
 
+    if not all(word.strip() for word in args.words):  # an empty word matches every rule
+        print("uno-fsm rules search: an empty word; name what to look for", file=sys.stderr)
+        return 2
     hits = search(args.words, _lookup_root(args))
-    print(format_hits(hits, args.words))
+    _say(format_hits(hits, args.words))
     return 0 if hits else 1
 
 
 def _spec_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--spec", metavar="DIR", help="spec directory (default: the bundled spec/)")
+    parser.add_argument("--spec", metavar="DIR", type=path_option,
+                        help="spec directory (default: the bundled spec/)")
 
 
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
@@ -138,7 +152,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     p = spec_sub.add_parser("docs", help="generate docs/rules/*.md from the spec")
     _spec_option(p)
-    p.add_argument("--out", metavar="DIR", help="output directory (default: docs/rules)")
+    p.add_argument("--out", metavar="DIR", type=path_option,
+                   help="output directory (default: docs/rules)")
     sitelinks.add_option(p, "the `site/` folder beside `docs/`, relative to the pages")
     p.add_argument("--check", action="store_true", help="exit 1 if the generated files are stale")
     p.set_defaults(handler=_safe(cmd_docs))

@@ -2,23 +2,23 @@
 
 Schemas; unique IDs; every cited clause, rule, ruling and ruleset exists; every normative clause
 is cited or says why not; each seed is partitioned by its source's clauses; no orphan rulings;
-ruling decisions name real rulesets (or match formats) and options; a match format names a
-partners ruleset and four players a table. Problems come back as `Problem(file, line,
-message)`; nothing raises.
+ruling decisions name real rulesets (or match formats) and options; a match format names the
+ruleset its hands are dealt under (uno_spec.matches.ruleset_problem) and four players a table.
+Problems come back as `Problem(file, line, message)`; nothing raises.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from uno_spec.files import InputError, read_text
 from uno_spec.loader import SpecError, YamlMap, display_path, load_yaml, yaml_files
-from uno_spec.matches import check_match
+from uno_spec.matches import check_match, ruleset_problem
 from uno_spec.parameters import param_groups, parameters, schema_file, variant_parameters
 from uno_spec.schema import Schema, ruleset_validator, schema_path, validate
 
@@ -256,7 +256,8 @@ class _Linter:
         return all(part in self.rulesets for part in name.split("+"))
 
     def _match_ruleset(self, mid: str, e: _Entry) -> None:
-        """PARTNERS.ROTATION.HAND: every hand of a match is dealt under a partners ruleset."""
+        """PARTNERS.ROTATION.HAND: the ruleset every hand of a match is dealt under
+        (uno_spec.matches.ruleset_problem)."""
         name = e.data.get("ruleset")
         if not isinstance(name, str) or "rulesets" in self.broken:
             return
@@ -267,10 +268,9 @@ class _Linter:
         except SpecError as err:
             self.add(e.file, e.data.line_of("ruleset"), f"match {mid}: {err.message}")
             return
-        scoring = params.get("scoring")
-        if not isinstance(scoring, Mapping) or scoring.get("method") != "partners":
-            self.add(e.file, e.data.line_of("ruleset"), f"match {mid}: ruleset {name!r} is not "
-                     "a partners ruleset (scoring.method: partners)")
+        problem = ruleset_problem(mid, name, params)
+        if problem is not None:
+            self.add(e.file, e.data.line_of("ruleset"), problem)
 
     def references(self) -> None:
         cited: set[str] = set()

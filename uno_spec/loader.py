@@ -118,7 +118,10 @@ class _Limit(Exception):
 
 def _construct_int(loader: _LineLoader, node: yaml.ScalarNode) -> int:
     text = str(node.value)
-    digits = sum(ch.isdigit() for ch in text) if len(text) > MAX_INT_DIGITS else 0
+    # the digits of any base (`0x` and `0b` integers too: 100 000 hexadecimal digits would
+    # build a number no report could print), the base's prefix not counted
+    digits = sum(ch.isalnum() for ch in text.lower().lstrip("+-").removeprefix("0x")
+                 .removeprefix("0b").removeprefix("0o")) if len(text) > MAX_INT_DIGITS else 0
     if digits > MAX_INT_DIGITS:
         raise _Limit(node.start_mark.line + 1,
                      f"an integer of {digits} digits (at most {MAX_INT_DIGITS} allowed)")

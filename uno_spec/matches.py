@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from uno_spec.loader import SpecError, YamlMap, display_path, load_yaml, yaml_files
 from uno_spec.paths import spec_root
@@ -47,6 +48,16 @@ class MatchFormat:
 
 def _strs(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+def ruleset_problem(mid: str, name: str, params: Mapping[str, Any]) -> str | None:
+    """PARTNERS.ROTATION.HAND: every hand of a match is dealt under a partners ruleset (its
+    composed `params`); the problem, or None."""
+    scoring = params.get("scoring")
+    if not isinstance(scoring, Mapping) or scoring.get("method") != "partners":
+        return (f"match {mid}: ruleset {name!r} is not a partners ruleset (scoring.method: "
+                "partners)")
+    return None
 
 
 def check_match(doc: YamlMap) -> list[tuple[int, str]]:

@@ -33,6 +33,9 @@ class RulesetFile:
     line: int = 1
     # a variant's feature (the feature registry: spec/features.yaml and these), or None
     feature: VariantFeature | None = None
+    # the card kinds a variant adds to the notation, as written (`cards`: kind -> letter,
+    # name, wild, first_card; read by uno_spec.notation.declared)
+    cards: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,10 @@ def _ruleset_files(root: Path) -> Mapping[str, RulesetFile]:
             raise SpecError(shown, doc.line_of("params"),
                             f"ruleset {rid!r}: params must be a mapping")
         feature = doc.get("feature")
+        cards = doc.get("cards") or {}
+        if not isinstance(cards, Mapping):
+            raise SpecError(shown, doc.line_of("cards"),
+                            f"ruleset {rid!r}: cards must be a mapping of card kinds")
         out[rid] = RulesetFile(
             id=rid, kind=kind, title=str(doc.get("title") or ""),
             applies_to=_strs(doc.get("applies_to")), conflicts=_strs(doc.get("conflicts")),
@@ -119,6 +126,7 @@ def _ruleset_files(root: Path) -> Mapping[str, RulesetFile]:
                                    frozenset(_strs(feature.get("setup"))),
                                    frozenset(_strs(feature.get("observations"))))
             if isinstance(feature, Mapping) and feature.get("id") else None,
+            cards=freeze(cards),
         )
     return MappingProxyType(out)
 

@@ -34,8 +34,10 @@ the worker itself). Why each kind is isolated the way it is: conformance/adapter
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from conformance.supervisor import MEMORY_LIMIT
@@ -122,7 +124,10 @@ def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True,
     def worker_factory(spec: str, timeout: float) -> Callable[[], Any]:
         return workers(spec, timeout, memory_limit)
 
-    spec = (spec or "reference").strip()
+    spec = "reference" if spec is None else spec.strip()
+    if not spec:  # an unset variable (`--adapter "$ADAPTER"`) must not run the reference engine
+        raise AdapterSpecError("the adapter is empty: name one (reference, rlcard, rlcard-uno, "
+                               "uno-game, stdio:'<command>' or module:package.module:Class)")
     if spec == "reference":
         return AdapterSpec(spec, "reference", "reference",
                            _reference_factory(REFERENCE, spec, timeout, memory_limit) if isolate
@@ -197,3 +202,28 @@ def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True,
         f"unknown adapter {spec!r}: use reference, rlcard, rlcard-uno, uno-game, skilluno, "
         "stdio:'<command>' or "
         "module:package.module:Class")
+
+
+def program_files(spec: str) -> list[Path]:
+    """The files an `--adapter` value runs, which a command's outputs must not overwrite: each
+    word of a `stdio:` command line that names an existing file (the program, its script), the
+    source of a `module:` adapter's module. Nothing for the built-in adapters."""
+    spec = spec.strip()
+    if spec.startswith("stdio:"):
+        import shlex
+
+        try:
+            words = shlex.split(spec[len("stdio:"):])
+        except ValueError:
+            return []
+        return [Path(w) for w in words if os.path.isfile(w)]
+    if spec.startswith("module:"):
+        from conformance.adapters.module import _split
+
+        try:
+            found = importlib.util.find_spec(_split(spec[len("module:"):].strip())[0])
+        except (ImportError, ValueError):
+            return []
+        origin = getattr(found, "origin", None)
+        return [Path(origin)] if origin and os.path.isfile(origin) else []
+    return []

@@ -50,10 +50,12 @@ def capabilities() -> tuple[tuple[str, ...], tuple[str, ...]]:
     Rulesets: every base and variant of spec/rulesets that the engine accepts (a variant is tried
     composed with the first base it applies to; the runner accepts base+variant+... when each
     part is declared). Features: every entry of spec/features.yaml except one named after a
-    ruleset the engine refuses (uno_fsm.params refuses a scoring method it does not play).
+    ruleset the engine refuses (uno_fsm.rules.check_params refuses a scoring method it does
+    not play).
     """
     from conformance import specdata
     from uno_fsm.params import Params
+    from uno_fsm.rules import check_params
     from uno_spec.loader import SpecError
     from uno_spec.rulesets import ruleset_files
 
@@ -62,7 +64,7 @@ def capabilities() -> tuple[tuple[str, ...], tuple[str, ...]]:
     for rid, rf in sorted(ruleset_files().items()):
         name = rid if rf.kind == "base" or not rf.applies_to else f"{rf.applies_to[0]}+{rid}"
         try:
-            Params.of(name)
+            check_params(Params.of(name))
         except (ValueError, SpecError):
             refused.add(rid)
             continue

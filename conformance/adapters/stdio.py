@@ -53,6 +53,7 @@ from conformance.protocol import (
     raise_for_error,
     request,
 )
+from conformance.supervisor import RUNNER_STOPPED
 
 _CHUNK = 1 << 16
 
@@ -73,6 +74,9 @@ def _status(code: int | None) -> str:
         except ValueError:
             name = "?"
         return f"was killed by signal {-code} ({name})"
+    if code == RUNNER_STOPPED and processes.TREE_TRACKING:
+        return (f"was ended by its supervisor (status {code}: the runner was found stopped, "
+                "SIGSTOP, and resumed)")
     return f"exited with status {code}"
 
 

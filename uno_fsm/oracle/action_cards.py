@@ -4,10 +4,14 @@ after the card, and what its victim drew."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Action, Pending
 from uno_fsm.cards import Card
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import Facts, Snap, check, gain
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 # penalty cards: kind -> (cards the victim draws, rule of the effect, rule when going out)
 DRAW_CARDS: dict[str, tuple[int, str, str]] = {

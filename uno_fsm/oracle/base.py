@@ -63,6 +63,9 @@ class Facts:
     # its params) and their postconditions (`Variant.oracle`)
     variants: frozenset[str] = frozenset()
     oracles: tuple[Oracle, ...] = ()
+    # the State fields of the variants it does not play, each with the rule a set one breaks
+    # (`Oracle.own_state`)
+    idle_state: tuple[tuple[str, str], ...] = ()
 
     def plays(self, variant: str) -> bool:
         """Whether the ruleset plays `variant` (a variant id of spec/rulesets)."""
@@ -114,4 +117,6 @@ def _from_params(name: str, base: str, p: Mapping[str, Any]) -> Facts:
         light_scoring=_get(p, "scoring.side", "active") == "light",
         variants=frozenset(v.name for v in played),
         oracles=tuple(v.oracle() for v in played if v.oracle is not Oracle),
+        idle_state=tuple(item for v in VARIANTS if v not in played
+                         for item in v.oracle.own_state.items()),
     )

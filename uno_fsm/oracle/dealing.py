@@ -4,16 +4,20 @@ hands and the effect of the first card turned, by the policy the ruleset names f
 
 from __future__ import annotations
 
-from uno_fsm.game import Game
+from typing import TYPE_CHECKING
+
 from uno_fsm.oracle.base import Facts, check, step_seat
 
-# the `first_card` key of a card kind (the 2018 and swap-hands Wilds share one policy)
-_SPECIAL_WILDS = frozenset({"wild_shuffle_hands", "custom_wild", "wild_swap_hands"})
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
+
 IGNORE = "ignore-and-turn-again"  # CL22.FIRST.IGNORE
 
 
-def policy_key(kind: str) -> str:
-    return "special_wild" if kind in _SPECIAL_WILDS else kind
+def policy_key(facts: Facts, kind: str) -> str:
+    """The `first_card` key of a card kind: its own, or the one a variant's card is turned
+    first by (`Oracle.first_card`)."""
+    return next((key for o in facts.oracles if (key := o.first_card(kind)) is not None), kind)
 
 
 def check_deal(game: Game, facts: Facts) -> None:
@@ -38,9 +42,9 @@ def check_deal(game: Game, facts: Facts) -> None:
     if ignored:
         # CL22.FIRST.IGNORE, CL22.FIRST.STAYS: turned until a card of a kind not ignored
         # shows, the others stay
-        check(policy_key(top.kind) not in ignored, "CL22.FIRST.IGNORE",
+        check(policy_key(facts, top.kind) not in ignored, "CL22.FIRST.IGNORE",
               f"first card {top} in {facts.name}")
-        if facts.first_card.get(policy_key(top.kind), "none") == "none":
+        if facts.first_card.get(policy_key(facts, top.kind), "none") == "none":
             check(pend.player == left and s.direction == 1, "CL22.FIRST.LEFT-PLAYS",
                   f"first card {top}: pending {pend}, dealer P{s.dealer}")
             check(sizes == dealt, "CL.DEAL.SEVEN", f"hands dealt: {sizes}")
@@ -48,7 +52,7 @@ def check_deal(game: Game, facts: Facts) -> None:
     else:
         check(len(s.discard) == 1, "CL.FIRST.WD4", f"discard after the deal: {s.discard}")
     want_sizes = dealt
-    policy = facts.first_card.get(policy_key(top.kind), "none")
+    policy = facts.first_card.get(policy_key(facts, top.kind), "none")
     if policy == "none":  # GUIDE.FIRST.COLOUR-ONLY: classic-guide's action cards too
         want = (left, "play", 1,
                 "CL.FIRST.NUMBER" if top.kind == "number" else "GUIDE.FIRST.COLOUR-ONLY")

@@ -1,6 +1,6 @@
-"""The deck, written from the rules (CL.DECK.*, CL18.DECK, FL.DECK.*, V.SWAP.CARD),
-independent of the engine's deck builder; the variants composed in come from the ruleset's
-params (`Facts`)."""
+"""The deck, written from the rules (CL.DECK.*, FL.DECK.*), independent of the engine's deck
+builder; the cards a variant adds are its oracle's (`Oracle.deck`), for the variants the
+ruleset's params play (`Facts`)."""
 
 from __future__ import annotations
 
@@ -24,11 +24,8 @@ def expected_deck(facts: Facts) -> Counter[str] | None:
             deck[c + r] += 2
     deck["W"] += 4  # CL.DECK.WILDS
     deck["W4"] += 4
-    if facts.plays("cards-2018"):  # CL18.DECK: one Shuffle Hands, three custom Wilds
-        deck["WSH"] += 1
-        deck["WC"] += 3
-    if facts.plays("swap-hands"):  # V.SWAP.CARD (RUL.SWAP.CARD): one Swap Hands Wild
-        deck["WSW"] += 1
+    for o in facts.oracles:  # the variants' cards
+        o.deck(facts, deck)
     return deck
 
 
@@ -55,8 +52,8 @@ def expected_faces(facts: Facts) -> tuple[Counter[str], Counter[str]] | None:
 
 
 def deck_size(facts: Facts) -> int:
-    """108 classic (CL.DECK.TOTAL), 112 with cards-2018 (CL18.DECK), 112 Flip (FL.DECK.*),
-    109 with swap-hands (V.SWAP.CARD)."""
+    """108 classic (CL.DECK.TOTAL) and the cards of the variants played (`Oracle.deck`), 112
+    Flip (FL.DECK.*)."""
     deck = expected_deck(facts)
     return 112 if deck is None else sum(deck.values())
 

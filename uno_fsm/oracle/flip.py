@@ -3,10 +3,14 @@ side over, Skip Everyone, and the points of a face."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Pending
 from uno_fsm.cards import Card, Face
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import Snap, check, face_on
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 FLIP_POINTS = {"draw1": 10, "draw5": 20, "reverse": 20, "skip": 20, "skip_everyone": 30,
                "flip": 20, "wild": 40, "wd2": 50, "wdc": 60}  # FL.SCORE.*

@@ -1,28 +1,24 @@
 """Playing a card (CL.PLAY.*): it leaves the hand and becomes the top, the colour in force,
-then the card's effect by its rule area (action cards, Wild Draw cards, Flip, the variants),
-going out and the UNO call."""
+then the card's effect by its rule area (action cards, Wild Draw cards, Flip), going out and
+the UNO call; a variant's card or effect through its oracle's hooks (`moves_hands`,
+`post_effect`: uno_fsm.checks.Oracle)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Action
-from uno_fsm.game import Game
-from uno_fsm.oracle import (
-    action_cards,
-    cards_2018,
-    flip,
-    scoring,
-    seven_o,
-    stacking,
-    swap_hands,
-    uno_call,
-    wild_draw,
-)
+from uno_fsm.oracle import action_cards, flip, scoring, uno_call, wild_draw
 from uno_fsm.oracle.base import Facts, Snap, available, check, face_on
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def post_play(facts: Facts, before: Snap, action: Action, game: Game,
               legal: list[Action]) -> None:
-    """What an accepted in-turn play (or a jump-in, from the jumper's seat) must have done."""
+    """What an accepted in-turn play (or a play out of turn, from the player's seat) must have
+    done."""
     after = game.state
     pend = game.pending
     p = before.current
@@ -36,15 +32,13 @@ def post_play(facts: Facts, before: Snap, action: Action, game: Game,
         check(bool(after.discard) and after.discard[-1] is card, "CL.PLAY.DISCARD-FACE-UP",
               f"top is {after.discard[-1] if after.discard else None}, played {card}")
         flip.check_same_side(before, game)
-    rotated = seven_o.rotates(facts, f, before, p)
-    if rotated:
-        seven_o.check_rotation(before, card, p, game)
-    elif kind != "wild_shuffle_hands":
+    # a variant's card that moves other cards between hands checks the hands itself
+    oracles = facts.oracles
+    moved = bool(oracles) and any(o.moves_hands(facts, before, action) for o in oracles)
+    if not moved:
         check(after.hands[p].count(card) == before.hands[p].count(card) - 1,
               "CL.PLAY.DISCARD-FACE-UP", f"{card} did not leave P{p}'s hand")
     avail = available(before, True)
-    if before.stack:
-        stacking.check_no_cross(before, kind, card)
     if len(before.hands[p]) == 1:  # CL.END.OUT
         scoring.post_out(facts, before, action, game, avail)
         return
@@ -58,27 +52,19 @@ def post_play(facts: Facts, before: Snap, action: Action, game: Game,
               f"active colour {after.active_color} after {card}")
     check(pend is not None, "CL.END.OUT", "the game ended without anyone going out")
     assert pend is not None
-    if kind == "skip":
+    if oracles and any(o.post_effect(facts, before, action, game, pend) for o in oracles):
+        pass  # a variant's effect of the card, checked by its oracle
+    elif kind == "skip":
         action_cards.post_skip(facts, p, pend, before)
     elif kind == "skip_everyone":
         flip.post_skip_everyone(p, pend)
     elif kind == "reverse":
         action_cards.post_reverse(facts, p, pend, before, game)
-    elif kind == "draw2" and facts.plays("stacking"):
-        stacking.post_stacked_draw_two(card, p, pend, before, game)
     elif kind in action_cards.DRAW_CARDS:
         action_cards.post_draw_card(kind, card, p, pend, before, game, avail)
     elif kind in wild_draw.CHALLENGEABLE:
-        wild_draw.post_wild_draw(facts, kind, card, p, pend, before, game)
-    elif facts.plays("seven-o") and f.rank == "7":
-        seven_o.post_seven(p, pend)
-    elif kind == "wild_swap_hands":
-        swap_hands.post_swap_card(action, p, pend, game)
-    elif kind == "wild_shuffle_hands":
-        cards_2018.post_shuffle_hands(p, pend, before, game)
+        wild_draw.post_wild_draw(kind, card, p, pend, before, game)
     else:
         action_cards.post_next_player(kind, action, p, pend, before)
-    if rotated:
-        seven_o.no_catch_after(legal, "rotation")
-    elif len(after.hands[p]) == 1 and kind != "wild_shuffle_hands":
+    if not moved and len(after.hands[p]) == 1:
         uno_call.check_left_one(p, action, game, legal)

@@ -1,28 +1,36 @@
 """Going out, scoring and the end of the game (CL.END.*, CL.SCORE.*, CL18.SCORE, CL22.SCORE.*,
 FL.END.*, FL.SCORE.*, FL.GAME.*); a variant that scores a hand its own way checks it in its
-module (`Oracle.score_out`, `Oracle.team`)."""
+module (`Oracle.score_out`, `Oracle.team`), and so does one that adds a card (`Oracle.points`)
+or changes what a last draw card draws (`Oracle.penalty`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Action
 from uno_fsm.cards import Card, Face
-from uno_fsm.game import Game
 from uno_fsm.oracle.action_cards import DRAW_CARDS
 from uno_fsm.oracle.base import Facts, Snap, check, face_on, gain
 from uno_fsm.oracle.flip import flip_points
 from uno_fsm.oracle.wild_draw import drew_until
 
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
+
 
 def points(f: Face, facts: Facts) -> int:
-    """CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS, CL18.SCORE (40; 50 in 2022)."""
+    """CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS; a variant's card: its oracle's
+    `points`."""
     if f.number is not None:
         return f.number
     if f.kind in ("skip", "reverse", "draw2"):
         return 20
-    if f.kind in ("wild", "wd4", "wild_swap_hands"):  # V.SWAP.POINTS: 50 in both bases
+    if f.kind in ("wild", "wd4"):
         return 50
-    if f.kind in ("wild_shuffle_hands", "custom_wild"):
-        return 50 if facts.base == "classic-2022" else 40
+    for o in facts.oracles:
+        got = o.points(facts, f)
+        if got is not None:
+            return got
     raise NotImplementedError(f"points of {f.kind}")
 
 
@@ -50,8 +58,9 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
     if kind in DRAW_CARDS or kind == "wd4" or kind == "wd2":
         k, _, rid = DRAW_CARDS.get(kind, (4 if kind == "wd4" else 2, "", ""))
         rid = rid or ("CL.END.LAST-WD4" if kind == "wd4" else "FL.END.GO-OUT-DRAW")
-        if before.stack:  # V.STACK.GO-OUT: the whole accumulated penalty
-            k, rid = k + before.stack, "V.STACK.GO-OUT"
+        k, rid = next((got for o in facts.oracles
+                       if (got := o.penalty(facts, before, "last-card", k, rid)) is not None),
+                      (k, rid))
         check(gain(before, after, victim) == min(k, avail), rid,
               f"P{victim} grew by {gain(before, after, victim)} on a last {card}")
     elif kind == "wdc":

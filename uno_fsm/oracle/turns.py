@@ -4,10 +4,13 @@ choice): drawing, keeping the drawn card, naming the first card's colour."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain, playable
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def post_draw(facts: Facts, before: Snap, game: Game) -> None:

@@ -3,9 +3,13 @@ wrong card, and whether a player left with one card can be caught."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from uno_fsm.actions import Action
-from uno_fsm.game import Game
-from uno_fsm.oracle.base import Snap, available, check, gain, has_catch
+from uno_fsm.oracle.base import Facts, Snap, available, check, gain, has_catch
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 
 def post_penalty(before: Snap, action: Action, game: Game) -> None:
@@ -28,13 +32,16 @@ def post_uno(before: Snap, action: Action, game: Game, legal: list[Action]) -> N
           f"P{action.player} can still be caught after calling UNO")
 
 
-def post_wrong_card(before: Snap, action: Action, game: Game) -> None:
-    """CL.PEN.WRONG-CARD: the card goes back, two cards drawn, the turn passes."""
+def post_wrong_card(facts: Facts, before: Snap, action: Action, game: Game) -> None:
+    """CL.PEN.WRONG-CARD: the card goes back, two cards drawn (or what a variant adds to them:
+    `Oracle.penalty`), the turn passes."""
     after, pend = game.state, game.pending
     t = action.target
     assert t is not None
-    # V.STACK.TAKE-ALL: a pending penalty is taken too
-    want = min(2 + before.stack, available(before, False))
+    k = next((got[0] for o in facts.oracles
+              if (got := o.penalty(facts, before, "wrong-card", 2, "CL.PEN.WRONG-CARD"))
+              is not None), 2)
+    want = min(k, available(before, False))
     check(gain(before, after, t) == want, "CL.PEN.WRONG-CARD",
           f"P{t} grew by {gain(before, after, t)}, expected {want}")
     nxt = before.step(t)

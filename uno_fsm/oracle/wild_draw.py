@@ -5,12 +5,15 @@ whether the card was played legally (judged here from the hand before the play).
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action, Pending
 from uno_fsm.cards import Card
-from uno_fsm.game import Game
 from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain
 from uno_fsm.state import State
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 # challengeable cards: kind -> (accept, guilty, innocent) draws; -1: until the named colour
 CHALLENGEABLE: dict[str, tuple[int, int, int, str]] = {
@@ -38,7 +41,7 @@ def drew_until(before: Snap, after: State, seat: int, color: str | None, extra: 
               f"P{seat} drew {gained} cards with {hits} of {color}: drawing stops at the first")
 
 
-def post_wild_draw(facts: Facts, kind: str, card: Card, p: int, pend: Pending, before: Snap,
+def post_wild_draw(kind: str, card: Card, p: int, pend: Pending, before: Snap,
                    game: Game) -> None:
     """CL.WD4.CHALLENGE.DECISION, FL.*.CHALLENGER: the victim decides before drawing."""
     victim = before.step(p)
@@ -47,14 +50,12 @@ def post_wild_draw(facts: Facts, kind: str, card: Card, p: int, pend: Pending, b
     check(pend.player == victim and pend.decision == "challenge", rid,
           f"after a {card}: pending {pend}")
     check(gain(before, game.state, victim) == 0, rid, "the victim drew before deciding")
-    if facts.plays("stacking") and kind == "wd4":  # V.STACK.ACCUMULATE
-        after = game.state
-        check(after.stack == before.stack + 4, "V.STACK.ACCUMULATE",
-              f"stack {after.stack} after a Wild Draw Four on {before.stack}")
 
 
-def post_challenge(before: Snap, action: Action, game: Game, record: Record | None) -> None:
-    """CL.WD4.ACCEPT / CHALLENGE.*, FL.LIGHT.W2.*, FL.DARK.WDC.*: who draws, who plays."""
+def post_challenge(facts: Facts, before: Snap, action: Action, game: Game,
+                   record: Record | None) -> None:
+    """CL.WD4.ACCEPT / CHALLENGE.*, FL.LIGHT.W2.*, FL.DARK.WDC.*: who draws, who plays (a
+    variant may change the amount: `Oracle.penalty`)."""
     after = game.state
     pend = game.pending
     victim = before.current
@@ -69,19 +70,18 @@ def post_challenge(before: Snap, action: Action, game: Game, record: Record | No
     nxt = before.step(victim)
     avail = available(before, False)
     if action.kind == "accept":
-        seat, k, extra, rid, want = victim, accept_n, 0, \
+        outcome, seat, k, extra, rid, want = "accept", victim, accept_n, 0, \
             "CL.WD4.ACCEPT" if wd4 else prefix + "ACCEPT", nxt
     elif not legal:
-        seat, k, extra, rid, want = by, guilty_n, 0, \
+        outcome, seat, k, extra, rid, want = "guilty", by, guilty_n, 0, \
             "CL.WD4.CHALLENGE.GUILTY" if wd4 else prefix + "GUILTY", victim
     else:
-        seat, k, extra, rid, want = victim, innocent_n, 2, \
+        outcome, seat, k, extra, rid, want = "innocent", victim, innocent_n, 2, \
             "CL.WD4.CHALLENGE.INNOCENT" if wd4 else prefix + "INNOCENT", nxt
-    if before.stack:
-        # V.STACK.W4-CHALLENGE (RUL.STACK.WD4-CHALLENGE), V.STACK.TAKE-ALL: the accumulated
-        # penalty, plus 2 for a wrong challenger
-        k = before.stack + (2 if action.kind == "challenge" and legal else 0)
-        rid = "V.STACK.TAKE-ALL" if action.kind == "accept" else "V.STACK.W4-CHALLENGE"
+    changed = next((got for o in facts.oracles
+                    if (got := o.penalty(facts, before, outcome, k, rid)) is not None), None)
+    if changed is not None:
+        k, rid = changed
     if k >= 0:
         check(gain(before, after, seat) == min(k, avail), rid,
               f"P{seat} grew by {gain(before, after, seat)}, expected {min(k, avail)}")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from uno_fsm.actions import Action
-from uno_fsm.params import Params
+from uno_fsm.params import BASE_METHOD, Params
 from uno_fsm.rules import action_cards, flip, wild_draw
 from uno_fsm.rules.action_cards import ActionCardRules
 from uno_fsm.rules.cards_2018 import Cards2018
@@ -37,8 +37,9 @@ from uno_fsm.rules.no_action_finish import NoActionFinish
 from uno_fsm.rules.partners import Partners
 from uno_fsm.rules.play_for_points import PlayForPoints
 from uno_fsm.rules.scoring import ScoringRules
-from uno_fsm.rules.seven_o import SevenO, SwapDecisionRules
+from uno_fsm.rules.seven_o import SevenO
 from uno_fsm.rules.stacking import Stacking, StackingRules
+from uno_fsm.rules.swap import SwapDecisionRules
 from uno_fsm.rules.swap_hands import SwapHands
 from uno_fsm.rules.turn import TurnRules
 from uno_fsm.rules.uno_call import UnoCallRules
@@ -53,13 +54,27 @@ VARIANTS: tuple[type[Variant], ...] = (Stacking, JumpIn, SevenO, SwapHands, Part
                                        FlipLightScoring, DrawUntilPlayable, NoActionFinish)
 
 
+# the scoring methods the engine plays: the base rules' and the variants' (a ruleset asking for
+# another is refused rather than played wrongly)
+SCORING_METHODS: tuple[str, ...] = (BASE_METHOD, *(v.scoring_method for v in VARIANTS
+                                                   if v.scoring_method))
+
+
+def check_params(p: Params) -> Params:
+    """`p`, if the engine plays its scoring method (`SCORING_METHODS`), else ValueError."""
+    if p.method not in SCORING_METHODS:
+        raise ValueError(f"{p.ruleset}: the engine does not play the scoring method "
+                         f"{p.method!r} (it plays {', '.join(SCORING_METHODS)})")
+    return p
+
+
 class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRules,
             ScoringRules, FlipRules, SwapDecisionRules, StackingRules, JumpInRules):
     """Validators, guards and effects; the model object of TurnPhases."""
 
     def __init__(self, state: State, params: Params,
                  allowed: dict[str, dict[str, object]]) -> None:
-        self.init_core(state, params, allowed)
+        self.init_core(state, check_params(params), allowed)
 
     VARIANTS = VARIANTS
     # card kind -> the method of its effect (`play_effect`); variants replace entries
@@ -69,5 +84,5 @@ class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRule
 Guard = Callable[[Rules, Action | None], bool]
 Effect = Callable[[Rules, Action | None], None]
 
-__all__ = ["VARIANTS", "Effect", "Guard", "Rules", "SwapRules", "Variant",
-           "dealer_value"]
+__all__ = ["SCORING_METHODS", "VARIANTS", "Effect", "Guard", "Rules", "SwapRules", "Variant",
+           "check_params", "dealer_value"]

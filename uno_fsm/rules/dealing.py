@@ -2,8 +2,8 @@
 
 Rules: CL.DEALER.* (choosing the dealer), CL.DEAL.* (the deal), CL.FIRST.* / CL22.FIRST.* /
 CL18.FIRST-CARD / FL.FIRST.* (the ruleset's `first_card` policy), FL.SETUP.* (every hand
-starts light), CL.END.NEW-HAND (the next hand), V.SWAP.FIRST-CARD (the Wild Swap Hands turned
-first is a special Wild).
+starts light), CL.END.NEW-HAND (the next hand); a variant's card turned first follows the
+policy key its declaration names (CL18.FIRST-CARD, V.SWAP.FIRST-CARD).
 """
 
 from __future__ import annotations
@@ -12,15 +12,12 @@ from mypy_extensions import trait
 
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
-from uno_fsm.cards import Card
+from uno_fsm.cards import Card, first_card_key
 from uno_fsm.deck import build_deck
 from uno_fsm.phase_table import DEALING
 from uno_fsm.rules.core import Core
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE, State
 
-# V.SWAP.FIRST-CARD (RUL.SWAP.FIRST-CARD): a Wild Swap Hands turned first follows the base's
-# `first_card.special_wild` policy, as a plain Wild (no hands are swapped)
-SPECIAL_WILDS = frozenset({"wild_shuffle_hands", "custom_wild", "wild_swap_hands"})
 # CL.FIRST.WD4, CL22.FIRST.IGNORE, FL.FIRST.WILD-DRAW-TWO: policies after which another card is
 # turned; CL.FIRST.UNRESOLVABLE: a first card needs a card of another policy in the draw pile
 RETURN = "return-shuffle-and-turn-again"
@@ -158,12 +155,16 @@ class DealingRules(Core):
         return self.policy_of(self.face(card).kind)
 
     def policy_of(self, kind: str) -> str:
-        """The first-card policy of a face `kind`; CL18.FIRST-CARD: a special Wild follows
-        `special_wild`; a kind the ruleset does not name has no effect (`none`)."""
+        """The first-card policy of a face `kind`; a variant's card follows the policy key its
+        declaration names (`cards` in spec/rulesets: CL18.FIRST-CARD, V.SWAP.FIRST-CARD,
+        RUL.SWAP.FIRST-CARD, `special_wild`, as a plain Wild: the card's own effect is not
+        played); a kind the ruleset does not name has no effect (`none`)."""
         first = self.p.first_card
         policy = first.get(kind)
-        if policy is None and kind in SPECIAL_WILDS:
-            policy = first.get("special_wild")
+        if policy is None:
+            key = first_card_key(kind)
+            if key is not None:
+                policy = first.get(key)
         return policy or "none"
 
     def turn_first_card(self) -> None:

@@ -39,12 +39,15 @@ from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card
 from uno_fsm.checks import Oracle, Snap, check
 from uno_fsm.configs import CheckConfig, FuzzConfig
-from uno_fsm.params import Params
+from uno_fsm.params import Params, ParamsError
 from uno_fsm.rules.hooks import Variant
 from uno_fsm.state import State
 
 if TYPE_CHECKING:
     from uno_fsm.game import Game
+    from uno_fsm.rules.core import Core
+
+METHOD = "elimination"  # its `scoring.method`
 
 
 def seats_in_play(st: State) -> tuple[int, ...]:
@@ -116,6 +119,8 @@ class DesafioOracle(Oracle):
 
 class Desafio(Variant):
     name = "desafio"
+    scoring_method = METHOD
+    state_fields = {"eliminated": ("DESAFIO.ELIMINATED-OUT", "seats out of the game")}
     fuzz = (FuzzConfig("classic-official+desafio"), FuzzConfig("classic-2022+desafio"))
     # DESAFIO.*: three players, so that one elimination leaves a head-to-head (CL.TWO.*); a
     # number card held (1, 2) stays below the amount, an action card or a Wild reaches it
@@ -126,9 +131,16 @@ class Desafio(Variant):
     oracle = DesafioOracle
     __slots__ = ()
 
+    def __init__(self, rules: Core) -> None:
+        super().__init__(rules)
+        if rules.p.target is None:
+            # DESAFIO.ELIMINATE (RUL.DESAFIO.THRESHOLD): the designated amount is a parameter
+            raise ParamsError(f"{rules.p.ruleset}: scoring method {self.scoring_method!r} "
+                              "needs scoring.target")
+
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.method == "elimination"
+        return p.method == METHOD
 
     def seats_in_play(self) -> Sequence[int] | None:
         """DESAFIO.ELIMINATED-OUT (RUL.DESAFIO.ELIMINATED): an eliminated player has no turn,

@@ -19,6 +19,8 @@ from uno_fsm.rules.hooks import Variant
 if TYPE_CHECKING:
     from uno_fsm.game import Game
 
+METHOD = "own-hand-lowest-wins"  # its `scoring.method`
+
 
 class FlipAltScoringOracle(Oracle):
     """FLALT.OWN-HAND, FLALT.NO-COLLECT, FLALT.END-500, read from the rule texts."""
@@ -40,6 +42,7 @@ class FlipAltScoringOracle(Oracle):
 
 class FlipAltScoring(Variant):
     name = "flip-alt-scoring"
+    scoring_method = METHOD
     fuzz = (FuzzConfig("flip+flip-alt-scoring"),)
     checks = (CheckConfig("flip+flip-alt-scoring", 2, FLIP_DECK, hand=2, target=100, depth=4),)
     oracle = FlipAltScoringOracle
@@ -47,7 +50,7 @@ class FlipAltScoring(Variant):
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.method == "own-hand-lowest-wins"
+        return p.method == METHOD
 
     def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:
         """FLALT.OWN-HAND, FLALT.NO-COLLECT (the winner holds nothing), FLALT.VALUES,

@@ -63,15 +63,26 @@ class Variant:
     - `fuzz`: the composed rulesets `uno-fsm fuzz` plays it in (uno_fsm.fuzz);
     - `checks`: its model-check configurations (uno_fsm.modelcheck: `uno-fsm check`);
     - `oracle`: its postconditions and invariants for both (uno_fsm.checks.Oracle), written
-      from the rule texts, never calling the hooks."""
+      from the rule texts, never calling the hooks;
+    - `scoring_method`: the `scoring.method` it plays (its hooks score the hands), if any: the
+      registry refuses a ruleset asking for a method no variant plays (`check_params`);
+    - `bench`: whether `uno-fsm bench` plays it in its `variants/4` configuration (the
+      variants that say so composed on classic-official, in the registry's order: the house
+      rules whose hooks sit on the hot path; uno_cli/bench_games.py)."""
 
     name: ClassVar[str] = ""  # the ruleset variant it plays (spec/rulesets/<name>.yaml)
     fuzz: ClassVar[tuple[FuzzConfig, ...]] = ()
     checks: ClassVar[tuple[CheckConfig, ...]] = ()
     oracle: ClassVar[type[Oracle]] = Oracle
+    scoring_method: ClassVar[str] = ""
+    bench: ClassVar[bool] = False
     # keys of a scenario set-up only this variant gives meaning to (`from_setup` reads them;
     # a set-up naming one of a variant the ruleset does not play is refused)
     setup_fields: ClassVar[tuple[str, ...]] = ()
+    # `State` fields only this variant sets: field -> (the rule that says so, what it holds); a
+    # saved game (`Game.from_json`, uno_fsm.state_checks) holding one that none of the
+    # ruleset's variants sets is refused with that rule
+    state_fields: ClassVar[dict[str, tuple[str, str]]] = {}
 
     __slots__ = ("r",)
 
@@ -135,9 +146,11 @@ class Variant:
         the variant settled it itself."""
         return False
 
-    def swap_rules(self, face: Face) -> SwapRules | None:
+    @staticmethod
+    def swap_rules(face: Face) -> SwapRules | None:
         """The `swap` decision (`needs_swap`, `validate`, the swap itself): its rule IDs if a
-        play of `face` opens it, else None."""
+        play of `face` opens it, else None (static: uno_fsm.state_checks asks it of a saved
+        game's top card, with no game)."""
         return None
 
     def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:

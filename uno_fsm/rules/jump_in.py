@@ -2,21 +2,26 @@
 
 Rules: V.JUMPIN.*. An out-of-turn `play` sends the machine event `jump_in` (no new action
 kind); `JumpInRules` holds its guard and effect, `JumpIn` its hooks (the validation of the
-out-of-turn play, the jumpers' legal actions).
+out-of-turn play, the jumpers' legal actions), `JumpInOracle` its postconditions.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from mypy_extensions import trait
 
 from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
-from uno_fsm.cards import Card
+from uno_fsm.cards import Card, Face
+from uno_fsm.checks import Oracle, Snap, check, face_on
 from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
-from uno_fsm.phase_table import JUMP_IN, PLAY
+from uno_fsm.phase_table import DECISIONS, JUMP_IN, PLAY
 from uno_fsm.rules.core import Core
 from uno_fsm.rules.hooks import Variant
+
+PLAY_DECISION = DECISIONS[PLAY]  # the turn owner's play-or-draw decision
 
 
 @trait
@@ -40,6 +45,42 @@ class JumpInRules(Core):
         st.drawn = None
 
 
+def identical(f: Face | None, top: Face | None) -> bool:
+    """V.JUMPIN.IDENTICAL, read from the rule text: the same colour and the same symbol or
+    number (no Wild)."""
+    return f is not None and top is not None and not f.is_wild \
+        and (f.color, f.kind, f.rank) == (top.color, top.kind, top.rank)
+
+
+class JumpInOracle(Oracle):
+    """V.JUMPIN.*, read from the rule texts: a card identical to the top discard may be played
+    out of turn while the turn owner's play decision is pending; play goes on from the jumper
+    (the shared postconditions of a play then hold from the jumper's seat)."""
+
+    def out_of_turn(self, facts: Any, before: Snap, action: Any) -> bool:
+        """An out-of-turn play was accepted: an identical coloured card (V.JUMPIN.IDENTICAL)
+        while the turn owner's play decision was pending, no penalty pending
+        (V.JUMPIN.TIMING)."""
+        top = before.top()
+        check(identical(face_on(action.card, before.side), top), "V.JUMPIN.IDENTICAL",
+              f"{action.card} jumped in on {top}")
+        check(before.decision == PLAY_DECISION and not before.stack, "V.JUMPIN.TIMING",
+              f"jump-in while {before.decision} pending (stack {before.stack})")
+        return True
+
+    def listed_out_of_turn(self, facts: Any, action: Any, decision: str, owner: int | None,
+                           state: Any, top: Face | None) -> bool:
+        """Listed for another player than the one owing the decision: a jump-in, an identical
+        card on a play decision with no penalty pending (V.JUMPIN.IDENTICAL,
+        V.JUMPIN.TIMING)."""
+        a = action
+        f = face_on(a.card, state.side) if a.card is not None else None
+        check(a.kind == "play" and decision == PLAY_DECISION and not state.stack
+              and identical(f, top), "V.JUMPIN.IDENTICAL",
+              f"{a} listed while P{owner} owes the decision")
+        return True
+
+
 class JumpIn(Variant):
     name = "jump-in"
     fuzz = (FuzzConfig("classic-official+jump-in"), FuzzConfig("classic-2022+jump-in"))
@@ -52,6 +93,8 @@ class JumpIn(Variant):
                     "colors=red;numbers=7:2,1;actions=skip;wilds=wild", hand=2, target=100,
                     depth=4),
     )
+    oracle = JumpInOracle
+    bench = True  # `uno-fsm bench`, variants/4
     __slots__ = ()
 
     @staticmethod

@@ -17,6 +17,8 @@ from uno_fsm.rules.hooks import Variant
 if TYPE_CHECKING:
     from uno_fsm.game import Game
 
+METHOD = "partners"  # its `scoring.method`
+
 
 def partner_of(players: int, seat: int) -> int:
     """PARTNERS.SEATING (RUL.PARTNERS.TEAMS): seat i partners seat i + n/2 (n even);
@@ -43,6 +45,7 @@ class PartnersOracle(Oracle):
 
 class Partners(Variant):
     name = "partners"
+    scoring_method = METHOD
     fuzz = (FuzzConfig("classic-official+partners"), FuzzConfig("classic-2022+partners"))
     checks = (CheckConfig("classic-official+partners", 4,
                           "colors=red;numbers=1,2;actions=skip,reverse,draw2;wilds=wild",
@@ -52,7 +55,7 @@ class Partners(Variant):
 
     @staticmethod
     def enabled(p: Params) -> bool:
-        return p.method == "partners"
+        return p.method == METHOD
 
     def score_hand(self, winner: int, held: list[int]) -> tuple[int, str] | None:
         """PARTNERS.END: either partner going out ends the hand (CL.END.OUT, as for anyone);

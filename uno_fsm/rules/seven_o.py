@@ -1,22 +1,24 @@
 """Variant Seven-O (`seven-o`): a 7 swaps hands with a chosen player, a 0 rotates every hand.
 
-Rules: V.SEVENO.*. The `swap` decision (phase `swap`, events `choose_swap`) is defined here and
-reused by the Wild Swap Hands (swap_hands.py): the variant that opened it names its rule IDs
-through the `swap_rules` hook.
+Rules: V.SEVENO.*. A 7 opens the machine's `swap` decision (rules/swap.py) through the hook
+`swap_rules`, which names the rules the swap cites; a 0 is a card effect of its own
+(`card_effects`). `SevenOOracle` is its postconditions.
 """
 
 from __future__ import annotations
 
-from mypy_extensions import trait
+from collections import Counter
+from typing import TYPE_CHECKING, Any
 
-from uno_fsm import errors as E
 from uno_fsm.actions import Action, Event
 from uno_fsm.cards import Card, Face
+from uno_fsm.checks import Oracle, Snap, check, face_on, no_catch_after, post_swap
 from uno_fsm.configs import CheckConfig, FuzzConfig
 from uno_fsm.params import Params
-from uno_fsm.phase_table import SWAP
-from uno_fsm.rules.core import Core
 from uno_fsm.rules.hooks import CardEffect, SwapRules, Variant
+
+if TYPE_CHECKING:
+    from uno_fsm.game import Game
 
 # the reduced deck of its model-check configurations: a 0, a 7 and a plain number
 SEVENS = "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild"
@@ -24,66 +26,63 @@ SEVENS = "colors=red;numbers=0,7,1;actions=skip,reverse;wilds=wild"
 SEVEN_SWAP = SwapRules("V.SEVENO.SEVEN-SWAP", "V.SEVENO.SEVEN-PENDING", "V.SEVENO.SEVEN-TARGET")
 
 
-@trait
-class SwapDecisionRules(Core):
-    """The `swap` decision: guard `needs_swap`, effects `play_swap` and `swap_hands`."""
+class SevenOOracle(Oracle):
+    """V.SEVENO.*, read from the rule texts: a 7 makes its player exchange hands with a chosen
+    player, a 0 passes every hand on in the direction of play; nobody can be caught after
+    either (never calling the hooks)."""
 
-    def swap_rules_now(self) -> SwapRules:
-        """The rules of the pending swap: those of the variant whose card tops the discard."""
-        top = self.top()
-        if top is not None:
-            for hook in self.hooks.swap_rules:
-                got = hook(top)
-                if got is not None:
-                    return got
-        return SEVEN_SWAP
+    @staticmethod
+    def rotates(before: Snap, action: Any) -> bool:
+        """V.SEVENO.ZERO-ROTATE: a 0 not played as the last card (V.SEVENO.LAST-CARD) rotates
+        the hands."""
+        p = action.player
+        return face_on(action.card, before.side).rank == "0" and len(before.hands[p]) > 1
 
-    def validate_swap(self, a: Action) -> None:
-        """V.SEVENO.SEVEN-PENDING: a swap only while one is pending, by the player who owes
-        it (V.SWAP.TARGET for a Wild Swap Hands), with another player (V.SEVENO.SEVEN-TARGET)."""
-        st = self.st
-        if st.phase != SWAP:
-            raise E.NoSwapPending("no swap is pending", "V.SEVENO.SEVEN-PENDING")
-        rules = self.swap_rules_now()
-        if a.player != st.current:
-            raise E.NotYourTurn(f"P{st.current} chooses the swap", rules.owner)
-        if a.target == a.player:
-            raise E.NoSwapPending("swap with another player", rules.target)
+    def moves_hands(self, facts: Any, before: Snap, action: Any) -> bool:
+        return self.rotates(before, action)
 
-    def needs_swap(self, action: Action | None = None) -> bool:
-        """V.SEVENO.SEVEN-SWAP, V.SEVENO.SEVEN-PENDING: a 7 makes its player choose a hand to
-        swap with (V.SEVENO.LAST-CARD: not when it is the last card, `goes_out` is tried
-        first). V.SWAP.EFFECT, V.SWAP.TARGET: a Wild Swap Hands too (the `swap_rules` hook of
-        the variants the game plays)."""
-        hooks = self.hooks.swap_rules
-        if not hooks or action is None or action.card is None:
+    def post_play(self, facts: Any, before: Snap, action: Any, game: Game,
+                  legal: list[Any]) -> None:
+        """V.SEVENO.ZERO-ROTATE, V.SEVENO.TWO-PLAYERS: after a 0 each hand passed on in the
+        direction of play (among the players in the game: DESAFIO.ELIMINATED-OUT), the 0 out
+        of its player's; V.SEVENO.UNO: nobody can be caught after it."""
+        if not self.rotates(before, action):
+            return
+        after = game.state
+        p, card = action.player, action.card
+        out = before.out
+        for seat in range(before.players):
+            if seat in out:
+                continue
+            held = Counter(before.hands[seat])
+            if seat == p:
+                held[card] -= 1
+            to = before.step(seat)
+            check(Counter(after.hands[to]) == +held,
+                  "V.SEVENO.ZERO-ROTATE" if before.seated > 2 else "V.SEVENO.TWO-PLAYERS",
+                  f"P{seat}'s hand did not pass to P{to} after a 0")
+        no_catch_after(legal, "rotation", "V.SEVENO.UNO")
+
+    def post_effect(self, facts: Any, before: Snap, action: Any, game: Game,
+                    pend: Any) -> bool:
+        """V.SEVENO.SEVEN-PENDING: the player of a 7 owes the choice of a swap."""
+        if face_on(action.card, before.side).rank != "7":
             return False
-        f = self.face(action.card)
-        return any(h(f) is not None for h in hooks)
+        p = before.current
+        check(pend.player == p and pend.decision == "swap", "V.SEVENO.SEVEN-PENDING",
+              f"after P{p}'s 7: pending {pend}, expected P{p} to choose a swap")
+        return True
 
-    def play_swap(self, action: Action | None = None) -> None:
-        """V.SEVENO.SEVEN-PENDING: the 7 is played; its player now chooses whom to swap with.
-        V.SWAP.WILD, V.SWAP.TARGET: a Wild Swap Hands is played as a Wild (its colour named in
-        the play, CL.WILD.COLOUR); its player then owes the swap decision."""
-        a = action
-        assert a is not None
-        actor = self.st.current
-        self.place(a)
-        self.after_play(a, actor)
-
-    def swap_hands(self, action: Action | None = None) -> None:
-        """V.SEVENO.SEVEN-SWAP, V.SEVENO.TRADE-ALLOWED (the one exchange the rules allow),
-        V.SEVENO.CONTINUE; V.SEVENO.UNO: the swap action closed the window.
-        V.SWAP.EFFECT: a Wild Swap Hands swaps the whole hands the same way; V.SWAP.NEXT: the
-        next player in the direction of play follows, on the colour named."""
-        a = action
-        assert a is not None and a.target is not None
-        st = self.st
-        actor = st.current
-        rule = self.swap_rules_now().effect
-        st.hands[actor], st.hands[a.target] = st.hands[a.target], st.hands[actor]
-        self.events.append(Event("hands-swapped", actor, count=a.target, rule=rule))
-        st.current = self.seat(actor)
+    def post_action(self, facts: Any, before: Snap, action: Any, game: Game,
+                    legal: list[Any]) -> bool:
+        """V.SEVENO.SEVEN-SWAP, V.SEVENO.CONTINUE, V.SEVENO.UNO: the swap a 7 opened, the two
+        hands exchanged, the next player plays, nobody can be caught."""
+        top = before.top()
+        if action.kind != "swap" or top is None or top.rank != "7":
+            return False
+        post_swap(before, action, game, legal, "V.SEVENO.SEVEN-SWAP", "V.SEVENO.CONTINUE",
+                  "V.SEVENO.UNO")
+        return True
 
 
 class SevenO(Variant):
@@ -97,6 +96,8 @@ class SevenO(Variant):
         CheckConfig("classic-official+seven-o", 2, SEVENS, hand=2, target=100, depth=2,
                     referee=True),
     )
+    oracle = SevenOOracle
+    bench = True  # `uno-fsm bench`, variants/4
     __slots__ = ()
 
     @staticmethod
@@ -104,7 +105,8 @@ class SevenO(Variant):
         # V.SEVENO.BASES: only set by classic compositions
         return bool(p.get("seven_o.enabled", False))
 
-    def swap_rules(self, face: Face) -> SwapRules | None:
+    @staticmethod
+    def swap_rules(face: Face) -> SwapRules | None:
         return SEVEN_SWAP if face.rank == "7" else None  # V.SEVENO.SEVEN-SWAP
 
     def card_effects(self) -> dict[str, CardEffect]:
