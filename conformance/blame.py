@@ -173,7 +173,8 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     # a draw stopped short decides both piles and the top card; and a hand holding more than
     # the reference's drew what was not there to draw (fewer: the draw's own rule decides how
     # many); else a reshuffle decides the piles' sizes
-    short = [e for e in cands if e.get("kind") == "exhausted"]
+    short = [e for e in cands if e.get("kind") == "exhausted"
+             and (seat is None or str(e.get("player")) == seat)]  # that seat's draw stopped
     if short and (top not in ("hands", "hand_sizes", "views") or extra):
         cands = short
     elif top in ("draw_size", "discard_size"):

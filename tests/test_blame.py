@@ -49,6 +49,8 @@ def test_a_draw_stopped_short_governs_the_piles_the_top_and_a_hand_that_got_more
     assert governing_rule("hands.1", SHORT, players=3, extra=True) == \
         "CL.RESHUFFLE.BOTH-EMPTY"
     assert governing_rule("hands.1", SHORT, players=3) == "CL.D2.EFFECT"
+    # another seat holding more (the cards given to the wrong player): not that draw's stop
+    assert governing_rule("hands.0", SHORT, players=3, extra=True) == "CL.PLAY.MATCH"
     for key in ("top", "discard_size", "draw_size"):
         assert governing_rule(key, SHORT, players=3) == "CL.RESHUFFLE.BOTH-EMPTY", key
     assert governing_rule("current", SHORT, players=3) == "CL.D2.EFFECT"
