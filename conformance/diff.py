@@ -18,9 +18,12 @@ under test) with Hypothesis (docs/differential.md):
    (conformance.compare). After a step that drew on the oracle's random source (`shuffled`)
    only what the rules fix whatever the shuffle is compared: the keys that can be fixed (counts,
    and during play the top card and the colour in force) and, of those, what the oracle itself
-   observes alike when the same steps are replayed with other seeds; the example ends there.
-   After a divergence of a group already found, both sides are set up again from the oracle's
-   position and the example goes on (a fresh start, nothing of the divergence carried over).
+   observes alike when the same steps are replayed with other seeds; then both sides are set
+   up from the oracle's position after the shuffle and play goes on, compared whole again.
+   After a divergence of a group already found, the implementation alone is set up again from
+   the oracle's position and the example goes on (nothing of the divergence carried over). A
+   hand over is followed by an action after its end and the next hand (where the
+   implementation keeps scores), a game over by one action after its end.
 
 A divergence raises an exception of a class made for its group, its `Signature`
 (conformance.blame: what differs, the decision the position asked for, the rule that governs
