@@ -264,6 +264,9 @@ class Side:
             return
         try:
             self._deadline()
+            if self._sent is not None:  # sent for a step that did not happen: dropped first
+                self._sent = None
+                self.adapter.drain()
             self._sent = (calls, self.adapter.pipeline(calls))
         except Exception:  # noqa: BLE001 - the call that follows sends again, and reports it
             self._sent = None
