@@ -70,6 +70,7 @@ IMPLEMENTATIONS: dict[str, Callable[[], Callable[[], Any]]] = {
 
 
 GROUPS = 2  # groups each run must find, reduce and confirm
+HANG = 2.0  # seconds a request may take before it is a hang
 MAX_EXAMPLES = 500
 
 
@@ -88,8 +89,9 @@ def test_every_group_reproduces_through_the_runner(name: str, tmp_path: Path,
     monkeypatch.setenv("UNO_GAME_HANG_SECONDS", "0.3")  # uno-game's loops: 2 s each otherwise
     factory = IMPLEMENTATIONS[name]()
     # two confirmation runs (the default three): the test runs each scenario again below
+    # (2 s a request: a hang, skilluno's first Draw Two, is found without waiting 10 s)
     report = Differ(ReferenceOracle, factory, shrink_seconds=0.5, reduce_seconds=0.5,
-                    confirm_runs=2).run(examples=MAX_EXAMPLES, seed=3,
+                    confirm_runs=2, timeout=HANG).run(examples=MAX_EXAMPLES, seed=3,
                           until=lambda found: len(found) >= GROUPS)
     assert report.groups, f"{name}: no divergence found in {MAX_EXAMPLES} examples"
     written = write_all(report.groups, name, tmp_path)
@@ -100,7 +102,7 @@ def test_every_group_reproduces_through_the_runner(name: str, tmp_path: Path,
     on_reference = Runner(ReferenceAdapter).run(list(by_id.values()))
     assert {r.status for r in on_reference.results} == {"passed"}, \
         [(r.id, r.message) for r in on_reference.results if r.status != "passed"]
-    on_impl = Runner(factory).run(list(by_id.values()))
+    on_impl = Runner(factory, timeout=HANG).run(list(by_id.values()))
     assert {r.status for r in on_impl.results} <= {"failed", "errored"}, \
         [(r.id, r.message) for r in on_impl.results if r.status not in ("failed", "errored")]
     signatures = [d.signature for d, _ in report.groups]
