@@ -50,6 +50,10 @@ EFFECTS: dict[str, frozenset[str]] = {
     "color": TURN | {"active_color"},
     "passed": TURN,
     "reshuffled": frozenset({"draw_size", "discard_size", "top", "active_color"}),
+    # a draw stopped short, nothing left to draw: how many cards the hand got, what is left in
+    # both piles, and the top card, which stays (CL.RESHUFFLE.BOTH-EMPTY)
+    "exhausted": frozenset({"hands", "hand_sizes", "draw_size", "discard_size", "top",
+                            "active_color", "views"}),
     "first-card": TURN | {"top", "active_color", "discard_size", "draw_size", "direction"},
     "dealt": frozenset({"hands", "hand_sizes", "draw_size", "views"}),
     "dealer": TURN | {"dealer"},
@@ -118,6 +122,18 @@ def first_key(keys: Sequence[str]) -> str:
     return best if top(best) == "pending" else top(best)
 
 
+def asked(after: str | None, mismatches: Sequence[str]) -> bool:
+    """Whether what differs is the decision asked next, whatever else differs: the reference
+    asks a decision other than a turn's play (`after`: the drawn card's, a challenge, a
+    colour) and the implementation asks another. It did something else instead, and what that
+    changed on the table (the top, the colour, the direction, a hand: whichever the card it
+    played touches) is its consequence: one deviation, whatever card shows it. Not when the
+    hand or the game ended on one side: the end decides the rest."""
+    keys = {k.split(".", 1)[0] for k in mismatches}
+    return after not in (None, "play", "none") and "pending.decision" in mismatches and \
+        not keys & {"round_over", "game_over"}
+
+
 def _seat_of(key: str) -> str | None:
     parts = key.split(".")
     return parts[1] if len(parts) > 1 and parts[0] in SEAT_KEYS else None
@@ -137,11 +153,13 @@ def _applies(rule: str, ruleset: str | None) -> bool:
 
 
 def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: int | None = None,
-                   ruleset: str | None = None, after: str | None = None) -> str | None:
+                   ruleset: str | None = None, after: str | None = None,
+                   extra: bool = False) -> str | None:
     """The rule that governs the observation `key` (a mismatch key: `current`, `hand_sizes.2`,
     `pending.decision`) after a step whose reference events are `events` (dicts with `kind`,
     `player`, `rule`, optionally `card`), or None when no event changes it. `after`: the
-    decision the reference waits for after the step."""
+    decision the reference waits for after the step; `extra`: the implementation shows more
+    cards there than the reference (`more_cards`)."""
     top = key.split(".", 1)[0]
     seat = _seat_of(key)
     own_draw = ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING")  # the turn owner's draw, not a penalty
@@ -152,13 +170,26 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     if seat is not None:
         own = [e for e in cands if str(e.get("player")) == seat]
         cands = own or cands
-    if top in ("draw_size", "discard_size"):  # a reshuffle decides the piles' sizes
+    # a draw stopped short decides both piles and the top card; and a hand holding more than
+    # the reference's drew what was not there to draw (fewer: the draw's own rule decides how
+    # many); else a reshuffle decides the piles' sizes
+    short = [e for e in cands if e.get("kind") == "exhausted"
+             and (seat is None or str(e.get("player")) == seat)]  # that seat's draw stopped
+    if short and (top not in ("hands", "hand_sizes", "views") or extra):
+        cands = short
+    elif top in ("draw_size", "discard_size"):
         cands = [e for e in cands if e.get("kind") == "reshuffled"] or cands
     if not cands:
         return None
     event = cands[-1]
     rule = str(event["rule"])
     kind = event.get("kind")
+    if kind == "drew" and top == "draw_size" and not any(
+            e.get("kind") in ("reshuffled", "exhausted") for e in events):
+        # The draw pile's size differs after a draw that refilled nothing (the hands, before
+        # it in KEY_ORDER, agree): a pile refilled, rebuilt or reshuffled at another moment
+        # than when a card must be drawn from an empty pile
+        rule = "CL.RESHUFFLE.WHEN"
     classic = (ruleset or "classic").startswith("classic")
     if kind == "played" and top in ("top", "discard_size"):
         rule = "CL.PLAY.DISCARD-FACE-UP"
@@ -216,20 +247,52 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     return rule
 
 
+def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
+    """The keys of `mismatches` (`compare.Mismatch`, or their JSON form) where the
+    implementation shows more cards than the reference: a longer hand, a larger hand size."""
+    def count(value: Any) -> int | None:
+        if isinstance(value, list):
+            return len(value)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    out = []
+    for m in mismatches:
+        get = m.get if isinstance(m, Mapping) else lambda k, m=m: getattr(m, k, None)
+        key = str(get("key") or "")
+        want, got = count(get("expected")), count(get("observed"))
+        if key.split(".", 1)[0] in ("hands", "hand_sizes") and want is not None and \
+                got is not None and got > want:
+            out.append(key)
+    return tuple(out)
+
+
+def top_taken(mismatches: Sequence[Any]) -> bool:
+    """Whether `mismatches` (`compare.Mismatch`, or their JSON form) show an implementation
+    whose discard pile is empty where the reference's holds its top card."""
+    for m in mismatches:
+        get = m.get if isinstance(m, Mapping) else lambda k, m=m: getattr(m, k, None)
+        want, got = get("expected"), get("observed")
+        if get("key") == "discard_size" and isinstance(want, int) and want >= 1 and got == 0:
+            return True
+    return False
+
+
 def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, str] = ("", ""),
               decision: str, events: Sequence[Mapping[str, Any]] = (),
               rejection: Mapping[str, Any] | None = None, action: Mapping[str, Any] | None = None,
               before: Mapping[str, Any] | None = None, players: int | None = None,
               ruleset: str | None = None, after: str | None = None,
-              previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None
-              ) -> Signature:
+              previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
+              more: Sequence[str] = (), taken: bool = False) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
     reference's refusal of the action, if it refused it; `previous`: the reference's events
     after the step before and the decision it then waited for (when one side answers
     `not-your-turn` and the other does not, they disagree on whose turn it is: the rule is the
-    one that governed the turn after that step)."""
+    one that governed the turn after that step); `more`: the mismatched keys where the
+    implementation shows more cards (`more_cards`); `taken`: its discard pile lost the top
+    card the reference keeps (`top_taken`)."""
     drawn_played = decision == "play-drawn" and action is not None and "play" in action
     if drawn_played:
         decision = "play"  # the drawn card played: a play like any other
@@ -237,10 +300,18 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     what = ""
     if kind in ("observation", "state-changed"):
         what = first_key(mismatches)
+        if kind == "observation" and asked(after, mismatches):
+            what = "pending.decision"
+        if kind == "observation" and taken and any(
+                e.get("kind") in ("reshuffled", "exhausted") for e in events):
+            # the top card went into the draw pile at this step's reshuffle: whatever it
+            # leads to (a colour, a hand holding it, the piles' sizes), the top stays
+            return Signature(kind, "discard_size", decision, "CL.RESHUFFLE.KEEP-TOP")
         if kind == "observation":
             key = min(mismatches, key=lambda k: (first_key([k]) != what, k)) if mismatches \
                 else what
-            rule = governing_rule(key, events, players=players, ruleset=ruleset, after=after)
+            rule = governing_rule(key, events, players=players, ruleset=ruleset, after=after,
+                                  extra=key in more)
             if drawn_played and rule == "CL.PLAY.MATCH":
                 rule = "CL.DRAW.PLAY-DRAWN"  # what playing the drawn card does to the table
         else:
@@ -289,8 +360,10 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
     if status != "failed":
         return None
     keys = [str(m.get("key", "")) for m in result.get("mismatches") or []]
+    more = more_cards(result.get("mismatches") or [])
+    taken = top_taken(result.get("mismatches") or [])
     if result.get("step_kind") == "expect" or (keys and result.get("step") is None):
-        return signature("observation", mismatches=keys, **common)
+        return signature("observation", mismatches=keys, more=more, taken=taken, **common)
     if isinstance(expected, dict) and "setup_error" not in expected and keys:
         return signature("state-changed", mismatches=keys, **common)
     if expected == "accepted" and isinstance(observed, dict):
@@ -305,7 +378,7 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
         got = str(((observed or {}).get("error") or {}).get("code", "")) \
             if isinstance(observed, dict) else ""
         return signature("error-code", codes=(want, got), **common)
-    return signature("observation", mismatches=keys, **common)
+    return signature("observation", mismatches=keys, more=more, taken=taken, **common)
 
 
 ORACLE_VIEW = ["events", "rules_applied", "pending", "hands", "active_color", "legal_actions"]

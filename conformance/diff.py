@@ -18,9 +18,12 @@ under test) with Hypothesis (docs/differential.md):
    (conformance.compare). After a step that drew on the oracle's random source (`shuffled`)
    only what the rules fix whatever the shuffle is compared: the keys that can be fixed (counts,
    and during play the top card and the colour in force) and, of those, what the oracle itself
-   observes alike when the same steps are replayed with other seeds; the example ends there.
-   After a divergence of a group already found, both sides are set up again from the oracle's
-   position and the example goes on (a fresh start, nothing of the divergence carried over).
+   observes alike when the same steps are replayed with other seeds; then both sides are set
+   up from the oracle's position after the shuffle and play goes on, compared whole again.
+   After a divergence of a group already found, the implementation alone is set up again from
+   the oracle's position and the example goes on (nothing of the divergence carried over). A
+   hand over is followed by an action after its end and the next hand (where the
+   implementation keeps scores), a game over by one action after its end.
 
 A divergence raises an exception of a class made for its group, its `Signature`
 (conformance.blame: what differs, the decision the position asked for, the rule that governs
@@ -33,11 +36,11 @@ never imports the engine: both sides are adapters.
 
 from __future__ import annotations
 
-import json
+import functools
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,11 +50,15 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from conformance import compare as cmp
-from conformance.blame import Signature, signature
+from conformance.blame import Signature, more_cards, signature, top_taken
 from conformance.divergence import (
+    BATCH,
     COUNT_KEYS,
     DEAL_SHUFFLE_KEYS,
     PLAY_SHUFFLE_KEYS,
+    REDUCE_SECONDS,
+    SHRINK_SECONDS,
+    STARTS,
     Divergence,
     Dropped,
     StepRecord,
@@ -63,26 +70,25 @@ from conformance.protocol import AdapterError, Unsupported, check_hello, check_r
 from uno_spec.signals import Interrupted
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
-ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position")
+ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position",
+               "turn_position")
 REQUIRED_ORACLE_KEYS = ("legal_actions", "rules_applied", "shuffled", "position")
 # what a shuffle can leave fixed, at a deal (the setup, a next round: a new first card) ...
 SETUP_CODES = ("unresolvable-setup", "wrong-player-count")  # a deal the rules refuse
 FIXED_SEEDS = 4  # oracle replays with other seeds that tell what a shuffle leaves fixed
+ADVANCE = 4  # actions the oracle may take alone after a divergence, to a position to resync at
 # observations judged only when the implementation declares the feature that gives them meaning
 # (and those of a variant's feature: `gated`)
 GATED = {"scores": "scoring", "game_over": "scoring", "views": "views"}
-STARTS = ("made", "made-round", "turn", "round", "game")
 STARTS_WEIGHT = {"made": 3, "made-round": 2, "turn": 3, "round": 1, "game": 1}
 ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision", "no-color",
                  "bad-color", "window", "after-end", "eliminated")
-BATCH = 25  # examples per Hypothesis run; a long session is a series of runs
-SHRINK_SECONDS = 20.0  # shrinking budget per run, from its first divergence
-REDUCE_SECONDS = 15.0  # reduction budget per group (conformance.reduce)
 POSITION_CACHE = 512  # start positions remembered (shrinking replays the same ones)
 START_SECONDS = 10.0  # at least this long for an adapter's `hello` (a program starting)
 PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
 MADE_HAND = 7  # the longest hand of a made position
 MADE_PILE = 12  # the longest draw pile of a made position
+CARD_BYTES = 2  # one card's pick in a made position (modulo what is left of the deck)
 
 
 def gated() -> dict[str, str]:
@@ -97,6 +103,23 @@ def gated() -> dict[str, str]:
 class DiffError(Exception):
     """The fuzzer cannot run (bad options, an oracle without the needed capabilities, an
     oracle that failed): one line for the user, exit status 2."""
+
+
+STEP_BYTES = 3  # one step's choice: an integer below 2**24 (Differ._play reads it)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One example, drawn before it is played (`Differ._plan`)."""
+
+    ruleset: str
+    players: int
+    start: str  # a key of STARTS_WEIGHT
+    seed: int
+    made: dict[str, Any] | None  # the set-up of a made start
+    prefix: int  # `turn`: random actions the oracle plays from its deal
+    drawing: bool  # ... drawing or keeping whenever it may
+    choices: tuple[int, ...]  # one per step
 
 
 class DivergenceFound(Exception):  # noqa: N818 - what it reports
@@ -118,8 +141,10 @@ class Stats:
     illegal: int = 0
     unsupported: int = 0  # examples stopped by an action or setup the implementation lacks
     out_of_scope: int = 0  # divergences needing a feature the implementation does not declare
-    shuffles: int = 0  # examples that ended at a shuffle (compared on what it leaves fixed)
-    resyncs: int = 0  # examples set up again after a divergence of a known group
+    shuffles: int = 0  # steps (and set-ups) that shuffled: compared on what it leaves fixed
+    resyncs: int = 0  # the implementation set up again after a divergence of a known group
+    resumed: int = 0  # both sides set up again after a shuffle (the example goes on)
+    advanced: int = 0  # resyncs after the oracle alone went on to a position a set-up states
     started: float = field(default_factory=time.monotonic)
 
     def rate(self) -> float:
@@ -149,9 +174,11 @@ class DiffReport:
         return not self.groups
 
 
-def _norm(act: dict[str, Any]) -> str:
-    return json.dumps({k: (v.lower() if isinstance(v, str) and k == "color" else v)
-                       for k, v in act.items()}, sort_keys=True)
+def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:
+    """An action as a hashable value, equal for equal actions (a colour in any case; `true`
+    is not `1`)."""
+    return tuple(sorted((k, v.lower() if k == "color" and isinstance(v, str) else v, type(v))
+                        for k, v in act.items()))
 
 
 def player_range(caps: dict[str, Any]) -> tuple[int, int]:
@@ -172,6 +199,7 @@ class Side:
         self.timeout = timeout
         self.adapter: Any = None
         self.caps: dict[str, Any] = {}
+        self._sent: tuple[list[tuple[str, dict[str, Any]]], int] | None = None
 
     def _arm(self) -> Any:
         if self.adapter is None:
@@ -224,14 +252,48 @@ class Side:
 
         return self._guard(go)  # type: ignore[no-any-return]
 
+    def _piped(self) -> bool:
+        return self.caps.get("pipelining") is True and hasattr(self.adapter, "pipeline")
+
+    def send(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
+        """To a program that pipelines: send these requests now, so that it works on them
+        while the caller does something else (the oracle's own step); the `act_observe` or
+        `setup_observe` called next with the same requests takes their answers. Nothing for
+        any other adapter (a failure to write: the call that follows reports it)."""
+        if self.adapter is None or not self._piped():
+            return
+        try:
+            self._deadline()
+            if self._sent is not None:  # sent for a step that did not happen: dropped first
+                self._sent = None
+                self.adapter.drain()
+            self._sent = (calls, self.adapter.pipeline(calls))
+        except Exception:  # noqa: BLE001 - the call that follows sends again, and reports it
+            self._sent = None
+
+    def _pipeline(self, calls: list[tuple[str, dict[str, Any]]]) -> int:
+        """The id of the last of `calls`, sent now unless `send` sent them already."""
+        sent, self._sent = self._sent, None
+        if sent is not None and sent[0] == calls:
+            return sent[1]
+        if sent is not None:  # sent for a step that did not happen: its answers dropped first
+            self.adapter.drain()
+        return self.adapter.pipeline(calls)  # type: ignore[no-any-return]
+
     def act_observe(self, action: dict[str, Any], keys: Sequence[str]
                     ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-        """`act` then `observe`, in one write to a program that pipelines."""
+        """`act` then `observe`: in one write to a program that pipelines, in one call to an
+        in-process adapter that has `act_observe` (docs/adapter-protocol.md, "In process")."""
         def go() -> tuple[dict[str, Any] | None, dict[str, Any]]:
             adapter = self.adapter
-            piped = self.caps.get("pipelining") is True and hasattr(adapter, "pipeline")
+            if hasattr(adapter, "act_observe"):
+                rejection, obs = adapter.act_observe(action, list(keys))
+                if not isinstance(obs, dict):
+                    raise AdapterError("protocol-error", "observe must return an object")
+                return check_rejection(rejection), obs
+            piped = self._piped()
             if piped:
-                adapter.pipeline([("act", {"action": action}), ("observe", {"keys": list(keys)})])
+                self._pipeline(act_observe_calls(action, keys))
             try:
                 rejection = check_rejection(adapter.act(action))
             except Unsupported:
@@ -245,13 +307,56 @@ class Side:
 
         return self._guard(go)  # type: ignore[no-any-return]
 
+    def setup_observe(self, params: dict[str, Any], keys: Sequence[str]
+                      ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """`setup` then, if it is accepted, `observe`: in one write to a program that
+        pipelines (the observation's answer dropped after a refusal)."""
+        def go() -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+            adapter = self.adapter
+            piped = self._piped()
+            last = self._pipeline(setup_observe_calls(params, keys)) if piped else 0
+
+            def drop() -> None:  # the observation sent after a set-up that did not happen
+                try:
+                    adapter.drain(last)
+                except AdapterError:  # whatever it answered, the set-up's answer stands
+                    self.discard()
+
+            try:
+                refusal = check_rejection(adapter.setup(params), "setup")
+            except Unsupported:
+                if piped:
+                    drop()
+                raise
+            if refusal is not None:
+                if piped:
+                    drop()
+                return refusal, None
+            obs = adapter.observe(list(keys))
+            if not isinstance(obs, dict):
+                raise AdapterError("protocol-error", "observe must return an object")
+            return None, obs
+
+        return self._guard(go)  # type: ignore[no-any-return]
+
     def discard(self) -> None:
+        self._sent = None
         adapter, self.adapter = self.adapter, None
         if adapter is not None:
             try:
                 adapter.close()
             except Exception:  # noqa: BLE001 - a broken adapter must not stop the run
                 pass
+
+
+def act_observe_calls(action: dict[str, Any], keys: Sequence[str]
+                      ) -> list[tuple[str, dict[str, Any]]]:
+    return [("act", {"action": action}), ("observe", {"keys": list(keys)})]
+
+
+def setup_observe_calls(params: dict[str, Any], keys: Sequence[str]
+                        ) -> list[tuple[str, dict[str, Any]]]:
+    return [("setup", params), ("observe", {"keys": list(keys)})]
 
 
 def _supported(ruleset: str, declared: Sequence[str]) -> bool:
@@ -265,6 +370,26 @@ def _card_order(card: str) -> tuple[int, str]:
     return (0 if card[1:].isdigit() else 1, card[1:] + card[0])
 
 
+@functools.cache
+def _copies(ruleset: str) -> dict[str, int]:
+    from conformance import specdata
+
+    return dict(specdata.deck(ruleset).light)
+
+
+@functools.cache
+def _made_deck(ruleset: str) -> tuple[str, ...]:
+    from conformance import specdata
+
+    try:
+        deck = specdata.deck(ruleset)
+    except Exception:  # noqa: BLE001 - an unknown ruleset: no made positions
+        return ()
+    if deck.game != "classic":
+        return ()
+    return tuple(sorted(deck.light, key=_card_order))
+
+
 class Differ:
     """The oracle and the implementation under test, and the Hypothesis test that plays them."""
 
@@ -273,7 +398,7 @@ class Differ:
                  players: tuple[int, int] = (2, 8), timeout: float = 10.0, max_steps: int = 30,
                  max_prefix: int = 150, illegal_percent: int = 20,
                  shrink_seconds: float = SHRINK_SECONDS, reduce_seconds: float = REDUCE_SECONDS,
-                 confirm_runs: int = 3,
+                 confirm_runs: int = 3, starts: Sequence[str] = (),
                  on_progress: Callable[[Differ], None] | None = None) -> None:
         self.oracle = Side(oracle, timeout)
         self.impl = Side(implementation, timeout)
@@ -302,9 +427,12 @@ class Differ:
         self._t0 = time.monotonic()
         self._hit: dict[Signature, float] = {}  # first hit, before shrinking
         self._last: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+        self._at: dict[str, Any] = {}  # the oracle's observations after its last set-up or act
+        self._resume_at: dict[str, Any] | None = None  # its position after a shuffle
         self._example_rules: set[str] = set()
         try:
             self._greet(rulesets)
+            self._only(starts)
         except BaseException:
             self.close()
             raise
@@ -355,6 +483,8 @@ class Differ:
                                   | ({"events"} if "events" in ocaps["observations"]
                                      else set()))
         self.has_events = "events" in ocaps["observations"]
+        # `position`'s `turn` alone, where the oracle answers it (no deal computed)
+        self.turn_key = "turn_position" if "turn_position" in ocaps["observations"] else None
         self.starts = ["turn"] + [s for s in ("round", "game") if self._accepts(s)]
         if any(self._made_deck(r) for r in self.rulesets):
             self.starts.insert(0, "made")
@@ -364,6 +494,17 @@ class Differ:
         bases = {r.split("+")[0] for r in self.rulesets}
         self.rules_in_scope = sorted(r for r, t in rules.items() if bases & set(t.rulesets))
         self.stats = Stats()
+
+    def _only(self, starts: Sequence[str]) -> None:
+        """Fuzz only these starts (each one the implementation takes)."""
+        for start in starts:
+            if start not in STARTS_WEIGHT:
+                raise DiffError(f"unknown start {start!r} (one of {', '.join(STARTS)})")
+            if start not in self.starts:
+                raise DiffError(f"start {start!r}: not fuzzed against this implementation "
+                                f"(it takes {', '.join(self.starts)})")
+        if starts:
+            self.starts = [s for s in self.starts if s in starts]
 
     def close(self) -> None:
         """Stop both adapters (`run` does it at its end)."""
@@ -428,19 +569,26 @@ class Differ:
         rng = random.Random(seed)
         if start == "round":
             return self._exported()["deal"]  # type: ignore[no-any-return]
+        keys = ["legal_actions"]
+        obs = self._o(self.oracle.observe, keys)
         for i in range(prefix + 20):
             if i >= prefix:
-                pos = self._exported()["turn"]
+                pos = self._turn()
                 if pos is not None:
                     return pos  # type: ignore[no-any-return]
-            legal = self._o(self.oracle.observe, ["legal_actions"])["legal_actions"]
-            legal = [a for a in legal if not a.get("next_round")]
+            legal = [a for a in obs["legal_actions"] if not a.get("next_round")]
             if not legal:
                 return None
             keep = [a for a in legal if a.get("draw") or a.get("pass")] if drawing else []
             chosen = rng.choice(keep or legal)
-            self._o(self.oracle.act, chosen)
+            obs = self._o(self.oracle.act_observe, chosen, keys)[1]
         return None
+
+    def _turn(self) -> dict[str, Any] | None:
+        """The oracle's position as a `start: turn` set-up (None: it cannot be one)."""
+        if self.turn_key is None:
+            return self._exported()["turn"]  # type: ignore[no-any-return]
+        return self._o(self.oracle.observe, [self.turn_key])[self.turn_key]  # type: ignore[no-any-return]
 
     def _exported(self) -> dict[str, Any]:
         pos = self._o(self.oracle.observe, ["position"])["position"]
@@ -450,123 +598,150 @@ class Differ:
         return pos
 
     @staticmethod
-    def _made_deck(ruleset: str) -> list[str]:
+    def _made_deck(ruleset: str) -> tuple[str, ...]:
         """The card kinds a made position draws from (classic decks only; Flip's double-faced
         cards come from play), simplest first."""
-        from conformance import specdata
-
-        try:
-            deck = specdata.deck(ruleset)
-        except Exception:  # noqa: BLE001 - an unknown ruleset: no made positions
-            return []
-        if deck.game != "classic":
-            return []
-        return sorted(deck.light, key=_card_order)
+        return _made_deck(ruleset)
 
     def _made(self, draw: Callable[..., Any], ruleset: str, players: int, deal: bool = False
-              ) -> dict[str, Any] | None:
+              ) -> dict[str, Any]:
         """A `start: turn` position built by strategies that shrink toward short hands and
-        piles of number cards (None: more copies of a card than the deck holds); `deal`: a
-        `start: round` one, the first card turned from the pile's top."""
+        piles of number cards; `deal`: a `start: round` one, the first card turned from the
+        pile's top. Each card is drawn from what is left of the deck, ordered simplest first
+        (a position never holds more copies of a card than the deck)."""
         from conformance import specdata
 
-        kinds = self._made_deck(ruleset)
-        deck = specdata.deck(ruleset).light
-        card = st.sampled_from(kinds)
-        hands = {str(s): draw(st.lists(card, min_size=1, max_size=MADE_HAND), label=f"hand {s}")
-                 for s in range(players)}
-        top = draw(card, label="top") if not deal else ""
-        below = draw(st.lists(card, max_size=2), label="discard") if not deal else []
-        # a deal's pile holds the first card and what its effect draws (a Draw Two's two)
-        pile = draw(st.lists(card, min_size=3 if deal else 1, max_size=MADE_PILE),
-                    label="draw pile")
+        left = [c for c in self._made_deck(ruleset) for _ in range(_copies(ruleset)[c])]
+
+        def take(cards: list[str] | None = None, pick: int | None = None) -> str:
+            among = left if cards is None else cards
+            card = among[draw(st.integers(0, len(among) - 1)) if pick is None
+                         else pick % len(among)]
+            left.remove(card)
+            return card
+
+        def some(least: int, most: int) -> list[str]:
+            # the cards' picks in one draw (one draw per card cost more than playing the
+            # example): CARD_BYTES bytes each, shrinking toward 0, the simplest card left
+            n = draw(st.integers(least, most)) * CARD_BYTES
+            raw = draw(st.binary(min_size=n, max_size=n))
+            return [take(pick=int.from_bytes(raw[i:i + CARD_BYTES], "big"))
+                    for i in range(0, n, CARD_BYTES)]
+
+        hands = {str(s): some(1, MADE_HAND) for s in range(players)}
+        top = take() if not deal else ""
+        below = some(0, 2) if not deal else []
+        # a deal's pile holds the first card and what its effect draws (a Draw Two's two);
+        # where scores are kept, half the time every card left (simplest first, cut at a drawn
+        # place): a hand won there deals the next one (a few cards cannot: unresolvable-setup)
+        pile: list[str] = []
+        if not deal and "scoring" in self.features and draw(st.booleans()):
+            cut = draw(st.integers(0, len(left) - 1))
+            pile, left[:] = left[cut:] + left[:cut], []
+        elif not deal:
+            pile = some(1, MADE_PILE)
         if deal:  # the first card turned: a number, an action card or a Wild, a third each
-            tier = draw(st.integers(0, 2), label="first card kind")
-            pile[0] = draw(st.sampled_from([c for c in kinds if _card_order(c)[0] == tier]),
-                           label="first card")
-        used = Counter([c for h in hands.values() for c in h] + [*below, *pile]
-                       + ([top] if top else []))
-        if any(n > deck.get(c, 0) for c, n in used.items()):
-            return None
+            tier = draw(st.integers(0, 2))
+            pile = [take([c for c in left if _card_order(c)[0] == tier] or None),
+                    *some(2, MADE_PILE - 1)]
         if deal:
-            return {"players": players, "dealer": draw(st.integers(0, players - 1),
-                                                       label="dealer"),
+            return {"players": players, "dealer": draw(st.integers(0, players - 1)),
                     "start": "round", "hands": hands, "draw": pile}
         colors = ("red", "yellow", "green", "blue")
         letters = {c[0].upper(): c for c in colors}
-        active = draw(st.sampled_from(colors), label="colour") if top.startswith("W") \
+        active = draw(st.sampled_from(colors)) if top.startswith("W") \
             else letters[top[0]]
-        current = draw(st.integers(0, players - 1), label="current")
+        current = draw(st.integers(0, players - 1))
         setup: dict[str, Any] = {
             "players": players, "dealer": (current - 1) % players, "start": "turn",
             "current": current,
-            "direction": draw(st.sampled_from(("clockwise", "counterclockwise")),
-                              label="direction"),
+            "direction": draw(st.sampled_from(("clockwise", "counterclockwise"))),
             "hands": hands, "discard": [*below, top], "active_color": active, "draw": pile}
         target_ = (specdata.ruleset_params(ruleset).get("scoring") or {}).get("target")
-        if "scoring" in self.features and target_ and draw(st.booleans(), label="scores?"):
-            setup["scores"] = {str(s): draw(st.integers(0, int(target_) - 1),
-                                            label=f"score {s}") for s in range(players)}
+        if "scoring" in self.features and target_ and draw(st.booleans()):
+            setup["scores"] = {str(s): draw(st.integers(0, int(target_) - 1))
+                               for s in range(players)}
         return setup
 
     # --- one example -------------------------------------------------------------------------
 
-    def example(self, data: st.DataObject) -> None:
-        draw = data.draw
-        ruleset = draw(st.sampled_from(self.rulesets), label="ruleset")
+    def _plan(self, draw: Callable[..., Any]) -> Plan:
+        """One example drawn whole before it is played: the ruleset, the player count, the
+        start (a made position drawn here), the seed and the choice of every step (each an
+        integer read against the oracle's legal actions when the step is played: it shrinks
+        toward 0, the first legal action)."""
+        ruleset = draw(st.sampled_from(self.rulesets))
         lo, hi = self.players
-        players = draw(st.integers(lo, hi), label="players")
+        players = draw(st.integers(lo, hi))
         starts = [s for s in self.starts
                   if not s.startswith("made") or self._made_deck(ruleset)]
         start = draw(st.sampled_from([s for s in STARTS for _ in range(STARTS_WEIGHT[s])
-                                      if s in starts]), label="start")
-        seed = draw(st.integers(0, 2**16 - 1), label="seed")
+                                      if s in starts]))
+        seed = draw(st.integers(0, 2**16 - 1))
+        made: dict[str, Any] | None = None
+        prefix, drawing = 0, False
+        if start.startswith("made"):
+            made = self._made(draw, ruleset, players, deal=start == "made-round")
+        elif start == "turn":
+            prefix = draw(st.integers(0, self.max_prefix))
+            # a prefix that draws whenever it may runs the draw pile down: reshuffles get played
+            drawing = draw(st.booleans()) if prefix else False
+        # every step's choice in one draw (one Hypothesis draw per step cost more than the
+        # step): STEP_BYTES bytes each, shrinking toward fewer steps and toward 0 each
+        steps = draw(st.integers(1, self.max_steps)) * STEP_BYTES
+        raw = draw(st.binary(min_size=steps, max_size=steps))
+        choices = tuple(int.from_bytes(raw[i:i + STEP_BYTES], "big")
+                        for i in range(0, steps, STEP_BYTES))
+        return Plan(ruleset, players, start, seed, made, prefix, drawing, choices)
+
+    def example(self, plan: Plan) -> None:
         if self._shrink_end is not None and time.monotonic() > self._shrink_end:
             reject()  # the shrinking budget is spent: the best example so far stands
-        if start.startswith("made"):
-            setup = self._made(draw, ruleset, players, deal=start == "made-round")
+        if plan.start.startswith("made"):
+            setup = plan.made
         else:
-            prefix = draw(st.integers(0, self.max_prefix), label="prefix") \
-                if start == "turn" else 0
-            # a prefix that draws whenever it may runs the draw pile down: reshuffles get played
-            drawing = draw(st.booleans(), label="drawing prefix") if prefix else False
-            where = (ruleset, players, start, seed, prefix, drawing)
+            where = (plan.ruleset, plan.players, plan.start, plan.seed, plan.prefix,
+                     plan.drawing)
             if where not in self._positions:
                 if len(self._positions) >= POSITION_CACHE:
                     self._positions.clear()
                 self._positions[where] = self._position(*where)
             setup = self._positions[where]
-        steps = draw(st.integers(1, self.max_steps), label="steps")
         if setup is None:
             reject()
+            return
         self.stats.examples += 1
         self._example_rules = set()
         try:
-            self._play(draw, ruleset, players, seed, setup, steps)
+            self._play(plan.choices, plan.ruleset, plan.players, plan.seed, setup)
         finally:
             novelty = sum(1.0 / (1 + self.coverage[r]) for r in self._example_rules)
             self.coverage.update(self._example_rules)
             target(novelty, label="rules rarely exercised")
 
-    def _begin(self, ruleset: str, seed: int, setup: dict[str, Any]
+    def _begin(self, ruleset: str, seed: int, setup: dict[str, Any],
+               at: dict[str, Any] | None = None
                ) -> tuple[Divergence, dict[str, Any], dict[str, Any] | None] | None:
-        """Both sides set up; the record, the oracle's and the implementation's observations
-        (None for the implementation: the example ends, its divergence reported)."""
+        """Both sides set up (the oracle not when it is already there: `at`, its
+        observations); the record, the oracle's and the implementation's observations (None
+        for the implementation: the example ends, its divergence reported)."""
         params = {"ruleset": ruleset, "setup": setup, "seed": seed}
-        if self._o(self.oracle.setup, params) is not None:
-            return None  # the oracle refuses the position: nothing to compare
-        o_obs = self._o(self.oracle.observe, self.oracle_keys)
+        if at is None:
+            self.impl.send(setup_observe_calls(params, self.compared))
+            if self._o(self.oracle.setup, params) is not None:
+                return None  # the oracle refuses the position: nothing to compare
+            at = self._o(self.oracle.observe, self.oracle_keys)
+        o_obs = self._at = at
         self._example_rules.update(o_obs["rules_applied"])
         record = Divergence("", (), "", ruleset, seed, setup, [], {},
                             setup_events=list(o_obs.get("events") or []),
                             setup_after=(o_obs.get("pending") or {}).get("decision"))
         try:
-            refusal = self.impl.setup(params)
+            refusal, i_obs = self.impl.setup_observe(params, self.compared)
             if refusal is not None:
                 self._diverged(record, "setup-refused", o_obs, {}, codes=("", refusal["code"]),
                                message=f"set-up refused with {refusal['code']}")
                 return record, o_obs, None
-            i_obs = self.impl.observe(self.compared)
         except Unsupported:
             self.stats.unsupported += 1
             return record, o_obs, None
@@ -575,8 +750,8 @@ class Differ:
             return record, o_obs, None
         return record, o_obs, i_obs
 
-    def _play(self, draw: Callable[..., Any], ruleset: str, players: int, seed: int,
-              setup: dict[str, Any], steps: int) -> None:
+    def _play(self, choices: Sequence[int], ruleset: str, players: int, seed: int,
+              setup: dict[str, Any]) -> None:
         begun = self._begin(ruleset, seed, setup)
         if begun is None:
             reject()
@@ -588,28 +763,31 @@ class Differ:
             self.stats.out_of_scope += 1
             return
         verdict = self._judge(record, o_obs, i_obs, deal=True)
-        while verdict == "resync":
-            again = self._resync(record)
+        if verdict in ("resync", "resume"):
+            again = self._resync(record) if verdict == "resync" else self._resumed(record)
             if again is None:
                 return
             record, o_obs, i_obs = again
-            verdict = "go"
-        if verdict != "go":
+        elif verdict != "go":
             return
-        for _ in range(steps):
+        todo = list(choices)
+        ended = False
+        while todo:
+            r = todo.pop(0)
             legal = [a for a in o_obs["legal_actions"] if self.allowed(a, ruleset)]
             over = o_obs.get("round_over") or o_obs.get("game_over")
             if not legal and not over:
                 return  # the oracle waits for a decision outside the implementation's features
-            # one draw per step (it shrinks toward 0: the first legal action): the illegal
+            # one choice per step (it shrinks toward 0: the first legal action): the illegal
             # share at the top of each hundred, then the kind, the pick and the action
-            r = draw(st.integers(0, 2**24), label="step")
             act = None
             if self._accepting(o_obs, ruleset):
                 act = legal[0]  # the acceptance, the one answer the implementation has
             elif not legal or r % 100 >= 100 - self.illegal_percent:
-                act = self._illegal(ILLEGAL_KINDS[(r // 100) % len(ILLEGAL_KINDS)],
-                                    r // 1000, o_obs, legal, players, ruleset)
+                # once the hand or the game is over, an action after its end is the one kind
+                # of illegal action left (round-over, game-over)
+                kind = "after-end" if over else ILLEGAL_KINDS[(r // 100) % len(ILLEGAL_KINDS)]
+                act = self._illegal(kind, r // 1000, o_obs, legal, players, ruleset)
             if act is None:
                 if not legal:
                     return
@@ -617,8 +795,8 @@ class Differ:
             else:
                 self.stats.illegal += 1
             verdict = self._step(record, act, o_obs, i_obs)
-            if verdict == "resync":
-                again = self._resync(record)
+            if verdict in ("resync", "resume"):
+                again = self._resync(record) if verdict == "resync" else self._resumed(record)
                 if again is None:
                     return
                 record, o_obs, i_obs = again
@@ -626,21 +804,51 @@ class Differ:
             if verdict != "go":
                 return
             o_obs, i_obs = self._last
+            if o_obs.get("game_over"):  # one action after the game's end (game-over), no more
+                todo = [] if ended else [100 - self.illegal_percent]
+                ended = True
+            elif not todo and o_obs.get("round_over") and not o_obs.get("game_over") and \
+                    any(a.get("next_round") for a in o_obs["legal_actions"]):
+                # a hand over: an action after its end tried (round-over), then the next hand
+                # dealt (its scores, its deal)
+                todo.extend([100 - self.illegal_percent, 0])
 
     def _resync(self, record: Divergence
                 ) -> tuple[Divergence, dict[str, Any], dict[str, Any]] | None:
-        """After a divergence of a known group: both sides set up again from the oracle's
-        position, after the step or, when that position cannot be exported (a decision other
-        than play or draw is pending), before it (None: neither can be, or the implementation
-        does not take it)."""
-        pos = self._exported()["turn"]
+        """After a divergence of a known group: the implementation set up again from the
+        oracle's position, which is not set up again. After the step; when that position
+        cannot be a `start: turn` set-up (a decision other than play or draw is pending, a
+        window is open), after the oracle alone takes its first listed action, up to ADVANCE
+        times (what it does there is not compared: the divergence stopped the comparison);
+        else before the step, the oracle replayed to it. The oracle's observations are its
+        own there, but for what a `start: turn` set-up itself applies (no rule, no shuffle:
+        the protocol's `rules_applied`, `events`, `shuffled` after a set-up). None: no such
+        position, or the implementation does not take it."""
+        at = self._at
+        pos = self._turn()
+        for _ in range(ADVANCE if pos is None else 0):
+            legal = [a for a in at["legal_actions"]
+                     if self.allowed(a, record.ruleset) and not a.get("next_round")]
+            if not legal:
+                break
+            rejection, at = self._o(self.oracle.act_observe, legal[0], self.oracle_keys)
+            if rejection is not None:
+                raise _OracleFailed(f"the oracle rejected {legal[0]} that it listed as legal: "
+                                    f"{rejection}")
+            pos = self._turn()
+            if pos is not None:
+                self.stats.advanced += 1
+                break
+        o_obs: dict[str, Any] | None = at
         if pos is None and record.steps:
-            self.replay(record.ruleset, record.seed, record.setup,
-                        [s.act for s in record.steps[:-1]], ["shuffled"])
-            pos = self._exported()["turn"]
-        if pos is None:
+            o_obs = self.replay(record.ruleset, record.seed, record.setup,
+                                [s.act for s in record.steps[:-1]], self.oracle_keys)
+            pos = None if o_obs is None else self._turn()
+        if pos is None or o_obs is None:
             return None
-        begun = self._begin(record.ruleset, record.seed, pos)
+        o_obs = {**o_obs, "rules_applied": [], "shuffled": False,
+                 **({"events": []} if "events" in o_obs else {})}
+        begun = self._begin(record.ruleset, record.seed, pos, at=o_obs)
         if begun is None or begun[2] is None:
             return None
         self.stats.resyncs += 1
@@ -656,13 +864,14 @@ class Differ:
         self.stats.steps += 1
         self._progress()
         listed = _norm(act) in {_norm(a) for a in o_before["legal_actions"]}
-        o_rej = self._o(self.oracle.act, act)
+        self.impl.send(act_observe_calls(act, self.compared))  # it works while the oracle does
+        o_rej, o_obs = self._o(self.oracle.act_observe, act, self.oracle_keys)
         if o_rej is not None and listed and act.get("next_round") and \
                 o_rej.get("code") in SETUP_CODES:
             return "end"  # a made position's few cards cannot deal the next hand
         if o_rej is not None and listed:
             raise _OracleFailed(f"the oracle rejected {act} that it listed as legal: {o_rej}")
-        o_obs = self._o(self.oracle.observe, self.oracle_keys)
+        self._at = o_obs
         rules = list(o_obs["rules_applied"]) if o_rej is None else \
             [o_rej["rule"]] if o_rej.get("rule") else []
         self._example_rules.update(rules)
@@ -721,10 +930,13 @@ class Differ:
     def _judge(self, record: Divergence, o_obs: dict[str, Any], i_obs: dict[str, Any],
                deal: bool = False) -> str:
         """Compare the observations after a step (or the setup, `deal`: a next round too):
-        "go" on, "end" the example, "resync". After a shuffle only what it leaves fixed is
-        compared (`_fixed`), and the example ends."""
+        "go" on, "end" the example, "resync" (after a divergence of a known group), "resume".
+        After a shuffle only what it leaves fixed is compared (`_fixed`); then, unless the
+        hand or the game is over, both sides are set up from the oracle's position
+        ("resume", `_resumed`): what follows is compared whole again."""
         shuffled = bool(o_obs.get("shuffled"))
         if shuffled:
+            self._resume_at = self._turn()  # before `_fixed` moves the oracle
             expect = self._fixed(record, o_obs, DEAL_SHUFFLE_KEYS if deal
                                  else PLAY_SHUFFLE_KEYS)
         else:
@@ -733,27 +945,50 @@ class Differ:
         mismatches = cmp.compare(expect, i_obs)
         if mismatches:
             record.shuffled = shuffled
-            return self._diverged(record, "observation", o_obs, i_obs, expect=expect,
-                                  mismatches=[m.key for m in mismatches],
-                                  message="; ".join(m.describe() for m in mismatches[:4]))
+            verdict = self._diverged(record, "observation", o_obs, i_obs, expect=expect,
+                                     mismatches=[m.key for m in mismatches],
+                                     more=more_cards(mismatches),
+                                     taken=top_taken(mismatches),
+                                     message="; ".join(m.describe() for m in mismatches[:4]))
+            if not shuffled:
+                return verdict
+        over = o_obs.get("game_over") or \
+            o_obs.get("round_over") and "scoring" not in self.features
         if shuffled:
             self.stats.shuffles += 1
-            return "end"
-        if o_obs.get("game_over"):
-            return "end"
-        return "end" if o_obs.get("round_over") and "scoring" not in self.features else "go"
+            return "resume" if self._resume_at is not None and not over else "end"
+        # the game over: "go" on to one action after its end (game-over), then `_play` stops
+        return "end" if over and not o_obs.get("game_over") else "go"
+
+    def _resumed(self, record: Divergence
+                 ) -> tuple[Divergence, dict[str, Any], dict[str, Any]] | None:
+        """After a shuffle: both sides set up from the oracle's position after it (None: the
+        implementation does not take it, or the set-up diverges)."""
+        pos, self._resume_at = self._resume_at, None
+        if pos is None:
+            return None
+        begun = self._begin(record.ruleset, record.seed, pos)
+        if begun is None or begun[2] is None:
+            return None
+        self.stats.resumed += 1
+        new, o_obs, i_obs = begun
+        if i_obs is None or self._judge(new, o_obs, i_obs) != "go":
+            return None
+        return new, o_obs, i_obs
 
     def _fixed(self, record: Divergence, o_obs: dict[str, Any], candidates: Sequence[str]
                ) -> dict[str, Any]:
         """What a shuffle leaves fixed: of the `candidates` the implementation is compared
         on, each value (each seat's, in a seat map) that the oracle observes alike when the
-        record's setup and steps are replayed with FIXED_SEEDS other seeds. Ends the oracle's
-        game (the example ends at a shuffle)."""
+        record's setup and steps are replayed with FIXED_SEEDS other seeds (fewer once no
+        value is left to compare). Moves the oracle (the example goes on from a new set-up)."""
         keys = [k for k in self.compared if k in candidates]
         expect = {k: o_obs[k] for k in keys}
         for i in range(1, FIXED_SEEDS + 1):
+            if not expect:
+                break
             other = self.replay(record.ruleset, record.seed + 7919 * i, record.setup,
-                                [s.act for s in record.steps], keys)
+                                [s.act for s in record.steps], list(expect))
             if other is None:
                 return {}
             for k in list(expect):
@@ -810,8 +1045,8 @@ class Differ:
 
     def signature_of(self, record: Divergence, kind: str, *, mismatches: Sequence[str] = (),
                      codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
-                     events: Sequence[dict[str, Any]] = (), after: str | None = None
-                     ) -> Signature:
+                     events: Sequence[dict[str, Any]] = (), after: str | None = None,
+                     more: Sequence[str] = (), taken: bool = False) -> Signature:
         """The group of a divergence at the record's last step (conformance.blame)."""
         last = record.steps[-1] if record.steps else None
         accepted = [s for s in record.steps[:-1] if s.rejection is None]
@@ -825,13 +1060,13 @@ class Differ:
                          action=last.act if last is not None else None,
                          before=last.before if last is not None else None,
                          players=record.players, ruleset=record.ruleset, after=after,
-                         previous=previous)
+                         previous=previous, more=more, taken=taken)
 
     def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
                   observed: dict[str, Any], *, message: str,
                   expect: dict[str, Any] | None = None, mismatches: Sequence[str] = (),
                   codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
-                  resync: bool = True) -> str:
+                  resync: bool = True, more: Sequence[str] = (), taken: bool = False) -> str:
         """A divergence: a new group raises (Hypothesis shrinks it); a known one is counted
         and the example goes on from a fresh set-up ("resync"), or ends."""
         from conformance.diff_scenarios import scenario_features
@@ -843,7 +1078,8 @@ class Differ:
             setup_events = [{"kind": "", "rule": r} for r in o_obs.get("rules_applied") or []]
         sig = self.signature_of(record, kind, mismatches=mismatches, codes=codes,
                                 rejection=rejection, events=setup_events,
-                                after=(o_obs.get("pending") or {}).get("decision"))
+                                after=(o_obs.get("pending") or {}).get("decision"), more=more,
+                                taken=taken)
         div = Divergence(kind, tuple(record.steps[-1].rules if record.steps
                                      else o_obs.get("rules_applied") or ()),
                          message, record.ruleset, record.seed, record.setup,
@@ -946,11 +1182,14 @@ class Differ:
     # --- the session -------------------------------------------------------------------------
 
     def run(self, *, examples: int | None = None, minutes: float | None = None, seed: int = 0,
-            database: ExampleDatabase | str | None = None) -> DiffReport:
-        """Fuzz for `examples` examples or `minutes` minutes, in runs of BATCH examples; the
-        first run replays the database's examples (previous divergences) first. `seed` makes
-        a run reproducible without a database (Hypothesis ignores a database under a seed).
-        Then every group is reduced and confirmed (conformance.reduce), unless
+            database: ExampleDatabase | str | None = None,
+            until: Callable[[Mapping[Signature, Divergence]], bool] | None = None
+            ) -> DiffReport:
+        """Fuzz for `examples` examples or `minutes` minutes, in runs of BATCH examples, or
+        less: until `until` holds of the groups found (checked after each run; `--groups`);
+        the first run replays the database's examples (previous divergences) first. `seed`
+        makes a run reproducible without a database (Hypothesis ignores a database under a
+        seed). Then every group is reduced and confirmed (conformance.reduce), unless
         `confirm_runs` is 0."""
         from conformance.reduce import confirm_groups
 
@@ -970,6 +1209,8 @@ class Differ:
                 self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0, t0=t0)
                 done += n  # generated examples: shrinking and targeting replays come on top
                 batch += 1
+                if until is not None and until(self.found):
+                    break
             fuzz_seconds = time.monotonic() - t0
             groups = [(self.found[k], self.counts[k]) for k in self.found]
             if self.confirm_runs:
@@ -993,10 +1234,10 @@ class Differ:
                         suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
                         print_blob=False, report_multiple_bugs=True, derandomize=False)
 
-        def differential(data: st.DataObject) -> None:
-            self.example(data)
+        def differential(plan: Plan) -> None:
+            self.example(plan)
 
-        test = conf(given(st.data())(differential))
+        test = conf(given(st.composite(self._plan)())(differential))
         if db is None:  # Hypothesis uses no database under a fixed seed: seeded runs have none
             test = hypothesis_seed(seed)(test)
         self._counting = True
@@ -1021,8 +1262,9 @@ class Differ:
 def _problem(exc: BaseException) -> DiffError | None:
     """What to report from a Hypothesis run's exception: None for divergences (collected as
     they were raised) and for the flakiness that an exhausted shrinking budget or an
-    implementation that does not answer the same way twice causes; else a DiffError."""
-    from hypothesis.errors import Flaky, Unsatisfiable
+    implementation that does not answer the same way twice causes, and for the rejection
+    of an example replayed once the shrinking budget is spent; else a DiffError."""
+    from hypothesis.errors import Flaky, Unsatisfiable, UnsatisfiedAssumption
 
     if isinstance(exc, DivergenceFound):
         return None
@@ -1037,6 +1279,6 @@ def _problem(exc: BaseException) -> DiffError | None:
             if problem is not None:
                 return problem
         return None
-    if isinstance(exc, Flaky):
+    if isinstance(exc, (Flaky, UnsatisfiedAssumption)):
         return None
     return DiffError(f"internal error: {type(exc).__name__}: {exc}")

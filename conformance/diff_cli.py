@@ -1,7 +1,8 @@
 """`uno-fsm conformance diff`: differential fuzzing against the reference (docs/differential.md).
 
-    uno-fsm conformance diff --adapter ADAPTER [--ruleset R] [--players N]
-        [--minutes M | --examples K] [--seed S] [--format console|json|markdown]
+    uno-fsm conformance diff --adapter ADAPTER [--ruleset R] [--players N] [--start KIND]
+        [--minutes M | --examples K] [--groups N] [--shrink-seconds S] [--reduce-seconds S]
+        [--seed S] [--format console|json|markdown]
         [--output FILE] [--write-scenarios DIR] [--timeout S] [--memory-limit MiB]
         [--database DIR | --no-database]
 
@@ -18,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance.cli import memory_limit_bytes, memory_limit_option, timeout_option
+from conformance.divergence import BATCH, REDUCE_SECONDS, SHRINK_SECONDS, STARTS
 from uno_spec.files import path_option
-from uno_spec.options import RULESETS, positive_number
+from uno_spec.options import RULESETS, non_negative_number, positive_number
 
 FORMATS = ("console", "json", "markdown")
 DEFAULT_EXAMPLES = 200
@@ -43,10 +45,21 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
                    help="ruleset to fuzz (repeatable; default classic-official, else the "
                    f"implementation's first): {RULESETS}")
     p.add_argument("--players", type=int, help="player count (default: 2..8 at random)")
+    p.add_argument("--start", action="append", default=[], choices=STARTS, metavar="START",
+                   help="fuzz only this kind of start position (repeatable; default every "
+                   f"one the implementation takes): {', '.join(STARTS)}")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--minutes", type=positive_number, help="fuzz for this long")
     budget.add_argument("--examples", type=int,
                         help=f"fuzz this many examples (default {DEFAULT_EXAMPLES})")
+    p.add_argument("--groups", type=int, metavar="N",
+                   help="stop fuzzing once N groups are found (within the budget)")
+    p.add_argument("--shrink-seconds", type=non_negative_number, metavar="S",
+                   default=SHRINK_SECONDS, help="Hypothesis' shrinking, at most this long per "
+                   f"run of {BATCH} examples (default {SHRINK_SECONDS:g}; 0: none)")
+    p.add_argument("--reduce-seconds", type=positive_number, metavar="S",
+                   default=REDUCE_SECONDS, help="the reduction of each group, at most this "
+                   f"long (default {REDUCE_SECONDS:g})")
     p.add_argument("--seed", type=int, help="seed of the first run (default: random)")
     p.add_argument("--format", choices=FORMATS, default="console",
                    help="the report: console (default), json or markdown")
@@ -81,6 +94,8 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--players must be 2..10, not {args.players}"
     if args.examples is not None and args.examples < 1:
         return f"--examples must be at least 1, not {args.examples}"
+    if args.groups is not None and args.groups < 1:
+        return f"--groups must be at least 1, not {args.groups}"
     if args.write_scenarios is not None and \
             (problem := directory_problem(args.write_scenarios, "--write-scenarios")):
         return problem
@@ -122,6 +137,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
     try:
         differ = Differ(oracle.factory, impl.factory, adapter_name=impl.spec,
                         rulesets=args.ruleset, players=players, timeout=args.timeout,
+                        starts=args.start, shrink_seconds=args.shrink_seconds,
+                        reduce_seconds=args.reduce_seconds,
                         on_progress=progress.update if progress else None)
         name = impl.implementation or str(differ.implementation.get("name", "impl"))
         database = None if args.no_database else str(
@@ -129,8 +146,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.randrange(2**32)
         examples = None if args.minutes is not None else (args.examples or DEFAULT_EXAMPLES)
         try:
+            wanted = args.groups
             report = differ.run(examples=examples, minutes=args.minutes, seed=seed,
-                                database=database)
+                                database=database,
+                                until=None if wanted is None else
+                                lambda found: len(found) >= wanted)
         finally:
             if progress:
                 progress.stop()
@@ -175,6 +195,7 @@ def to_json(report: Any, seed: int) -> dict[str, Any]:
                     "examples": s.examples, "steps": s.steps,
                     "illegal_steps": s.illegal, "unsupported": s.unsupported,
                     "out_of_scope": s.out_of_scope, "resyncs": s.resyncs,
+                    "shuffles": s.shuffles, "resumed": s.resumed,
                     "seconds": round(report.duration, 3),
                     "fuzz_seconds": round(report.fuzz_seconds, 3),
                     "steps_per_second": round(s.steps / fuzz, 1)},

@@ -30,11 +30,11 @@ def scenario_features(div: Divergence) -> set[str]:
     what the reference engine does with it (the `trace` `conformance lint` uses too)."""
     from conformance.adapters.reference import reference_run
     from conformance.features import required
-    from conformance.scenario import ScenarioError, parse_text
+    from conformance.scenario import ScenarioError, parse_data
 
     doc = _document(div, "diff", 0, 1, features=[])
     try:
-        [sc] = parse_text(to_yaml(doc), "<diff>")
+        sc = parse_data(doc, "<diff>")
     except ScenarioError:  # not a valid scenario: judged on its actions alone
         return {f for s in div.steps for f in action_features(s.act, div.ruleset)}
     return set(required(sc, reference_run([sc])[1].get(sc.id)))

@@ -23,6 +23,12 @@ KINDS = {
 }
 
 
+# the kinds of start position of an example (docs/differential.md "Positions")
+STARTS = ("made", "made-round", "turn", "round", "game")
+BATCH = 25  # examples per Hypothesis run; a long session is a series of runs
+SHRINK_SECONDS = 20.0  # shrinking budget per run, from its first divergence
+REDUCE_SECONDS = 15.0  # reduction budget per group (conformance.reduce)
+
 DEAL_SHUFFLE_KEYS = ("total_cards", "card_counts", "dealer", "scores", "eliminated",
                      "round_over", "game_over")
 COUNT_KEYS = ("hand_sizes", "draw_size", "discard_size", "total_cards", "card_counts")

@@ -53,17 +53,16 @@ class Checker:
         self.message = ""  # the last failure's, on the implementation
 
     def _scenario(self, div: Divergence, seed: int | None = None) -> Any:
-        from conformance.diff_scenarios import scenario, to_yaml
-        from conformance.scenario import ScenarioError, parse_text
+        from conformance.diff_scenarios import scenario
+        from conformance.scenario import ScenarioError, parse_data
 
         doc = scenario(div, "diff", 0)
         if seed is not None:
             doc["seed"] = seed
         try:
-            [sc] = parse_text(to_yaml(doc), "<diff>")
+            return parse_data(doc, "<diff>")
         except (ScenarioError, ValueError):
             return None
-        return sc
 
     def signature_on_impl(self, div: Divergence, seed: int | None = None) -> Signature | None:
         """The signature of the scenario's failure on the implementation, when it fails at
@@ -258,7 +257,7 @@ def _rerooted(differ: Differ, div: Divergence
             return
         for a in acts[:k]:
             differ._o(differ.oracle.act, a)
-        pos = differ._exported()["turn"]
+        pos = differ._turn()
         if pos is not None:
             yield f"set-up after step {k}", pos, acts[k:]
 

@@ -767,25 +767,36 @@ def _parse(text: str, file: str, select: Filters | None) -> tuple[list[Scenario]
             raise ScenarioError(file, _line_at(doc, ["scenarios"]), "a scenario must be a mapping")
         if select is not None and not select.may_match(raw):
             continue
-        data = to_json(raw)
-        _check_kind(raw, data, file)
-        _check_players(raw, data, file)
-        _validate(raw, data, file)
-        deck = _deck(raw, data, file)
-        _check_numbers(raw, data, file)
-        _check_params(raw, data, file)
-        if "match" in data:
-            _check_match(raw, data, file)
-        else:
-            _check_seats(raw, data, file)
-            _check_cards(raw, data, file, deck)
-        sc = _build(raw, data, file)
+        sc = _checked(raw, file)
         if sc.id in seen:
             raise ScenarioError(file, sc.line,
                                 f"duplicate scenario id {sc.id!r} (first at line {seen[sc.id]})")
         seen[sc.id] = sc.line
         out.append(sc)
     return out, len(items)
+
+
+def _checked(raw: Any, file: str) -> Scenario:
+    """One scenario mapping (parsed YAML with its lines, or plain data) validated and built."""
+    data = to_json(raw)
+    _check_kind(raw, data, file)
+    _check_players(raw, data, file)
+    _validate(raw, data, file)
+    deck = _deck(raw, data, file)
+    _check_numbers(raw, data, file)
+    _check_params(raw, data, file)
+    if "match" in data:
+        _check_match(raw, data, file)
+    else:
+        _check_seats(raw, data, file)
+        _check_cards(raw, data, file, deck)
+    return _build(raw, data, file)
+
+
+def parse_data(doc: dict[str, Any], file: str) -> Scenario:
+    """One scenario from plain data (what `conformance diff` writes, before it is written),
+    validated as `parse_text` validates the same document as YAML text; its lines are 1."""
+    return _checked(doc, file)
 
 
 def load_file(path: Path) -> list[Scenario]:

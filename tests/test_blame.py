@@ -35,6 +35,90 @@ def test_rules_applied_inside_another_rules_event_are_named() -> None:
     assert governing_rule("current", drew, after="play") == "CL.DRAW.UNPLAYABLE-PASSES"
 
 
+# the reference's events when a Draw Two's victim finds one card under the top, then nothing
+# (conformance/corpus/classic/reshuffle-draw-pile.yaml, classic.reshuffle.both-empty-*)
+SHORT = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "RD2"},
+         {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP"},
+         {"kind": "exhausted", "player": 1, "rule": "CL.RESHUFFLE.BOTH-EMPTY"},
+         {"kind": "drew", "player": 1, "rule": "CL.D2.EFFECT"}]
+
+
+def test_a_draw_stopped_short_governs_the_piles_the_top_and_a_hand_that_got_more() -> None:
+    # a victim holding more than there was to draw (the top card drawn too): the draw did not
+    # stop short; fewer cards: the Draw Two's own rule decides how many
+    assert governing_rule("hands.1", SHORT, players=3, extra=True) == \
+        "CL.RESHUFFLE.BOTH-EMPTY"
+    assert governing_rule("hands.1", SHORT, players=3) == "CL.D2.EFFECT"
+    # another seat holding more (the cards given to the wrong player): not that draw's stop
+    assert governing_rule("hands.0", SHORT, players=3, extra=True) == "CL.PLAY.MATCH"
+    for key in ("top", "discard_size", "draw_size"):
+        assert governing_rule(key, SHORT, players=3) == "CL.RESHUFFLE.BOTH-EMPTY", key
+    assert governing_rule("current", SHORT, players=3) == "CL.D2.EFFECT"
+    sig = signature("observation", mismatches=["hands.1", "discard_size"], decision="play",
+                    events=SHORT, players=3, ruleset="classic-official", more=("hands.1",))
+    assert sig == Signature("observation", "hands", "play", "CL.RESHUFFLE.BOTH-EMPTY")
+
+
+def test_a_pile_of_another_size_after_a_draw_that_refilled_nothing_is_the_reshuffles_moment(
+        ) -> None:
+    drew = [{"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"},
+            {"kind": "passed", "player": 0, "rule": "CL.DRAW.KEEP"}]
+    assert governing_rule("draw_size", drew, players=3) == "CL.RESHUFFLE.WHEN"
+    refilled = [{"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP"},
+                *drew]
+    assert governing_rule("draw_size", refilled, players=3) == "CL.RESHUFFLE.KEEP-TOP"
+    assert governing_rule("hand_sizes.0", drew, players=3) == "CL.DRAW.UNABLE"
+
+
+def test_more_cards_names_the_hands_that_hold_more_than_the_references() -> None:
+    from conformance.blame import more_cards
+    from conformance.compare import Mismatch
+
+    assert more_cards([Mismatch("hands.1", ["B6"], ["B6", "RD2"]),
+                       Mismatch("hands.2", ["B6", "R1"], ["B6"]),
+                       {"key": "hand_sizes.0", "expected": 1, "observed": 3},
+                       {"key": "draw_size", "expected": 1, "observed": 3}]) == \
+        ("hands.1", "hand_sizes.0")
+
+
+def test_a_decision_not_asked_is_what_differs_whatever_card_shows_it() -> None:
+    # RLCard plays a drawn card itself: the top, the colour or the direction differs first
+    # depending on the card; what differs is the drawn card's decision it did not ask
+    drew = [{"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"}]
+    for first in ("top", "active_color", "direction", "hand_sizes.0"):
+        sig = signature("observation", mismatches=[first, "pending.decision", "current"],
+                        decision="play", events=drew, players=2, after="play-drawn")
+        assert sig == Signature("observation", "pending.decision", "play",
+                                "CL.DRAW.PLAY-DRAWN"), first
+    # the reference asks a turn's play: the cards that differ come first
+    sig = signature("observation", mismatches=["top", "pending.decision"], decision="play",
+                    events=drew, players=2, after="play")
+    assert sig.what == "top"
+    # a hand or a game over on one side: the order as ever
+    sig = signature("observation", mismatches=["top", "round_over", "pending.decision"],
+                    decision="play", events=drew, players=2, after="play-drawn")
+    assert sig.what == "top"
+
+
+def test_a_top_card_reshuffled_into_the_pile_is_one_signature() -> None:
+    from conformance.blame import top_taken
+    from conformance.compare import Mismatch
+
+    gone = [Mismatch("discard_size", 1, 0)]
+    assert top_taken(gone) and top_taken([{"key": "discard_size", "expected": 3,
+                                           "observed": 0}])
+    assert not top_taken([Mismatch("discard_size", 2, 1)])
+    for first in ("active_color", "hands.1", "draw_size"):
+        sig = signature("observation", mismatches=[first, "discard_size"], decision="play",
+                        events=SHORT, players=3, taken=True)
+        assert sig == Signature("observation", "discard_size", "play",
+                                "CL.RESHUFFLE.KEEP-TOP"), first
+    # no reshuffle at this step: the rule that governs what differs, as ever
+    sig = signature("observation", mismatches=["top", "discard_size"], decision="play",
+                    events=D2, players=3, taken=True)
+    assert sig == Signature("observation", "top", "play", "CL.PLAY.DISCARD-FACE-UP")
+
+
 def test_what_differs_is_the_first_observation_in_the_order() -> None:
     assert first_key(["current", "hand_sizes.1", "pending.player"]) == "hand_sizes"
     assert first_key(["pending.decision", "current"]) == "pending.decision"

@@ -44,13 +44,12 @@ def test_rlcard_result_matches_the_expectation_file(run: RunReport) -> None:
 
 
 # Failures whose signature (what differs, the rule broken: conformance.blame) matches no
-# deviation of conformance/implementations/rlcard.yaml: the reshuffle deviation's, by the reason
-# traced for them before (kept in the expectation file), but the reference's events name the
-# Draw Two's / Wild Draw Four's / the draw's rule (the pile ran out and the draw stopped short,
-# with no event of its own), so they stay unclassified on the page until the rule broken can be
-# named. A new failure that is not explained fails.
-UNCLASSIFIED = {"classic.reshuffle.both-empty-draw-two-short",
-                "classic.reshuffle.both-empty-wd4-short", "classic.reshuffle.play-goes-on"}
+# deviation of conformance/implementations/rlcard.yaml. None since the reference's events name
+# a draw stopped short (CL.RESHUFFLE.BOTH-EMPTY), a top card reshuffled into the pile
+# (CL.RESHUFFLE.KEEP-TOP) and a pile refilled at another moment (CL.RESHUFFLE.WHEN): the three
+# reshuffle failures left before are the reshuffle deviation's. A new failure that is not
+# explained fails.
+UNCLASSIFIED: set[str] = set()
 
 
 def test_every_known_failure_names_rlcards_code(run: RunReport) -> None:

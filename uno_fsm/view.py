@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from uno_fsm.cards import Face, color_name
@@ -94,8 +95,10 @@ def cards_seen(game: Game, player: int) -> dict[str, Any]:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
 def face_key(text: str) -> tuple[int, str]:
-    """Display order of faces: by colour (Wilds last), then rank."""
+    """Display order of faces: by colour (Wilds last), then rank (a pure function of the
+    text, cached: every `views` observation sorts every hand by it)."""
     from uno_fsm.cards import parse_face
 
     f: Face = parse_face(text)

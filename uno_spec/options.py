@@ -34,6 +34,14 @@ def positive_number(text: str) -> float:
     return value
 
 
+def non_negative_number(text: str) -> float:
+    """A finite number of at least 0 (seconds; 0: none)."""
+    value = _number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is negative")
+    return value
+
+
 def seconds(maximum: float) -> Callable[[str], float]:
     """A positive finite number of seconds of at most `maximum` (a timeout that timers and
     `select` can hold: 1e300 seconds would overflow them)."""

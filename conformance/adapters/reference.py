@@ -8,6 +8,7 @@ The conformance runner loads `ReferenceAdapter` as its default adapter.
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,7 @@ OBSERVATIONS = [
 # docs/adapter-protocol.md "Differential fuzzing": what the oracle of `conformance diff` answers
 # besides the scenario observations; declared by `ReferenceOracle` only, so that a corpus run's
 # `state_unchanged` (which observes every declared key) does not compute them
-ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "shuffled", "position"]
+ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "shuffled", "position", "turn_position"]
 PLAYERS = (2, 10)  # CL.DECK.PLAYERS; a ruleset narrower still refuses the others at setup
 POSITION_VERSION = 1  # the `position` observation's format (docs/adapter-protocol.md)
 DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
@@ -153,7 +154,9 @@ class ReferenceAdapter:
             raise AdapterError("bad-request", f"setup: {exc}") from exc
         self.events = list(self.game.setup_events)
         self.applied = _rules_of(self.events)
-        self.shuffled = self.game.state.rng.getstate() != _fresh_rng_state(seed)
+        rng = self.game.state.rng
+        self.shuffled = rng.getstate() != _fresh_rng_state(seed)
+        self.game.state.rng = _Watched(rng)
         return None
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -168,7 +171,9 @@ class ReferenceAdapter:
             return _error("malformed-action", MALFORMED_RULE, str(exc))
         except _Malformed as exc:
             return _error(exc.code, exc.rule, str(exc))
-        rng_before = self.game.state.rng.getstate()
+        st = self.game.state
+        rng = st.rng
+        draws = rng.draws if isinstance(rng, _Watched) else -1
         try:
             if isinstance(engine_action, _Dealt):  # feature next-hand-deal
                 events = self.game.next_round_dealt(engine_action.hands, engine_action.draw,
@@ -181,8 +186,19 @@ class ReferenceAdapter:
             raise Unsupported(str(exc)) from exc
         self.events = list(events)
         self.applied = _rules_of(events)
-        self.shuffled = self.game.state.rng.getstate() != rng_before
+        now = st.rng
+        if now is rng and draws >= 0:
+            self.shuffled = rng.draws != draws
+        else:  # the engine replaced its random source (with a copy of it, then drawn on?)
+            self.shuffled = now.getstate() != rng.getstate()
+            st.rng = _Watched(now)
         return None
+
+    def act_observe(self, action: dict[str, Any], keys: list[str]
+                    ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """`act`, then `observe` of `keys`, in one call (docs/adapter-protocol.md "In
+        process": a caller wrapping each call, with a deadline say, wraps one)."""
+        return self.act(action), self.observe(keys)
 
     def _to_engine(self, a: Any) -> Any:
         """The engine Action of a protocol action (docs/scenario-format.md "Actions"): one
@@ -327,6 +343,8 @@ class ReferenceAdapter:
             elif key == "position":
                 out[key] = {"version": POSITION_VERSION, "turn": self._turn_position(),
                             "deal": self._deal_position()}
+            elif key == "turn_position":  # `position`'s `turn` alone: no deal computed
+                out[key] = self._turn_position()
             elif key == "eliminated":  # DESAFIO.ELIMINATE: the seats out of the game
                 out[key] = list(st.eliminated)
             elif key == "winner":
@@ -379,13 +397,14 @@ class ReferenceAdapter:
     def _card_counts(self) -> dict[str, Any]:
         """Every card in the game counted; in Flip per side, by face."""
         from collections import Counter
+        from operator import attrgetter
 
         g = self.game
         cards = g.state.all_cards()
         if g.params.game == "flip":
             return {side: dict(Counter(c.face(side).text for c in cards))
                     for side in ("light", "dark")}
-        return dict(Counter(c.text for c in cards))
+        return dict(Counter(map(attrgetter("text"), cards)))  # observed at every step
 
     def _turn_position(self) -> dict[str, Any] | None:
         """The position as a `start: turn` setup, or None when that cannot express it: another
@@ -497,9 +516,27 @@ COUNTED_EVENTS = frozenset(("drew", "dealt", "reshuffled", "exhausted", "went-ou
                             "hands-shuffled", "eliminated"))
 
 
-def _fresh_rng_state(seed: int) -> Any:
-    import random
+class _Watched(random.Random):
+    """The engine's random source, counting what is drawn from it (`shuffled`: whether an
+    action drew on it, without copying the generator's state before and after each one).
+    Every method of `random.Random` draws through `random` or `getrandbits`; overriding
+    `getrandbits` keeps `_randbelow_with_getrandbits`, so the numbers are those of the
+    generator it copies."""
 
+    def __init__(self, of: random.Random) -> None:  # noqa: D107 - no seeding from the OS
+        self.setstate(of.getstate())
+        self.draws = 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self.draws += 1
+        return super().getrandbits(k)
+
+
+def _fresh_rng_state(seed: int) -> Any:
     return random.Random(seed).getstate()
 
 

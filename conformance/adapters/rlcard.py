@@ -69,6 +69,8 @@ itself: the scenarios run and show where that breaks the rules), `action-cards`,
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections import Counter
 from typing import Any
 
@@ -115,7 +117,14 @@ class CardError(ValueError):
 
 def parse_card(text: str) -> tuple[str, str, str]:
     """Our notation -> RLCard's (type, color, trait). `R5`, `GS`, `YR`, `BD2`, `W`, `W4`."""
-    t = str(text).strip().upper()
+    try:
+        return _parse_card(str(text).strip().upper())
+    except CardError:
+        raise CardError(f"not a classic UNO card: {text!r}") from None
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_card(t: str) -> tuple[str, str, str]:
     if t == "W":
         return ("wild", PLACEHOLDER, "wild")
     if t == "W4":
@@ -123,12 +132,12 @@ def parse_card(text: str) -> tuple[str, str, str]:
     color = t[:1].lower() if t[:1] in ("R", "G", "B", "Y") else None
     rest = t[1:]
     if color is None or not rest:
-        raise CardError(f"not a classic UNO card: {text!r}")
+        raise CardError(t)
     if len(rest) == 1 and rest.isdigit():
         return ("number", color, rest)
     if rest in SYMBOLS:
         return ("action", color, SYMBOLS[rest])
-    raise CardError(f"not a classic UNO card: {text!r}")
+    raise CardError(t)
 
 
 def card_text(card: Any) -> str:
@@ -142,9 +151,14 @@ def card_text(card: Any) -> str:
 
 
 def make_card(text: str) -> Any:
+    return _card_class()(*parse_card(text))
+
+
+@functools.cache
+def _card_class() -> Any:
     from rlcard.games.uno.card import UnoCard
 
-    return UnoCard(*parse_card(text))
+    return UnoCard
 
 
 def action_string(card: str, color: str | None) -> str:
@@ -203,6 +217,10 @@ class RLCardAdapter:
         self.wd4_victim: int | None = None  # the seat a Wild Draw Four just hit
         self.n = 0
         self.offset = 0  # seat = (rlcard id + offset) % n
+        self._rng: Any = None  # the numpy RandomState every game of this adapter uses
+        self._templates: dict[int, Any] = {}  # player count -> a new game, copied per setup
+        self._deck: list[int] | None = None
+        self._texts: dict[int, str] = {}  # id of a card of the game -> its text (`_card`)
 
     # --- seats ------------------------------------------------------------------------------
 
@@ -261,17 +279,33 @@ class RLCardAdapter:
                               "7 cards a player from its own shuffled deck; no dealer)")
         self.n = n
         self.offset = (int(setup.get("dealer", n - 1)) + 1) % n if start == "round" else 0
-        game = self.new_game(n)
-        game.np_random = np.random.RandomState(seed)
-        rng = game.np_random
+        # A fresh game, made faster than RLCard's constructors make one (the fuzzer sets up
+        # thousands, docs/performance.md) and in the same state: a copy of a new game for n
+        # players (UnoGame's constructor builds an unseeded RandomState, replaced here), the
+        # adapter's RandomState reseeded (the same state as RandomState(seed)), and a dealer
+        # whose full deck, built and shuffled by UnoDealer's constructor, would be replaced
+        # by the scenario's pile: the shuffle is kept (it advances the random state RLCard's
+        # later choices read), the deck is not built.
+        if self._rng is None:
+            self._rng = np.random.RandomState(seed)
+        rng = self._rng
+        rng.seed(seed)
+        template = self._templates.get(n)
+        if template is None:
+            template = self._templates[n] = self.new_game(n)
+        game = copy.copy(template)
+        game.np_random = rng
         game.payoffs = [0] * n
         game.history = []
-        game.dealer = UnoDealer(rng)  # builds and shuffles a full deck: replaced below
-        game.dealer.deck = [make_card(c) for c in reversed(setup.get("draw") or [])]
+        game.dealer = UnoDealer.__new__(UnoDealer)
+        game.dealer.np_random = rng
+        rng.shuffle(self._deck_order())
+        self._texts = {}
+        game.dealer.deck = [self._card(c) for c in reversed(setup.get("draw") or [])]
         game.players = [UnoPlayer(i, rng) for i in range(n)]
         hands = {int(k): v for k, v in (setup.get("hands") or {}).items()}
         for seat in range(n):
-            game.players[self.to_rl(seat)].hand = [make_card(c) for c in hands.get(seat, [])]
+            game.players[self.to_rl(seat)].hand = [self._card(c) for c in hands.get(seat, [])]
         rnd = UnoRound(game.dealer, n, rng)
         game.round = rnd
         direction = setup.get("direction", "clockwise")
@@ -289,7 +323,7 @@ class RLCardAdapter:
             return game
         if start != "turn":
             raise AdapterError("bad-request", f"setup: unknown start {start!r}")
-        discard = [make_card(c) for c in setup.get("discard") or []]
+        discard = [self._card(c) for c in setup.get("discard") or []]
         if not discard:
             raise AdapterError("bad-request", "setup: start: turn needs a discard pile")
         top = discard[-1]
@@ -306,6 +340,25 @@ class RLCardAdapter:
         rnd.direction = 1 if direction == "clockwise" else -1
         rnd.current_player = self.to_rl(int(setup.get("current", 0)))
         return game
+
+    def _card(self, text: str) -> Any:
+        """A new card of the game being set up; its text kept (RLCard makes no card of its
+        own during play: every card `observe` names is one of these)."""
+        card = make_card(text)
+        self._texts[id(card)] = card_text(card)
+        return card
+
+    def _text(self, card: Any) -> str:
+        return self._texts.get(id(card)) or card_text(card)
+
+    def _deck_order(self) -> list[int]:
+        """A list as long as the deck `UnoDealer` builds (`utils.init_deck`): shuffling it
+        draws what shuffling that deck draws."""
+        if self._deck is None:
+            from rlcard.games.uno.utils import init_deck
+
+            self._deck = list(range(len(init_deck())))
+        return self._deck
 
     def new_game(self, n: int) -> Any:
         """An `UnoGame` for `n` players (RLCard 1.2 takes the count in its constructor)."""
@@ -413,12 +466,12 @@ class RLCardAdapter:
         out: dict[str, Any] = {}
         for key in keys:
             if key == "hands":
-                out[key] = {s: [card_text(c) for c in g.players[self.to_rl(s)].hand]
+                out[key] = {s: [self._text(c) for c in g.players[self.to_rl(s)].hand]
                             for s in range(self.n)}
             elif key == "hand_sizes":
                 out[key] = {s: len(g.players[self.to_rl(s)].hand) for s in range(self.n)}
             elif key == "top":
-                out[key] = None if rnd.target is None else card_text(rnd.target)
+                out[key] = None if rnd.target is None else self._text(rnd.target)
             elif key == "active_color":
                 out[key] = None if rnd.target is None else COLORS.get(rnd.target.color)
             elif key == "current":
@@ -436,7 +489,7 @@ class RLCardAdapter:
                 every = [*g.dealer.deck, *rnd.played_cards, *(c for p in g.players
                                                              for c in p.hand)]
                 out[key] = len(every) if key == "total_cards" else \
-                    dict(Counter(card_text(c) for c in every))
+                    dict(Counter(self._text(c) for c in every))
             elif key in ("round_over", "game_over"):
                 out[key] = over
             elif key == "winner":

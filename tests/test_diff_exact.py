@@ -1,0 +1,151 @@
+"""The shortcuts `conformance diff` takes for speed give what the long way gives
+(docs/performance.md "Differential fuzzing"):
+
+- a resync sets up the implementation only: the oracle after a step observes exactly what the
+  oracle set up from its exported `turn_position` observes;
+- `shuffled` is counted from the draws on the engine's random source: the same answer as
+  comparing the generator's state before and after;
+- `act_observe` is `act` then `observe`; `turn_position` is `position`'s `turn`;
+- a scenario built from data is the scenario its YAML text loads as;
+- the RLCard adapter's set-up leaves RLCard's random state where RLCard's own constructors do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+from conformance.adapters.reference import OBSERVATIONS, ReferenceOracle
+from conformance.diff import Differ
+from conformance.diff_scenarios import scenario, to_yaml
+from conformance.scenario import parse_data, parse_text
+
+# the position's observations: `events` are the last step's, which a set-up has none of
+STATE = [k for k in OBSERVATIONS if k != "events"]
+
+RULESETS = ["classic-official", "classic-2022", "flip", "classic-official+stacking",
+            "classic-official+seven-o", "classic-official+desafio",
+            "classic-official+partners"]
+
+
+def _walk(ruleset: str, seed: int, players: int) -> list[tuple[ReferenceOracle, Any]]:
+    """Random play on the oracle; after each action, the oracle and its observations."""
+    rng = random.Random(seed)
+    o = ReferenceOracle()
+    assert o.setup({"ruleset": ruleset, "seed": seed,
+                    "setup": {"players": players, "start": "game"}}) is None
+    out = []
+    for _ in range(120):
+        legal = o.observe(["legal_actions"])["legal_actions"]
+        if not legal:
+            break
+        assert o.act(rng.choice(legal)) is None
+        out.append((o, o.observe(OBSERVATIONS + ["legal_actions", "turn_position"])))
+    return out
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_oracle_after_a_step_is_the_oracle_set_up_from_its_position(ruleset: str) -> None:
+    players = 4
+    checked = 0
+    for seed in range(10):
+        for _, obs in _walk(ruleset, seed, players):
+            pos = obs["turn_position"]
+            if pos is None:
+                continue
+            fresh = ReferenceOracle()
+            assert fresh.setup({"ruleset": ruleset, "setup": pos, "seed": seed}) is None
+            again = fresh.observe(STATE + ["legal_actions", "rules_applied", "events",
+                                                  "shuffled"])
+            # what the fuzzer substitutes for the set-up's own rules, events and shuffle
+            assert (again["rules_applied"], again["events"], again["shuffled"]) == ([], [], False)
+            assert {k: again[k] for k in STATE + ["legal_actions"]} == \
+                {k: obs[k] for k in STATE + ["legal_actions"]}
+            checked += 1
+    assert checked > 15
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_shuffled_is_what_the_generator_state_says(ruleset: str) -> None:
+    seen = {True: 0, False: 0}
+    for seed in range(4):
+        rng = random.Random(seed)
+        o = ReferenceOracle()
+        assert o.setup({"ruleset": ruleset, "seed": seed,
+                        "setup": {"players": 4, "start": "game"}}) is None
+        for _ in range(200):
+            legal = o.observe(["legal_actions"])["legal_actions"]
+            if not legal:
+                break
+            before = o.game.state.rng.getstate()
+            assert o.act(rng.choice(legal)) is None
+            truth = o.game.state.rng.getstate() != before
+            assert o.observe(["shuffled"])["shuffled"] is truth
+            seen[truth] += 1
+    assert seen[True] and seen[False]  # both answers were checked
+
+
+def test_act_observe_is_act_then_observe_and_turn_position_is_positions_turn() -> None:
+    a, b = ReferenceOracle(), ReferenceOracle()
+    for o in (a, b):
+        o.setup({"ruleset": "classic-official", "seed": 5,
+                 "setup": {"players": 3, "start": "game"}})
+    rng = random.Random(5)
+    keys = [*STATE, "legal_actions", "events", "position", "turn_position"]
+    for _ in range(60):
+        legal = a.observe(["legal_actions"])["legal_actions"]
+        act = rng.choice(legal + [{"player": 0, "play": "R9"}])  # a refusal now and then
+        one = a.act_observe(act, keys)
+        two = (b.act(act), b.observe(keys))
+        assert one == two
+        assert one[1]["turn_position"] == one[1]["position"]["turn"]
+
+
+def test_a_scenario_built_from_data_is_the_one_its_yaml_loads_as() -> None:
+    from conformance.adapters.reference import ReferenceAdapter
+
+    class Off(ReferenceAdapter):  # a Skip that does not skip, declared as the reference
+        def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
+            out = super().act(action)
+            if out is None and str(action.get("play", ""))[1:] == "S":
+                self.game.state.current = action["player"]
+            return out
+
+    report = Differ(ReferenceOracle, Off, players=(3, 3), shrink_seconds=0, confirm_runs=0
+                    ).run(examples=200, seed=2, until=lambda found: len(found) >= 2)
+    assert report.groups
+    for div, _ in report.groups:
+        doc = scenario(div, "off", 1)
+        built = dataclasses.asdict(parse_data(doc, "f.yaml"))
+        [loaded] = parse_text(to_yaml(doc), "f.yaml")
+        read = dataclasses.asdict(loaded)
+        for d in (built, read):  # lines: only the text has them
+            del d["line"], d["raw_lines"]
+            for s in d["steps"]:
+                del s["line"]
+        assert built == read
+
+
+def test_the_rlcard_setup_leaves_rlcards_random_state_where_its_constructors_do() -> None:
+    pytest.importorskip("rlcard")
+    import numpy as np
+    from rlcard.games.uno.dealer import UnoDealer
+
+    from conformance.adapters.rlcard import RLCardAdapter
+
+    a = RLCardAdapter()
+    a.hello()
+    for seed in (0, 7, 12345):
+        for start, extra in (("turn", {"current": 0, "discard": ["R5"], "active_color": "red"}),
+                             ("round", {"dealer": 1})):
+            a.setup({"ruleset": "classic-official", "seed": seed,
+                     "setup": {"players": 2, "start": start, "hands": {"0": ["B1"], "1": ["G2"]},
+                               "draw": ["Y3", "W", "R7", "G9"], **extra}})
+            want = np.random.RandomState(seed)
+            UnoDealer(want)  # what RLCard's dealer draws building its deck (Y3 first: none)
+            got = a.game.np_random.get_state()
+            assert got[0] == want.get_state()[0]
+            assert (got[1] == want.get_state()[1]).all() and got[2:] == want.get_state()[2:]
