@@ -179,8 +179,11 @@ def _code(text: Any) -> str:
     return md_code(text)
 
 
-def render_markdown(data: dict[str, Any], info: Implementation) -> str:
+def render_markdown(data: dict[str, Any], info: Implementation, site: str | None = None) -> str:
+    """The compliance page; `site`: the base of its links into the rulebook site (the rule
+    areas, rules and clauses it names; uno_spec.sitelinks), None for none."""
     from conformance import specdata
+    from uno_spec import sitelinks
     from uno_spec.loader import load_rules
 
     impl = data.get("implementation") or {}
@@ -291,7 +294,8 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
     ]
     for area in sorted(areas):
         sc_c, ru_c = areas[area]["scenarios"], areas[area]["rules"]
-        out.append(f"| {area} | {_md(area_titles.get(area, ''))} | {sc_c['pass']} | "
+        label = area if site is None else f"[{area}]({site}{sitelinks.area_path(area)})"
+        out.append(f"| {label} | {_md(area_titles.get(area, ''))} | {sc_c['pass']} | "
                    f"{sc_c['fail']} | {sc_c['unsupported']} | {ru_c['pass']} | {ru_c['fail']} "
                    f"| {ru_c['unsupported']} | {ru_c['untested']} |")
     out.append("")
@@ -320,7 +324,7 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
                                       else " (matched by signature, not yet checked by hand)")
                     for r in items), ""]
         out += ["Rules it breaks (with the clauses they cite):", ""]
-        out += _rule_quotes(cited_rules(items, sigs, dev, all_rules), all_rules, specdata)
+        out += _rule_quotes(cited_rules(items, sigs, dev, all_rules), all_rules, specdata, site)
     rest = by_dev.get("")
     if rest:
         out += ["### Unclassified failures", "",
@@ -336,7 +340,7 @@ def render_markdown(data: dict[str, Any], info: Implementation) -> str:
                 out.append(f"  - rule {_code(q['id'])}: {_md(q['statement'])}")
         out.append("")
 
-    out += _diff_section(info)
+    out += _diff_section(info, all_rules, site)
     out += ["## Unsupported", "", f"| what {info.label} lacks | scenarios |", "|---|---:|"]
     missing: Counter[str] = Counter()
     for r in results:
@@ -358,7 +362,8 @@ def diff_report_path(info: Implementation) -> Path:
     return info.path(info.report).parent.parent / "diff" / f"{info.name}.json"
 
 
-def _diff_section(info: Implementation) -> list[str]:
+def _diff_section(info: Implementation, all_rules: dict[str, Any] | None = None,
+                  site: str | None = None) -> list[str]:
     """The groups `conformance diff` reported, from the stored diff report (none: nothing)."""
     path = diff_report_path(info)
     if not path.is_file():
@@ -379,8 +384,14 @@ def _diff_section(info: Implementation) -> list[str]:
            "hands / steps |", "|---|---|---|---|---:|---|"]
     for g in data["groups"]:
         sig, z = g["signature"], g["size"]
+        rid, rule = sig["rule"], (all_rules or {}).get(sig["rule"] or "")
+        name = f"`{_md(rid or '-')}`"
+        if site is not None and rule is not None:
+            from uno_spec import sitelinks
+
+            name = f"[{name}]({site}{sitelinks.rule_path(rid, rule.area)})"
         out.append(f"| {_md(sig['what'] or '-')} | {_md(sig['decision'])} | "
-                   f"`{_md(sig['rule'] or '-')}` | {_md(g['kind'])} | {g['count']} | "
+                   f"{name} | {_md(g['kind'])} | {g['count']} | "
                    f"{z['players']} / {z['cards_in_hands']} / {z['steps']} |")
     out.append("")
     return out
@@ -402,16 +413,25 @@ def cited_rules(items: list[Result], sigs: dict[str, Any], dev: Deviation | None
     return sorted(out)
 
 
-def _rule_quotes(rule_ids: list[str], all_rules: dict[str, Any], specdata: Any) -> list[str]:
+def _rule_quotes(rule_ids: list[str], all_rules: dict[str, Any], specdata: Any,
+                 site: str | None = None) -> list[str]:
+    """Each rule with its statement and the clauses it cites; with `site`, the rule and each
+    clause link to their anchors in the rulebook site."""
+    from uno_spec import sitelinks
+
     out: list[str] = []
     for rid in rule_ids:
         rule = all_rules.get(rid)
         if rule is None:
             out += [f"- rule `{rid}`: (not found in spec/rules)", ""]
             continue
-        out += [f"- rule `{rid}` ({rule.area}): {_md(rule.statement)}", ""]
+        name = f"`{rid}`" if site is None else \
+            f"[`{rid}`]({site}{sitelinks.rule_path(rid, rule.area)})"
+        out += [f"- rule {name} ({rule.area}): {_md(rule.statement)}", ""]
         for c in specdata.quote_clauses(list(rule.cites)):
-            out.append(f"  > **{c['id']}**: {_md(c['text'])}")
+            cid = c["id"] if site is None else \
+                f"[{c['id']}]({site}{sitelinks.clause_path(c['id'])})"
+            out.append(f"  > **{cid}**: {_md(c['text'])}")
             if c.get("en"):
                 out.append(f"  > *{_md(c['en'])}*")
             out.append("")
@@ -458,6 +478,10 @@ def register(csub: Any) -> None:
                    help="write the Markdown page here ('-': stdout)")
     p.add_argument("--write-expectations", type=path_option, metavar="FILE",
                    help="rewrite this expectation file from the run's failures")
+    from uno_spec import sitelinks
+
+    sitelinks.add_option(p, "the `site/` folder beside `docs/`, relative to the page (on "
+                         "stdout: `site/` in the working directory)")
     p.set_defaults(handler=cmd_compliance)
 
 
@@ -568,7 +592,13 @@ def cmd_compliance(args: argparse.Namespace) -> int:
     if problem is not None:
         return _fail(problem)
     if page is not None:
-        text = render_markdown(data, impl)
+        from conformance.site import markdown_site_base
+        from uno_spec import sitelinks
+
+        # the links into the rulebook site: --site-url, else the `site/` folder beside `docs/`,
+        # relative to the page (as docs/compliance/index.md links it)
+        site = sitelinks.base() if _file(page) is None else markdown_site_base(page)
+        text = render_markdown(data, impl, site)
         if str(page) == "-":
             sys.stdout.write(text)
         elif (problem := write_file(page, text)) is not None:

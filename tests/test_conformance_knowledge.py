@@ -13,6 +13,7 @@ import pytest
 
 from conformance import compliance, knowledge, reports
 from conformance import expectations as exp
+from conformance.site import markdown_site_base
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL = knowledge.load_all()
@@ -48,7 +49,8 @@ def test_committed_page_and_expectations_are_what_the_committed_report_renders(
         impl: knowledge.Implementation) -> None:
     data = reports.load_json((ROOT / impl.report).read_text(encoding="utf-8"))
     assert data["adapter"] == impl.adapter["spec"]
-    assert compliance.render_markdown(data, impl) == (ROOT / impl.page).read_text(
+    site = markdown_site_base(ROOT / impl.page)  # what `compliance` links the page with
+    assert compliance.render_markdown(data, impl, site) == (ROOT / impl.page).read_text(
         encoding="utf-8")
     written = ROOT / impl.expectations
     previous = compliance._previous_reasons(written)

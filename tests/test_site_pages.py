@@ -121,6 +121,32 @@ def test_every_rule_clause_ruling_and_scenario_has_its_anchor(pages: dict[str, s
         assert len(found) == len(re.findall(r'\sid="', pages[path])), path
 
 
+def test_the_compliance_pages_link_their_areas_rules_and_clauses_to_their_anchors(
+        pages: dict[str, str]) -> None:
+    """docs/compliance/<name>.md (issue 27, links from everywhere): every rule area, rule and
+    clause it names links into the site beside docs/, and every link lands on its anchor."""
+    from urllib.parse import unquote
+
+    from conformance import knowledge
+
+    checked = 0
+    for impl in knowledge.load_all():
+        if impl.no_engine:
+            continue
+        text = (ROOT / impl.page).read_text(encoding="utf-8")
+        links = re.findall(r"\]\(\.\./\.\./site/([^)#]+)(?:#([^)]*))?\)", text)
+        kinds = {path.split("/", 1)[0] for path, _ in links}
+        assert {"rules", "sources"} <= kinds, impl.name
+        for path, fragment in links:
+            assert path in pages, (impl.name, path)
+            if fragment:
+                assert unquote(fragment) in _ids(pages[path]), (impl.name, path, fragment)
+            checked += 1
+        # no rule is quoted without its link
+        assert not re.search(r"^- rule `[A-Z]", text, re.M), impl.name
+    assert checked > 100
+
+
 def test_uncited_clauses_are_marked_and_listed(pages: dict[str, str]) -> None:
     index = specdata.spec_index()
     cited = {c for r in index.rules.values() for c in r.cites}
