@@ -91,6 +91,19 @@ class Adapter(Protocol):
     def close(self) -> None: ...
 
 
+def setup_request(params: dict[str, Any], rulesets: Any = None,
+                  why: str = "") -> tuple[str, dict[str, Any]]:
+    """An adapter's `setup` request read (docs/adapter-protocol.md): its ruleset name and its
+    setup object, else `bad-request`; with `rulesets`, a ruleset outside them is `unsupported`
+    (`why`: what the implementation plays instead)."""
+    ruleset, setup = params.get("ruleset"), params.get("setup")
+    if not isinstance(ruleset, str) or not isinstance(setup, dict):
+        raise AdapterError("bad-request", "setup needs a ruleset name and a setup object")
+    if rulesets is not None and ruleset not in rulesets:
+        raise Unsupported(f"ruleset {ruleset!r}: {why}")
+    return ruleset, setup
+
+
 def check_hello(caps: Any) -> dict[str, Any]:
     """Validate a hello result; returns it with list fields defaulted."""
     if not isinstance(caps, dict):

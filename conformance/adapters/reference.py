@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.protocol import PROTOCOL, AdapterError, Unsupported
+from conformance.protocol import PROTOCOL, AdapterError, Unsupported, setup_request
 
 # The observations the engine answers: the protocol's vocabulary and the optional ones of the
 # `game-start` and `views` features (docs/adapter-protocol.md).
@@ -120,10 +120,7 @@ class ReferenceAdapter:
         from uno_fsm.errors import CardNotationError, UnresolvableSetup, WrongPlayerCount
         from uno_fsm.params import Params
 
-        ruleset = params.get("ruleset")
-        setup = params.get("setup")
-        if not isinstance(ruleset, str) or not isinstance(setup, dict):
-            raise AdapterError("bad-request", "setup needs a ruleset name and a setup object")
+        ruleset, setup = setup_request(params)
         try:
             p = Params.of(ruleset)
         except Exception as exc:  # unknown ruleset or composition error

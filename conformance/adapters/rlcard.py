@@ -74,7 +74,7 @@ import functools
 from collections import Counter
 from typing import Any
 
-from conformance.protocol import PROTOCOL, AdapterError, Unsupported
+from conformance.protocol import PROTOCOL, AdapterError, Unsupported, setup_request
 
 RULESETS = ["classic-official"]
 # Only what RLCard's code really implements (see docs/compliance/rlcard.md).
@@ -247,12 +247,7 @@ class RLCardAdapter:
 
     def setup(self, params: dict[str, Any]) -> None:
         self.wd4_victim = None
-        ruleset = params.get("ruleset")
-        setup = params.get("setup")
-        if not isinstance(ruleset, str) or not isinstance(setup, dict):
-            raise AdapterError("bad-request", "setup needs a ruleset name and a setup object")
-        if ruleset not in RULESETS:
-            raise Unsupported(f"ruleset {ruleset!r}: RLCard plays one classic rule set only")
+        _ruleset, setup = setup_request(params, RULESETS, "RLCard plays one classic rule set only")
         try:
             self.game = self._build(setup, int(params.get("seed") or 0))
         except CardError as exc:

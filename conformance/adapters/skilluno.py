@@ -31,7 +31,7 @@ import threading
 from collections import Counter
 from typing import Any
 
-from conformance.protocol import PROTOCOL, AdapterError, Unsupported
+from conformance.protocol import PROTOCOL, AdapterError, Unsupported, setup_request
 
 RULESETS = ["classic-official"]
 FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "first-card",
@@ -145,11 +145,7 @@ class SkillUnoAdapter:
     # --- setup ---------------------------------------------------------------------------------
 
     def setup(self, params: dict[str, Any]) -> None:
-        ruleset, setup = params.get("ruleset"), params.get("setup")
-        if not isinstance(ruleset, str) or not isinstance(setup, dict):
-            raise AdapterError("bad-request", "setup needs a ruleset name and a setup object")
-        if ruleset not in RULESETS:
-            raise Unsupported(f"ruleset {ruleset!r}: skilluno plays one classic rule set")
+        _ruleset, setup = setup_request(params, RULESETS, "skilluno plays one classic rule set")
         self.close()
         try:
             self._build(setup, int(params.get("seed") or 0))

@@ -46,7 +46,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.protocol import PROTOCOL, AdapterError, Unsupported
+from conformance.protocol import PROTOCOL, AdapterError, Unsupported, setup_request
 
 RULESETS = ["classic-official"]
 FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "wd4-challenge",
@@ -230,11 +230,8 @@ class UnoGameAdapter:
                 "observations": list(OBSERVATIONS), "players": {"min": 2, "max": 10}}
 
     def setup(self, params: dict[str, Any]) -> None:
-        ruleset, setup = params.get("ruleset"), params.get("setup")
-        if not isinstance(ruleset, str) or not isinstance(setup, dict):
-            raise AdapterError("bad-request", "setup needs a ruleset name and a setup object")
-        if ruleset not in RULESETS:
-            raise Unsupported(f"ruleset {ruleset!r}: uno-game plays one classic rule set only")
+        _ruleset, setup = setup_request(params, RULESETS,
+                                        "uno-game plays one classic rule set only")
         self.close()
         try:
             self._build(setup, int(params.get("seed") or 0))
