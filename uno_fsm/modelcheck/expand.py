@@ -291,6 +291,10 @@ class Expander:
             except AssertionError as exc:
                 viols.append(("illegal", str(exc), -1, a))
                 return
+            finally:
+                # the error's traceback holds this frame, whose `err` held the error: a cycle
+                # per refusal, left to the garbage collector unless broken here
+                err = None
 
 
 # ---- out of process: one expander per configuration and worker process --------------------
