@@ -97,9 +97,11 @@ def traced(cov: Coverage) -> Iterator[None]:
 
             def guard(g: Callable[..., bool], name: str, label: str = label
                       ) -> Callable[..., bool]:
+                yes, no = (label, name, True), (label, name, False)  # (the keys made once)
+
                 def check(r: Any, a: Any) -> bool:
                     value = bool(g(r, a))
-                    cov.guards[(label, name, value)] += 1
+                    cov.guards[yes if value else no] += 1
                     return value
                 return check
 

@@ -271,7 +271,8 @@ class Expander:
 
     def _illegal(self, key: bytes, g: Game, legal: list[Action], before: State, base: int,
                  order: dict[Card, int], viols: list[Found]) -> None:
-        pick = _Pick(fingerprint(key))
+        # the fingerprint of `key`: `load` gave it as the shuffles' seed when reducing
+        pick = _Pick(base ^ self.seed if self.reduce else fingerprint(key))
         for _ in range(self.c.illegal):
             a = illegal_candidate(g, pick, self.kinds)
             if a in legal:
@@ -291,6 +292,10 @@ class Expander:
             except AssertionError as exc:
                 viols.append(("illegal", str(exc), -1, a))
                 return
+            finally:
+                # the error's traceback holds this frame, whose `err` held the error: a cycle
+                # per refusal, left to the garbage collector unless broken here
+                err = None
 
 
 # ---- out of process: one expander per configuration and worker process --------------------

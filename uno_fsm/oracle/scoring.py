@@ -39,7 +39,8 @@ def check_scores_kept(before: Snap, action: Action, game: Game) -> None:
     after, pend = game.state, game.pending
     round_ended = pend is None or pend.decision == "round-over"
     if not (action.kind == "play" and round_ended and before.decision != "round-over"):
-        check(list(after.scores) == before.scores, "CL.SCORE.ACCUMULATE",
+        ok = list(after.scores) == before.scores  # (the message built only for a failure)
+        check(ok, "CL.SCORE.ACCUMULATE", "" if ok else
               f"scores changed from {before.scores} to {after.scores} outside a round end")
 
 

@@ -53,13 +53,15 @@ def check_window(action: Action, legal: list[Action]) -> None:
     """CL.UNO.WINDOW, CL.UNO.LATE-CATCH: the catch window closes at the next action that is
     neither an UNO call nor a catch (drawing, passing, answering a challenge); after a play
     only the player who played can be caught (their own window: CL.UNO.MUST-CALL)."""
+    # (each message is built only for a failure: this runs after every action)
     if action.kind in ("draw", "pass", "accept", "challenge"):
-        check(not has_catch(legal), "CL.UNO.WINDOW",
+        ok = not has_catch(legal)
+        check(ok, "CL.UNO.WINDOW", "" if ok else
               f"a catch is still listed after {action}: "
               f"{[str(a) for a in legal if a.kind == 'catch']}")
     elif action.kind == "play":
         others = [a for a in legal if a.kind == "catch" and a.target != action.player]
-        check(not others, "CL.UNO.WINDOW",
+        check(not others, "CL.UNO.WINDOW", "" if not others else
               f"after {action} another player can still be caught: {[str(a) for a in others]}")
 
 
