@@ -277,6 +277,10 @@ class UnoMachine(RuleBasedStateMachine):
             check_rejected(g, action, before, log_len, err)
         except AssertionError as exc:
             raise self._fail(exc, action, log_len) from exc
+        finally:
+            # the error's traceback holds this frame, whose `err` holds the error: a cycle per
+            # refusal left to the garbage collector unless broken here (as in modelcheck.expand)
+            err = None
         STATS.steps += 1
         STATS.illegal += 1
 
