@@ -386,3 +386,72 @@ def test_cli_reference_against_itself_exits_0(capsys: pytest.CaptureFixture[str]
     text = capsys.readouterr().out
     assert text.startswith("# Differential fuzzing: uno-fsm reference engine")
     assert "0 divergence(s) in 0 group(s)" in text
+
+
+FAILING_SKIP = """
+import sys
+sys.path.insert(0, {root!r})
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.serve import serve_stdio
+
+
+class SkipRaises(ReferenceAdapter):
+    def act(self, action):
+        if str(action.get("play", ""))[1:] == "S":
+            raise RuntimeError("no Skip here")
+        return super().act(action)
+
+
+serve_stdio(SkipRaises())
+"""
+
+
+def test_a_program_that_answers_internal_error_is_kept_and_judged_as_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash answered in the protocol (`internal-error`: the implementation raised, the
+    program runs on) is a crash divergence as before, and the program is kept for the next
+    examples (restarting it was the most of the time against RLCard over stdio): the same
+    run with a fresh program after each crash finds the same groups, counts and steps."""
+    script = tmp_path / "skip_raises.py"
+    script.write_text(FAILING_SKIP.format(root=str(ROOT)))
+
+    def run() -> tuple[Any, list[StdioAdapter]]:
+        made: list[StdioAdapter] = []
+
+        def factory() -> StdioAdapter:
+            made.append(StdioAdapter(f"{shlex.quote(sys.executable)} "
+                                     f"{shlex.quote(str(script))}", cwd=str(ROOT)))
+            return made[-1]
+
+        return Differ(ReferenceOracle, factory, players=(3, 4), max_prefix=40, max_steps=10,
+                      shrink_seconds=0, confirm_runs=0).run(examples=60, seed=1), made
+
+    def seen(report: Any) -> Any:
+        return sorted((d.signature.describe(), d.message, n) for d, n in report.groups), \
+            report.stats.steps, report.stats.examples
+
+    kept, made = run()
+    assert {d.kind for d, _ in kept.groups} == {"crash"}
+    assert all(d.message == "internal-error: act: RuntimeError: no Skip here"
+               and d.steps[-1].act["play"][1:] == "S" for d, _ in kept.groups)
+    crashes = sum(n for _, n in kept.groups)
+    assert crashes >= 3 and len(made) == 1 and made[0].restarts == 0
+    monkeypatch.setattr("conformance.diff.Side._keeps", lambda self, exc: False)
+    restarted, made_again = run()
+    assert len(made_again) == crashes + 1
+    assert seen(kept) == seen(restarted)
+
+
+def test_a_program_that_exits_is_still_restarted() -> None:
+    made: list[StdioAdapter] = []
+
+    def factory() -> StdioAdapter:
+        made.append(StdioAdapter(mutant("crash"), cwd=str(ROOT)))
+        return made[-1]
+
+    report = Differ(ReferenceOracle, factory, players=(3, 4), max_prefix=40, max_steps=10,
+                    shrink_seconds=0, confirm_runs=0).run(examples=150, seed=1)
+    assert [d.kind for d, _ in report.groups] == ["crash"]
+    div, count = report.groups[0]
+    assert "exited" in div.message and count >= 2
+    assert len(made) == count + 1  # one program per crash, and the first
