@@ -50,6 +50,7 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from conformance import compare as cmp
+from conformance.adapters.isolation import holding_alarm
 from conformance.blame import Signature, more_cards, signature, top_taken
 from conformance.divergence import (
     BATCH,
@@ -1227,22 +1228,23 @@ class Differ:
         done = 0
         batch = 0
         dropped: list[Dropped] = []
-        try:
-            while True:
-                n = BATCH if examples is None else min(BATCH, examples - done)
-                if n <= 0 or (end is not None and time.monotonic() >= end):
-                    break
-                self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0, t0=t0)
-                done += n  # generated examples: shrinking and targeting replays come on top
-                batch += 1
-                if until is not None and until(self.found):
-                    break
-            fuzz_seconds = time.monotonic() - t0
-            groups = [(self.found[k], self.counts[k]) for k in self.found]
-            if self.confirm_runs:
-                groups, dropped = confirm_groups(self, groups)
-        finally:
-            self.close()
+        with holding_alarm():  # one SIGALRM handler for every guarded call of the run
+            try:
+                while True:
+                    n = BATCH if examples is None else min(BATCH, examples - done)
+                    if n <= 0 or (end is not None and time.monotonic() >= end):
+                        break
+                    self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0, t0=t0)
+                    done += n  # generated examples: shrinking and targeting replays come on top
+                    batch += 1
+                    if until is not None and until(self.found):
+                        break
+                fuzz_seconds = time.monotonic() - t0
+                groups = [(self.found[k], self.counts[k]) for k in self.found]
+                if self.confirm_runs:
+                    groups, dropped = confirm_groups(self, groups)
+            finally:
+                self.close()
         first = {d.key: self.first_found.get(d.key, 0.0) for d, _ in groups}
         return DiffReport(self.implementation, self.adapter_name, list(self.rulesets),
                           list(self.starts), list(self.compared), self.stats,
