@@ -927,7 +927,8 @@ class Differ:
         divergence of a known group."""
         self.stats.steps += 1
         self._progress()
-        listed = _norm(act) in {_norm(a) for a in o_before["legal_actions"]}
+        listed = any(a is act for a in o_before["legal_actions"]) or \
+            _norm(act) in {_norm(a) for a in o_before["legal_actions"]}
         self.impl.send(act_observe_calls(act, self.compared))  # it works while the oracle does
         o_rej, o_obs = self._o(self.oracle.act_observe, act, self.oracle_keys)
         if o_rej is not None and listed and act.get("next_round") and \
