@@ -50,6 +50,7 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from conformance import compare as cmp
+from conformance.adapters.isolation import holding_alarm
 from conformance.blame import Signature, more_cards, signature, top_taken
 from conformance.divergence import (
     BATCH,
@@ -66,7 +67,13 @@ from conformance.divergence import (
     before_step,
     stateable,
 )
-from conformance.protocol import AdapterError, Unsupported, check_hello, check_rejection
+from conformance.protocol import (
+    INTERNAL_ERROR,
+    AdapterError,
+    Unsupported,
+    check_hello,
+    check_rejection,
+)
 from uno_spec.signals import Interrupted
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
@@ -192,7 +199,8 @@ def player_range(caps: dict[str, Any]) -> tuple[int, int]:
 
 class Side:
     """One adapter, (re)made by `factory`, greeted once per start; every failure is an
-    `AdapterError` and throws the adapter away (the next call makes a fresh one)."""
+    `AdapterError` and throws the adapter away (the next call makes a fresh one), but for a
+    program's `internal-error` (`_keeps`)."""
 
     def __init__(self, factory: Callable[[], Any], timeout: float) -> None:
         self.factory = factory
@@ -227,13 +235,32 @@ class Side:
             return fn()
         except Unsupported:
             raise
-        except AdapterError:
-            self.discard()
+        except AdapterError as exc:
+            if not self._keeps(exc):
+                self.discard()
             raise
         except Exception as exc:  # noqa: BLE001 - an in-process adapter raised: a crash
             self.discard()
             raise AdapterError("crashed", f"adapter raised {type(exc).__name__}: {exc}") \
                 from None
+
+    def _keeps(self, exc: AdapterError) -> bool:
+        """Whether a program survives its failure: one that answered `internal-error` (the
+        implementation raised; the program runs and answers in order) is kept, the answers
+        still due to it read and dropped, and the example's end that a crash causes makes the
+        next call a `setup`, which starts afresh. Restarting it cost more than anything else
+        against RLCard over stdio (its start, imports included: 0.3 to 0.7 s, for each of its
+        crashes). Anything else (an exit, a hang, a broken answer) throws the program away."""
+        adapter = self.adapter
+        if type(exc) is not AdapterError or exc.code != INTERNAL_ERROR \
+                or not callable(getattr(adapter, "drain", None)):
+            return False
+        self._sent = None
+        try:
+            adapter.drain()
+        except Exception:  # noqa: BLE001 - it broke while answering: thrown away
+            return False
+        return True
 
     def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
         """None: set up; a rule error object: the set-up refused (`wrong-player-count`...)."""
@@ -258,9 +285,11 @@ class Side:
     def send(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
         """To a program that pipelines: send these requests now, so that it works on them
         while the caller does something else (the oracle's own step); the `act_observe` or
-        `setup_observe` called next with the same requests takes their answers. Nothing for
-        any other adapter (a failure to write: the call that follows reports it)."""
-        if self.adapter is None or not self._piped():
+        `setup_observe` called next with the same requests takes their answers (those sent
+        already, after a set-up: nothing more sent). Nothing for any other adapter (a failure
+        to write: the call that follows reports it)."""
+        if self.adapter is None or not self._piped() or \
+                (self._sent is not None and self._sent[0] == calls):
             return
         try:
             self._deadline()
@@ -272,10 +301,14 @@ class Side:
             self._sent = None
 
     def _pipeline(self, calls: list[tuple[str, dict[str, Any]]]) -> int:
-        """The id of the last of `calls`, sent now unless `send` sent them already."""
+        """The id of the last of `calls`, sent now unless `send` sent them already (or sent
+        them first of more: the rest stays sent, for the call that takes it)."""
         sent, self._sent = self._sent, None
-        if sent is not None and sent[0] == calls:
-            return sent[1]
+        if sent is not None and sent[0][:len(calls)] == calls:
+            rest = sent[0][len(calls):]
+            if rest:
+                self._sent = (rest, sent[1])
+            return sent[1] - len(rest)  # ids are consecutive within one write
         if sent is not None:  # sent for a step that did not happen: its answers dropped first
             self.adapter.drain()
         return self.adapter.pipeline(calls)  # type: ignore[no-any-return]
@@ -720,12 +753,17 @@ class Differ:
             target(novelty, label="rules rarely exercised")
 
     def _begin(self, ruleset: str, seed: int, setup: dict[str, Any],
-               at: dict[str, Any] | None = None
+               at: dict[str, Any] | None = None, then: dict[str, Any] | None = None
                ) -> tuple[Divergence, dict[str, Any], dict[str, Any] | None] | None:
         """Both sides set up (the oracle not when it is already there: `at`, its
-        observations); the record, the oracle's and the implementation's observations (None
-        for the implementation: the example ends, its divergence reported)."""
+        observations; `then`: the action played next there, sent with the set-up to a
+        program that pipelines); the record, the oracle's and the implementation's
+        observations (None for the implementation: the example ends, its divergence
+        reported)."""
         params = {"ruleset": ruleset, "setup": setup, "seed": seed}
+        if at is not None and then is not None:
+            self.impl.send(setup_observe_calls(params, self.compared)
+                           + act_observe_calls(then, self.compared))
         if at is None:
             self.impl.send(setup_observe_calls(params, self.compared))
             if self._o(self.oracle.setup, params) is not None:
@@ -763,40 +801,28 @@ class Differ:
             self.stats.out_of_scope += 1
             return
         verdict = self._judge(record, o_obs, i_obs, deal=True)
+        todo = list(choices)
         if verdict in ("resync", "resume"):
-            again = self._resync(record) if verdict == "resync" else self._resumed(record)
+            again = self._resync(record, self._then(todo, players, ruleset)) \
+                if verdict == "resync" else self._resumed(record)
             if again is None:
                 return
             record, o_obs, i_obs = again
         elif verdict != "go":
             return
-        todo = list(choices)
         ended = False
         while todo:
             r = todo.pop(0)
-            legal = [a for a in o_obs["legal_actions"] if self.allowed(a, ruleset)]
-            over = o_obs.get("round_over") or o_obs.get("game_over")
-            if not legal and not over:
-                return  # the oracle waits for a decision outside the implementation's features
-            # one choice per step (it shrinks toward 0: the first legal action): the illegal
-            # share at the top of each hundred, then the kind, the pick and the action
-            act = None
-            if self._accepting(o_obs, ruleset):
-                act = legal[0]  # the acceptance, the one answer the implementation has
-            elif not legal or r % 100 >= 100 - self.illegal_percent:
-                # once the hand or the game is over, an action after its end is the one kind
-                # of illegal action left (round-over, game-over)
-                kind = "after-end" if over else ILLEGAL_KINDS[(r // 100) % len(ILLEGAL_KINDS)]
-                act = self._illegal(kind, r // 1000, o_obs, legal, players, ruleset)
-            if act is None:
-                if not legal:
-                    return
-                act = legal[(r // 100) % len(legal)]
-            else:
+            chosen = self._choose(r, o_obs, players, ruleset)
+            if chosen is None:
+                return
+            act, illegal = chosen
+            if illegal:
                 self.stats.illegal += 1
             verdict = self._step(record, act, o_obs, i_obs)
             if verdict in ("resync", "resume"):
-                again = self._resync(record) if verdict == "resync" else self._resumed(record)
+                again = self._resync(record, self._then(todo, players, ruleset)) \
+                    if verdict == "resync" else self._resumed(record)
                 if again is None:
                     return
                 record, o_obs, i_obs = again
@@ -813,7 +839,42 @@ class Differ:
                 # dealt (its scores, its deal)
                 todo.extend([100 - self.illegal_percent, 0])
 
-    def _resync(self, record: Divergence
+    def _choose(self, r: int, o_obs: dict[str, Any], players: int, ruleset: str
+                ) -> tuple[dict[str, Any], bool] | None:
+        """The action of a step's choice `r` at the oracle's position `o_obs`, and whether it
+        is an illegal one (None: the example ends there)."""
+        legal = [a for a in o_obs["legal_actions"] if self.allowed(a, ruleset)]
+        over = o_obs.get("round_over") or o_obs.get("game_over")
+        if not legal and not over:
+            return None  # the oracle waits for a decision outside the implementation's features
+        # one choice per step (it shrinks toward 0: the first legal action): the illegal
+        # share at the top of each hundred, then the kind, the pick and the action
+        act = None
+        if self._accepting(o_obs, ruleset):
+            act = legal[0]  # the acceptance, the one answer the implementation has
+        elif not legal or r % 100 >= 100 - self.illegal_percent:
+            # once the hand or the game is over, an action after its end is the one kind
+            # of illegal action left (round-over, game-over)
+            kind = "after-end" if over else ILLEGAL_KINDS[(r // 100) % len(ILLEGAL_KINDS)]
+            act = self._illegal(kind, r // 1000, o_obs, legal, players, ruleset)
+        if act is not None:
+            return act, True  # (an acceptance counted with the illegal ones, as it always was)
+        if not legal:
+            return None
+        return legal[(r // 100) % len(legal)], False
+
+    def _then(self, todo: Sequence[int], players: int, ruleset: str
+              ) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
+        """What a resync plays next, given the oracle's observations at its position: the
+        action `todo`'s first choice gives there (None: none), for `_resync` to pipeline."""
+        def nxt(at: dict[str, Any]) -> dict[str, Any] | None:
+            chosen = self._choose(todo[0], at, players, ruleset) if todo else None
+            return None if chosen is None else chosen[0]
+
+        return nxt
+
+    def _resync(self, record: Divergence,
+                then: Callable[[dict[str, Any]], dict[str, Any] | None] = lambda _at: None
                 ) -> tuple[Divergence, dict[str, Any], dict[str, Any]] | None:
         """After a divergence of a known group: the implementation set up again from the
         oracle's position, which is not set up again. After the step; when that position
@@ -823,7 +884,10 @@ class Differ:
         else before the step, the oracle replayed to it. The oracle's observations are its
         own there, but for what a `start: turn` set-up itself applies (no rule, no shuffle:
         the protocol's `rules_applied`, `events`, `shuffled` after a set-up). None: no such
-        position, or the implementation does not take it."""
+        position, or the implementation does not take it. To a program that pipelines, the
+        next step's action (`then` gives it) goes in the set-up's write: its answers are
+        read only once the set-up is judged, by that step, or dropped (docs/differential.md,
+        "Speed")."""
         at = self._at
         pos = self._turn()
         for _ in range(ADVANCE if pos is None else 0):
@@ -848,7 +912,7 @@ class Differ:
             return None
         o_obs = {**o_obs, "rules_applied": [], "shuffled": False,
                  **({"events": []} if "events" in o_obs else {})}
-        begun = self._begin(record.ruleset, record.seed, pos, at=o_obs)
+        begun = self._begin(record.ruleset, record.seed, pos, at=o_obs, then=then(o_obs))
         if begun is None or begun[2] is None:
             return None
         self.stats.resyncs += 1
@@ -863,7 +927,8 @@ class Differ:
         divergence of a known group."""
         self.stats.steps += 1
         self._progress()
-        listed = _norm(act) in {_norm(a) for a in o_before["legal_actions"]}
+        listed = any(a is act for a in o_before["legal_actions"]) or \
+            _norm(act) in {_norm(a) for a in o_before["legal_actions"]}
         self.impl.send(act_observe_calls(act, self.compared))  # it works while the oracle does
         o_rej, o_obs = self._o(self.oracle.act_observe, act, self.oracle_keys)
         if o_rej is not None and listed and act.get("next_round") and \
@@ -1201,22 +1266,23 @@ class Differ:
         done = 0
         batch = 0
         dropped: list[Dropped] = []
-        try:
-            while True:
-                n = BATCH if examples is None else min(BATCH, examples - done)
-                if n <= 0 or (end is not None and time.monotonic() >= end):
-                    break
-                self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0, t0=t0)
-                done += n  # generated examples: shrinking and targeting replays come on top
-                batch += 1
-                if until is not None and until(self.found):
-                    break
-            fuzz_seconds = time.monotonic() - t0
-            groups = [(self.found[k], self.counts[k]) for k in self.found]
-            if self.confirm_runs:
-                groups, dropped = confirm_groups(self, groups)
-        finally:
-            self.close()
+        with holding_alarm():  # one SIGALRM handler for every guarded call of the run
+            try:
+                while True:
+                    n = BATCH if examples is None else min(BATCH, examples - done)
+                    if n <= 0 or (end is not None and time.monotonic() >= end):
+                        break
+                    self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0, t0=t0)
+                    done += n  # generated examples: shrinking and targeting replays come on top
+                    batch += 1
+                    if until is not None and until(self.found):
+                        break
+                fuzz_seconds = time.monotonic() - t0
+                groups = [(self.found[k], self.counts[k]) for k in self.found]
+                if self.confirm_runs:
+                    groups, dropped = confirm_groups(self, groups)
+            finally:
+                self.close()
         first = {d.key: self.first_found.get(d.key, 0.0) for d, _ in groups}
         return DiffReport(self.implementation, self.adapter_name, list(self.rulesets),
                           list(self.starts), list(self.compared), self.stats,

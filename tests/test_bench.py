@@ -146,6 +146,7 @@ def test_corpus_fuzz_memory_and_targets(report: dict[str, Any]) -> None:
     assert diff["examples"] == 5  # --fuzz-examples 1
     for label in ("in_process", "stdio"):
         assert diff[label]["steps"] > 0 and diff[label]["steps_per_s"] > 0
+        assert diff[label]["steps_per_cpu_s"] > 0
         assert diff[label]["divergences"] == 0  # the reference against itself
     assert diff["stdio"]["adapter"].startswith("stdio:")
 

@@ -386,3 +386,158 @@ def test_cli_reference_against_itself_exits_0(capsys: pytest.CaptureFixture[str]
     text = capsys.readouterr().out
     assert text.startswith("# Differential fuzzing: uno-fsm reference engine")
     assert "0 divergence(s) in 0 group(s)" in text
+
+
+FAILING_SKIP = """
+import sys
+sys.path.insert(0, {root!r})
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.serve import serve_stdio
+
+
+class SkipRaises(ReferenceAdapter):
+    def act(self, action):
+        if str(action.get("play", ""))[1:] == "S":
+            raise RuntimeError("no Skip here")
+        return super().act(action)
+
+
+serve_stdio(SkipRaises())
+"""
+
+
+def test_a_program_that_answers_internal_error_is_kept_and_judged_as_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash answered in the protocol (`internal-error`: the implementation raised, the
+    program runs on) is a crash divergence as before, and the program is kept for the next
+    examples (restarting it was the most of the time against RLCard over stdio): the same
+    run with a fresh program after each crash finds the same groups, counts and steps."""
+    script = tmp_path / "skip_raises.py"
+    script.write_text(FAILING_SKIP.format(root=str(ROOT)))
+
+    def run() -> tuple[Any, list[StdioAdapter]]:
+        made: list[StdioAdapter] = []
+
+        def factory() -> StdioAdapter:
+            made.append(StdioAdapter(f"{shlex.quote(sys.executable)} "
+                                     f"{shlex.quote(str(script))}", cwd=str(ROOT)))
+            return made[-1]
+
+        return Differ(ReferenceOracle, factory, players=(3, 4), max_prefix=40, max_steps=10,
+                      shrink_seconds=0, confirm_runs=0).run(examples=60, seed=1), made
+
+    def seen(report: Any) -> Any:
+        return sorted((d.signature.describe(), d.message, n) for d, n in report.groups), \
+            report.stats.steps, report.stats.examples
+
+    kept, made = run()
+    assert {d.kind for d, _ in kept.groups} == {"crash"}
+    assert all(d.message == "internal-error: act: RuntimeError: no Skip here"
+               and d.steps[-1].act["play"][1:] == "S" for d, _ in kept.groups)
+    crashes = sum(n for _, n in kept.groups)
+    assert crashes >= 3 and len(made) == 1 and made[0].restarts == 0
+    monkeypatch.setattr("conformance.diff.Side._keeps", lambda self, exc: False)
+    restarted, made_again = run()
+    assert len(made_again) == crashes + 1
+    assert seen(kept) == seen(restarted)
+
+
+def test_a_program_that_exits_is_still_restarted() -> None:
+    made: list[StdioAdapter] = []
+
+    def factory() -> StdioAdapter:
+        made.append(StdioAdapter(mutant("crash"), cwd=str(ROOT)))
+        return made[-1]
+
+    report = Differ(ReferenceOracle, factory, players=(3, 4), max_prefix=40, max_steps=10,
+                    shrink_seconds=0, confirm_runs=0).run(examples=150, seed=1)
+    assert [d.kind for d, _ in report.groups] == ["crash"]
+    div, count = report.groups[0]
+    assert "exited" in div.message and count >= 2
+    assert len(made) == count + 1  # one program per crash, and the first
+
+
+REFUSES_SKIPS = """
+import os, sys, time
+sys.path.insert(0, {root!r})
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.serve import serve_stdio
+
+MODE, MARK = sys.argv[1], sys.argv[2]
+
+
+class RefusesSkips(ReferenceAdapter):
+    # refuses every Skip (a divergence, then a resync: a set-up, the next step's act); the
+    # first act after the first such set-up hangs or exits (once: MARK says it happened)
+    refused = armed = False
+
+    def setup(self, params):
+        self.armed, self.refused = self.refused, False
+        return super().setup(params)
+
+    def act(self, action):
+        if self.armed and not os.path.exists(MARK):
+            open(MARK, "w").close()
+            if MODE == "hang":
+                time.sleep(60)
+            os._exit(3)
+        self.armed = False
+        if str(action.get("play", ""))[1:] == "S":
+            self.refused = True
+            return {{"code": "card-does-not-match", "rule": "CL.PLAY.MATCH"}}
+        return super().act(action)
+
+
+serve_stdio(RefusesSkips())
+"""
+
+
+@pytest.mark.parametrize("mode", ["hang", "exit"])
+def test_a_resync_pipelined_with_the_next_act_is_judged_as_one_that_is_not(
+        mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resync's set-up goes in one write with the next step's act (its answers read once
+    the set-up is judged): the same groups, counts and steps as sending them one after the
+    other, also when the program hangs or exits on that act."""
+    script = tmp_path / "refuses_skips.py"
+    script.write_text(REFUSES_SKIPS.format(root=str(ROOT)))
+    writes: list[list[tuple[str, Any]]] = []
+    plain = StdioAdapter.pipeline
+
+    def pipeline(self: StdioAdapter, calls: Any) -> int:
+        writes.append(list(calls))
+        return plain(self, calls)
+
+    monkeypatch.setattr(StdioAdapter, "pipeline", pipeline)
+
+    def run(mark: str) -> Any:
+        command = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {mode} " \
+            f"{shlex.quote(str(tmp_path / mark))}"
+        report = Differ(ReferenceOracle, stdio(command, timeout=0.5), timeout=0.5,
+                        players=(3, 4), max_prefix=40, max_steps=10, shrink_seconds=0,
+                        confirm_runs=0).run(examples=40, seed=1)
+        failing.extend(d for d, _ in report.groups if d.kind in ("hang", "crash"))
+        return sorted((d.kind, d.signature.describe(), d.message, n)
+                      for d, n in report.groups), report.stats.steps, report.stats.resyncs
+
+    failing: list[Any] = []
+    piped = run("piped")
+    failed = [g for g in piped[0] if g[0] in ("hang", "crash")]
+    assert len(failed) == 1 and failed[0][3] == 1, piped[0]
+    kind, _, message, _ = failed[0]
+    if mode == "hang":
+        assert (kind, message) == ("hang", "timeout: act: no answer within 0.50s")
+    else:
+        assert kind == "crash"
+        assert message.startswith("crashed: act: adapter exited with status 3 before answering")
+    resyncs_piped = [w for w in writes if [m for m, _ in w] == ["setup", "observe", "act",
+                                                                "observe"]]
+    assert resyncs_piped and piped[2] > 0
+    # the act it failed on, the first after a resync's set-up, went in that set-up's write
+    assert len(failing[0].steps) == 1
+    assert failing[0].steps[0].act in [w[2][1]["action"] for w in resyncs_piped]
+    writes.clear()
+    monkeypatch.setattr("conformance.diff.Differ._then",
+                        lambda self, todo, players, ruleset: lambda at: None)
+    one_by_one = run("one-by-one")
+    assert not [w for w in writes if len(w) > 2]
+    assert piped == one_by_one

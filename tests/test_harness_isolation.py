@@ -9,6 +9,7 @@ with a hanging one (a pipelining runner) get their own verdicts.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -25,7 +26,7 @@ import pytest
 from harness_helpers import ENV, FIX, HARNESS, HOSTILE, no_process_left, verdicts  # noqa: F401
 
 from conformance.adapters import AdapterSpecError, resolve
-from conformance.adapters.isolation import DeadlineGuard
+from conformance.adapters.isolation import DeadlineGuard, holding_alarm
 from conformance.adapters.stdio import StdioAdapter
 from conformance.protocol import PROTOCOL, AdapterError
 from conformance.runner import Runner
@@ -120,24 +121,33 @@ def test_a_missing_module_is_refused_before_anything_starts() -> None:
         resolve("module:no_such_module:X")
 
 
+@pytest.mark.parametrize("held", [False, True], ids=["per-call", "held"])
 @pytest.mark.parametrize(("method", "seed"), [("setup", 2), ("setup", 12), ("act", 14)],
                          ids=["sleep", "swallowing-loop", "busy-loop"])
-def test_the_deadline_guard_stops_a_pure_python_hang(method: str, seed: int) -> None:
+def test_the_deadline_guard_stops_a_pure_python_hang(method: str, seed: int, held: bool) -> None:
+    """Its handler set around each call, or once for a whole run (`holding_alarm`, what
+    `conformance diff` does): the same timeout, no timer left, the handler found put back."""
     from hanging_adapter import HangingAdapter
 
     guard = DeadlineGuard(HangingAdapter(), timeout=0.3)
     guard.set_deadline(time.monotonic() + 5)  # the shorter of the two applies
     params = {**HARNESS[0].setup_params(), "seed": seed}
-    with pytest.raises(AdapterError) as info:
-        if method == "setup":
-            guard.setup(params)
-        else:
-            guard.setup({**params, "seed": 1})
-            guard.inner.seed = seed
-            guard.act({"player": 0, "play": "R7"})
-    assert (info.value.code, info.value.message) == ("timeout",
-                                                     f"{method}: no answer within 0.30s")
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    with contextlib.ExitStack() as stack:
+        if held:
+            stack.enter_context(holding_alarm())
+        with pytest.raises(AdapterError) as info:
+            if method == "setup":
+                guard.setup(params)
+            else:
+                guard.setup({**params, "seed": 1})
+                guard.inner.seed = seed
+                guard.act({"player": 0, "play": "R7"})
+        assert (info.value.code, info.value.message) == ("timeout",
+                                                         f"{method}: no answer within 0.30s")
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        assert (signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL) is held
+        guard.setup({**params, "seed": 1})  # the next call runs (a late alarm ignored)
+        assert guard.act({"player": 0, "play": "R7"}) is None
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
 
 

@@ -230,6 +230,15 @@ DIFF_EXAMPLES_PER_FUZZ_EXAMPLE = 5  # `conformance diff` examples are short: 5 p
 DIFF_SEED = 12345
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and of the child processes it has reaped (a worker)."""
+    import resource
+
+    me, children = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
+                                                    resource.RUSAGE_CHILDREN))
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
 def bench_diff(sizes: Sizes, with_rlcard: bool = False) -> dict[str, Any]:
     """`conformance diff` steps per second: the reference against itself (no divergence: the
     same work each time) and, where it is installed, RLCard (divergences: examples end and
@@ -252,18 +261,24 @@ def bench_diff(sizes: Sizes, with_rlcard: bool = False) -> dict[str, Any]:
     for label, factory, spec in cases:
         impl = factory or resolve(spec).factory
 
-        def once(make: Callable[[], Any] = impl) -> Any:
-            return Differ(oracle, make, shrink_seconds=0, confirm_runs=0
-                          ).run(examples=examples, seed=DIFF_SEED)
+        def once(make: Callable[[], Any] = impl) -> tuple[Any, float]:
+            cpu = _cpu_seconds()
+            report = Differ(oracle, make, shrink_seconds=0, confirm_runs=0
+                            ).run(examples=examples, seed=DIFF_SEED)
+            return report, _cpu_seconds() - cpu
 
         once()  # warm-up
         runs = [once() for _ in range(sizes.repeat)]
         out[label] = {
             "adapter": spec,
-            "steps": runs[-1].stats.steps,
-            "divergences": len(runs[-1].groups),
-            "seconds_median": round(_median([r.fuzz_seconds for r in runs]), 4),
-            "steps_per_s": round(_median([r.stats.steps / r.fuzz_seconds for r in runs]), 0),
+            "steps": runs[-1][0].stats.steps,
+            "divergences": len(runs[-1][0].groups),
+            "seconds_median": round(_median([r.fuzz_seconds for r, _ in runs]), 4),
+            "steps_per_s": round(_median([r.stats.steps / r.fuzz_seconds for r, _ in runs]), 0),
+            # per CPU second of this process and the worker (its time counted once it exited:
+            # the whole run, set-up and the worker's start included)
+            "steps_per_cpu_s": round(_median([r.stats.steps / max(c, 1e-9)
+                                              for r, c in runs]), 0),
             "repetitions": len(runs),
         }
     return out
@@ -380,7 +395,8 @@ def render_text(r: dict[str, Any]) -> str:
                   if k in d]:
         s = d[label]
         lines.append(f"  {label:17} {s['steps']:>6} steps  {s['seconds_median']:8.3f} s  "
-                     f"{s['steps_per_s']:7.0f} steps/s  ({s['divergences']} divergences)")
+                     f"{s['steps_per_s']:7.0f} steps/s  {s['steps_per_cpu_s']:7.0f} per CPU s  "
+                     f"({s['divergences']} divergences)")
     mem = r["memory"]
     lines += ["", f"peak memory of one full game ({mem['players']} players, tracemalloc): "
               f"uno_fsm {mem['uno_fsm']['peak_bytes'] / 1024:.0f} KiB "

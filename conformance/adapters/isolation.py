@@ -13,12 +13,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from conformance.protocol import AdapterError
@@ -63,6 +64,34 @@ class _Alarm(BaseException):  # noqa: N818 - a BaseException so that `except Exc
     """The deadline passed during a guarded call."""  # guarded code cannot swallow it
 
 
+_ARMED = [False]  # a guarded call is running: its alarm raises
+_HELD = [False]  # `holding_alarm`: the handler stays set between calls
+
+
+def _fire(_signum: int, _frame: Any) -> None:
+    if _ARMED[0]:
+        raise _Alarm
+
+
+@contextlib.contextmanager
+def holding_alarm() -> Iterator[None]:
+    """While it lasts, `DeadlineGuard` calls keep one SIGALRM handler, set here, instead of
+    setting and restoring it around each call (two `signal.signal` calls, a twentieth of the
+    fuzzer's time in process: `conformance diff` holds it for its run). Nothing where the
+    guard cannot work (`alarms_usable`) or inside another holder; the handler found is put back
+    at the end."""
+    if _HELD[0] or not alarms_usable():
+        yield
+        return
+    old = signal.signal(signal.SIGALRM, _fire)
+    _HELD[0] = True
+    try:
+        yield
+    finally:
+        _HELD[0] = False
+        signal.signal(signal.SIGALRM, old)
+
+
 class DeadlineGuard:
     """Wraps an in-process adapter: each call ends at the deadline (`AdapterError` timeout)."""
 
@@ -81,24 +110,21 @@ class DeadlineGuard:
         if self.deadline is not None and self.deadline - time.monotonic() < budget:
             budget, limit = self.deadline - time.monotonic(), self._span
         budget = max(budget, 0.001)
-        armed = [True]
-
-        def fire(_signum: int, _frame: Any) -> None:
-            if armed[0]:
-                raise _Alarm
-
-        old = signal.signal(signal.SIGALRM, fire)
+        held = _HELD[0]
+        old = None if held else signal.signal(signal.SIGALRM, _fire)
         try:
+            _ARMED[0] = True
             signal.setitimer(signal.ITIMER_REAL, budget, REFIRE)
             try:
                 return fn(*args)
             finally:
-                armed[0] = False  # a late alarm is ignored from here on
+                _ARMED[0] = False  # a late alarm is ignored from here on
                 signal.setitimer(signal.ITIMER_REAL, 0)
         except _Alarm:
             raise AdapterError("timeout", f"{method}: no answer within {limit:.2f}s") from None
         finally:
-            signal.signal(signal.SIGALRM, old)
+            if not held:
+                signal.signal(signal.SIGALRM, old)
 
     def hello(self) -> dict[str, Any]:
         return self._call("hello", self.inner.hello)  # type: ignore[no-any-return]

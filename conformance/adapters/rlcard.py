@@ -72,6 +72,7 @@ from __future__ import annotations
 import copy
 import functools
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from conformance.protocol import PROTOCOL, AdapterError, Unsupported, setup_request
@@ -152,6 +153,14 @@ def card_text(card: Any) -> str:
 
 def make_card(text: str) -> Any:
     return _card_class()(*parse_card(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _made(text: str) -> tuple[tuple[str, str, str], str]:
+    """A card's RLCard (type, color, trait) and its text in our notation, as `make_card`
+    and `card_text` give them (a set-up makes a hundred cards: thousands per fuzzing run)."""
+    card = make_card(text)
+    return (card.type, card.color, card.trait), card_text(card)
 
 
 @functools.cache
@@ -339,12 +348,22 @@ class RLCardAdapter:
     def _card(self, text: str) -> Any:
         """A new card of the game being set up; its text kept (RLCard makes no card of its
         own during play: every card `observe` names is one of these)."""
-        card = make_card(text)
-        self._texts[id(card)] = card_text(card)
+        made = _made(text)
+        card = _card_class()(*made[0])
+        self._texts[id(card)] = made[1]
         return card
 
     def _text(self, card: Any) -> str:
         return self._texts.get(id(card)) or card_text(card)
+
+    def _all_texts(self, cards: Iterable[Any]) -> list[str]:
+        """The texts of `cards` (one lookup each, in C; `_text` for any card not made by
+        the set-up)."""
+        cards = list(cards)
+        try:
+            return list(map(self._texts.__getitem__, map(id, cards)))
+        except KeyError:
+            return [self._text(c) for c in cards]
 
     def _deck_order(self) -> list[int]:
         """A list as long as the deck `UnoDealer` builds (`utils.init_deck`): shuffling it
@@ -461,7 +480,7 @@ class RLCardAdapter:
         out: dict[str, Any] = {}
         for key in keys:
             if key == "hands":
-                out[key] = {s: [self._text(c) for c in g.players[self.to_rl(s)].hand]
+                out[key] = {s: self._all_texts(g.players[self.to_rl(s)].hand)
                             for s in range(self.n)}
             elif key == "hand_sizes":
                 out[key] = {s: len(g.players[self.to_rl(s)].hand) for s in range(self.n)}
@@ -484,7 +503,7 @@ class RLCardAdapter:
                 every = [*g.dealer.deck, *rnd.played_cards, *(c for p in g.players
                                                              for c in p.hand)]
                 out[key] = len(every) if key == "total_cards" else \
-                    dict(Counter(self._text(c) for c in every))
+                    dict(Counter(self._all_texts(every)))
             elif key in ("round_over", "game_over"):
                 out[key] = over
             elif key == "winner":
