@@ -522,7 +522,7 @@ class Table:
         """How a card is typed: `Y3, or Y3 uno to call UNO with it`; `W4 and a colour (red,
         yellow, green or blue), and uno to call UNO with it`."""
         if f.is_wild:
-            names = [COLOR_NAMES[c] for c in self.game.params.colors_of(self.game.state.side)]
+            names = [COLOR_NAMES[c] for c in self.game.wild_colors()]
             listed = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else \
                 "".join(names)
             return f"{f.text} and a colour ({listed}), and uno to call UNO with it"
