@@ -357,9 +357,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if bar:
             bar.stop()
     if report.interrupted is None:  # what each failure breaks, from the reference's replay
-        from conformance.blame import blame_failures
-
-        blame_failures(report.results, scenarios)
+        _blame(report, scenarios)
     data = reports.to_json(report)
     data["duration"] = round(time.monotonic() - process_started(), 3)  # start-up included
     if not _emit(data, args.format, args.output, args.quiet):
@@ -370,6 +368,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         _err(f"{report.warnings[0]}; exit status 128 + signal number")
         return 128 + int(signal.Signals[report.interrupted])
     return reports.exit_code(data)
+
+
+def _blame(report: Any, scenarios: Any) -> None:
+    """Name the rule each failure breaks (conformance.blame). A signal (SIGINT, SIGTERM,
+    SIGHUP) stops it where it is: the report keeps every result, those blamed so far with
+    their rule, and is marked interrupted like a run stopped early (exit 128 + the signal)."""
+    from conformance import processes
+    from conformance.blame import blame_failures
+
+    try:
+        with processes.interrupts():
+            blame_failures(report.results, scenarios)
+    except processes.Interrupted as sig:
+        failing = [r for r in report.results if (r.outcome or r.status) in ("failed", "errored")]
+        blamed = sum(1 for r in failing if r.broken is not None)
+        report.interrupted = sig.name
+        report.warnings.insert(0, f"interrupted by {sig.name} while naming the rules broken: "
+                               f"every scenario judged, {blamed} of {len(failing)} failure(s) "
+                               "given the rule broken")
 
 
 def _nothing_selected(args: argparse.Namespace, loaded: int) -> str:
