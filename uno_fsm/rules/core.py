@@ -7,9 +7,9 @@ plays (uno_fsm/rules/hooks.py).
 
 Rules here: CL.RESHUFFLE.* (the draw pile refilled from the discards), CL.PEN.FROM-DRAW-PILE,
 FL.PLAY.ACTIVE-SIDE (every face is read through `face`), CL.WILD.FOUR-COLOURS and
-CL.WILD.MUST-CHANGE (`wild_colors`: the colours a Wild may name now). The seats in play (`seat`, `left`,
-`seats`, `seated`): every seat of the table, unless a variant takes some out of the game
-(hook `seats_in_play`).
+CL.WILD.MUST-CHANGE (`wild_colors`: the colours a Wild may name now). The seats in play
+(`seat`, `left`, `seats`, `seated`): every seat of the table, unless a variant takes some out
+of the game (hook `seats_in_play`).
 """
 
 from __future__ import annotations
