@@ -15,6 +15,7 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
         "classic.wild.must-change-table.same-colour-refused",
         "classic.wild.must-change-off.same-colour-accepted",
         "flip.light.wild.must-change-table",
+        "flip.wdc.must-change-table",
     ),
     "a two-player Reverse played as a plain Reverse": (
         "classic.two-player.reverse.plain-reverse-table",),

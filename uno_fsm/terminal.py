@@ -451,8 +451,14 @@ class Table:
         if any(a.color is None for a in acts):  # no colour to name (a last card, not a Wild)
             acts = [a for a in acts if a.color is None]
         colours = list(dict.fromkeys(a.color for a in acts if a.color))
+        if colour is not None and colours and colour not in colours:
+            # a colour this Wild may not name now (CL.WILD.MUST-CHANGE: the colour in force):
+            # the move as typed, for the engine to refuse in words with its rule
+            card = acts[0].card
+            assert card is not None  # a Wild's play
+            return Action.play(self.me, card, colour, bool(uno))
         if len(colours) > 1:
-            if colour is None or colour not in colours:
+            if colour is None:
                 colour = self.pick("Which colour?", [(self.colour(x), x) for x in colours],
                                    {COLOR_NAMES[x]: x for x in colours}
                                    | {x.lower(): x for x in colours})
