@@ -88,6 +88,10 @@ TWO_PLAYERS = {
 FIRST_CARD = {"S": "CL.FIRST.SKIP", "R": "CL.FIRST.REVERSE", "D2": "CL.FIRST.D2",
               "W": "CL.FIRST.WILD", "W4": "CL.FIRST.WD4"}
 FIRST_CARD_RULESETS = ("classic-official",)
+# Flip: the rules of a Wild Draw card's challenge (the prefix of its outcome's rule, as the
+# reference's `drew` event names it) -> the rule that lets its victim challenge it
+FLIP_CHALLENGER = {"FL.LIGHT.W2.": "FL.LIGHT.W2.CHALLENGER",
+                   "FL.DARK.WDC.": "FL.DARK.WDC.CHALLENGER"}
 
 
 @dataclass(frozen=True)
@@ -222,7 +226,9 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     the colour in force is a bluff the rules accept (CL.WD4.BLUFF-ACCEPTED), else a legal one
     (CL.WD4.LEGAL-OTHER-MATCHES when other cards could be played: `before["playable"]`, the
     cards the reference listed; else CL.WD4.LEGAL); the drawn card played at once
-    (CL.DRAW.PLAY-DRAWN)."""
+    (CL.DRAW.PLAY-DRAWN); a challenge, the rule that lets the victim challenge
+    (CL.WD4.CHALLENGE.DECISION; Flip: the card's FL.LIGHT.W2.CHALLENGER,
+    FL.DARK.WDC.CHALLENGER)."""
     from conformance import compare as cmp
 
     before = before or {}
@@ -242,8 +248,14 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
                 "CL.WD4.LEGAL-OTHER-MATCHES" if others else "CL.WD4.LEGAL"
         elif pending.get("decision") == "play-drawn":
             rule = "CL.DRAW.PLAY-DRAWN"
-    elif action.get("challenge") is True and (ruleset or "classic").startswith("classic"):
-        rule = "CL.WD4.CHALLENGE.DECISION"  # the victim may challenge (its events: the outcome)
+    elif action.get("challenge") is True:
+        # the victim may challenge; its events are the outcome (the hand shown first, under
+        # the classic rule CL.WD4.CHALLENGE.SHOW even in Flip), not what allows the challenge
+        if (ruleset or "classic").startswith("classic"):
+            rule = "CL.WD4.CHALLENGE.DECISION"
+        else:
+            rule = next((who for e in events for prefix, who in FLIP_CHALLENGER.items()
+                         if str(e.get("rule") or "").startswith(prefix)), rule)
     return rule
 
 

@@ -32,7 +32,7 @@ from conformance.supervisor import MEMORY_LIMIT, MIB
 from uno_spec import sitelinks
 from uno_spec.commands import Command, add_subcommands, process_started
 from uno_spec.files import path_option
-from uno_spec.options import RULESETS, HelpFormatter, mebibytes, seconds
+from uno_spec.options import RULESETS, mebibytes, seconds
 
 # The longest --timeout (seconds): a day per scenario.
 MAX_TIMEOUT = 86_400.0
@@ -44,31 +44,6 @@ MAX_MEMORY_LIMIT = 1 << 20
 FORMATS = ("console", "json", "junit", "markdown")
 
 
-# In a help text, SCENARIOS stands for the number of scenarios in the bundled corpus, counted
-# when the help is shown (CorpusHelp): no help copies a count that the next scenario changes,
-# and building the parser reads no file.
-SCENARIOS = "{SCENARIOS}"
-
-
-def corpus_size() -> str:
-    """The number of scenarios in the bundled corpus (`N` when it cannot be loaded)."""
-    try:
-        from conformance.scenario import load_corpus
-
-        return str(len(load_corpus(None).scenarios))
-    except Exception:  # noqa: BLE001 - a broken corpus must not break --help
-        return "N"
-
-
-class CorpusHelp(HelpFormatter):
-    """The help formatter of `conformance run`: expands SCENARIOS (and what HelpFormatter
-    expands)."""
-
-    def _expand_help(self, action: argparse.Action) -> str:
-        text = super()._expand_help(action)
-        return text.replace(SCENARIOS, corpus_size()) if SCENARIOS in text else text
-
-
 def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     """Add this package's sub-commands to the top-level parser."""
     conf = sub.add_parser("conformance", help="run, lint and report the conformance suite",
@@ -78,7 +53,6 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     conf.set_defaults(handler=lambda _a: _choose(conf))
 
     run = csub.add_parser("run", help="play scenarios against an implementation",
-                          formatter_class=CorpusHelp,
                           epilog="With --output or a --format other than console, the "
                           "terminal gets only the summary (on stderr). After 3 failed starts "
                           "of the adapter in a row the run stops, with one line on stderr; "
@@ -117,7 +91,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     _output_args(run)
     run.add_argument("--quiet", "-q", action="store_true",
                      help="print only the one-line verdict (the bundled corpus on the reference: "
-                     f"`OK in 2.10s: {SCENARIOS} scenarios ({SCENARIOS} passed)`), no progress "
+                     "`OK in 2.10s: N scenarios (N passed)`, N the scenarios run), no progress "
                      "bar; a --format document is still written")
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     run.set_defaults(handler=cmd_run)
@@ -383,9 +357,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if bar:
             bar.stop()
     if report.interrupted is None:  # what each failure breaks, from the reference's replay
-        from conformance.blame import blame_failures
-
-        blame_failures(report.results, scenarios)
+        _blame(report, scenarios)
     data = reports.to_json(report)
     data["duration"] = round(time.monotonic() - process_started(), 3)  # start-up included
     if not _emit(data, args.format, args.output, args.quiet):
@@ -396,6 +368,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         _err(f"{report.warnings[0]}; exit status 128 + signal number")
         return 128 + int(signal.Signals[report.interrupted])
     return reports.exit_code(data)
+
+
+def _blame(report: Any, scenarios: Any) -> None:
+    """Name the rule each failure breaks (conformance.blame). A signal (SIGINT, SIGTERM,
+    SIGHUP) stops it where it is: the report keeps every result, those blamed so far with
+    their rule, and is marked interrupted like a run stopped early (exit 128 + the signal)."""
+    from conformance import processes
+    from conformance.blame import blame_failures
+
+    try:
+        with processes.interrupts():
+            blame_failures(report.results, scenarios)
+    except processes.Interrupted as sig:
+        failing = [r for r in report.results if (r.outcome or r.status) in ("failed", "errored")]
+        blamed = sum(1 for r in failing if r.broken is not None)
+        report.interrupted = sig.name
+        report.warnings.insert(0, f"interrupted by {sig.name} while naming the rules broken: "
+                               f"every scenario judged, {blamed} of {len(failing)} failure(s) "
+                               "given the rule broken")
 
 
 def _nothing_selected(args: argparse.Namespace, loaded: int) -> str:

@@ -372,8 +372,9 @@ DETAILS = ("full", "summary", "line")
 
 
 def summary_line(data: dict[str, Any]) -> str:
-    """The one-line verdict: `OK in 5.70s: 738 scenarios (730 passed, 8 xfailed)`;
-    `INTERRUPTED by SIGTERM in 0.43s: 211 of 793 scenarios judged (211 passed)`."""
+    """The one-line verdict: `OK in 5.70s: N scenarios (P passed, X xfailed)`;
+    `INTERRUPTED by SIGTERM in 0.43s: J of N scenarios judged (J passed)` (the counts are the
+    run's)."""
     s = data["summary"]
     code = exit_code(data)
     counts = ", ".join(f"{s[k]} {k}" for k in STATUSES if s.get(k))
@@ -387,7 +388,7 @@ def summary_line(data: dict[str, Any]) -> str:
 
 
 def interruption(data: dict[str, Any]) -> str | None:
-    """`interrupted by SIGTERM: 211 of 793 scenarios judged` for a run stopped by a signal,
+    """`interrupted by SIGTERM: J of N scenarios judged` for a run stopped by a signal,
     else None."""
     if not data.get("interrupted"):
         return None

@@ -3,6 +3,8 @@ reference's events, and the signature of a failure (what differs, the decision, 
 
 from __future__ import annotations
 
+import pytest
+
 from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
 from conformance.blame import Signature, failure_signature, first_key, governing_rule, signature
 from conformance.runner import Runner
@@ -132,6 +134,34 @@ def test_an_accepted_wild_draw_four_names_the_rule_that_allows_it() -> None:
                     events=events, action={"player": 0, "play": "W4", "color": "blue"},
                     before=before)
     assert sig == Signature("rejected", "card-does-not-match", "play", "CL.WD4.BLUFF-ACCEPTED")
+
+
+@pytest.mark.parametrize(("card", "outcome", "rule"), [
+    ("wd2", "FL.LIGHT.W2.GUILTY", "FL.LIGHT.W2.CHALLENGER"),
+    ("wd2", "FL.LIGHT.W2.INNOCENT", "FL.LIGHT.W2.CHALLENGER"),
+    ("wdc", "FL.DARK.WDC.INNOCENT", "FL.DARK.WDC.CHALLENGER"),
+])
+def test_a_refused_flip_challenge_names_the_rule_that_allows_it(card: str, outcome: str,
+                                                               rule: str) -> None:
+    """An implementation refusing the victim's challenge of a Wild Draw Two / Colour breaks the
+    rule that lets the victim challenge it, not the first event of the reference's outcome
+    (the hand shown, CL.WD4.CHALLENGE.SHOW)."""
+    events = [{"kind": "shown", "player": 0, "rule": "CL.WD4.CHALLENGE.SHOW"},
+              {"kind": "drew", "player": 1, "rule": outcome, "count": 4}]
+    sig = signature("rejected", codes=("", "not-challengeable"), decision="challenge",
+                    events=events, action={"player": 1, "challenge": True}, ruleset="flip",
+                    before={"pending": {"player": 1, "decision": "challenge"}})
+    assert sig == Signature("rejected", "not-challengeable", "challenge", rule), card
+
+
+def test_a_refused_flip_challenge_of_the_corpus_is_blamed_on_its_challenger_rule() -> None:
+    sc = next(s for s in load_corpus(None).scenarios if s.id == "flip.wdc.challenge.innocent")
+    step = next(st.index for st in sc.steps if st.act and st.act.get("challenge") is True)
+    result = {"outcome": "failed", "step": step, "step_kind": "act", "expected": "accepted",
+              "observed": {"error": {"code": "not-challengeable"}}, "mismatches": []}
+    sig = failure_signature(result, sc, ReferenceOracle())
+    assert sig == Signature("rejected", "not-challengeable", "challenge",
+                            "FL.DARK.WDC.CHALLENGER")
 
 
 def test_a_corpus_failure_gets_the_signature_of_the_step_where_it_failed() -> None:

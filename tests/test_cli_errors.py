@@ -157,3 +157,18 @@ def test_a_ruleset_the_engine_does_not_play_is_refused(
     err = capsys.readouterr().err
     assert err == ("uno-fsm simulate: classic-official+desafio: the engine does not play the "
                    "scoring method 'elimination' (it plays winner-scores-others)\n")
+
+
+@pytest.mark.parametrize("argv", [["conformance", "compliance"],
+                                  ["rules", "show", "CL.WILD.COLOUR"],
+                                  ["conformance", "run", "--id", "nothing.at.all"]])
+@pytest.mark.parametrize("url", ["", "  "])
+def test_an_empty_site_url_is_refused(argv: list[str], url: str,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`--site-url ''` named no site and silently meant the default: refused, one line, exit 2,
+    before any work."""
+    assert main([*argv, "--site-url", url]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"uno-fsm {' '.join(argv[:2])}: "
+                          "argument --site-url: an empty URL names no site")

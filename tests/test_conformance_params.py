@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.runner import Runner, missing_capabilities
 from conformance.scenario import ScenarioError, load_corpus, parse_text
+from uno_spec.parameters import leaves
+from uno_spec.rulesets import load_ruleset
 
 BASE = """\
 id: mine.params.one
@@ -93,15 +96,27 @@ def test_an_adapter_not_declaring_the_parameter_is_unsupported() -> None:
     assert "parameter(s) scoring.target" in result.message
 
 
+def _sets_other_values(sc: Any) -> bool:
+    """Whether a scenario's `params` change a value of its ruleset (not only state one)."""
+    own = dict(leaves(load_ruleset(sc.ruleset).params))
+    return any(own.get(path) != value for path, value in leaves(sc.params))
+
+
 def test_the_corpus_table_options_need_their_params() -> None:
     """The bundled scenarios that set parameters pass on the reference engine, and fail with
-    the ruleset's own values: the option is what they test."""
+    the ruleset's own values where they change one: the option is what they test. (A scenario
+    may also state the ruleset's own value, `wild.must_change_color: false`, to say which side
+    of a table option it plays.)"""
     with_params = [sc for sc in load_corpus().scenarios if sc.params]
     assert {sc.id for sc in with_params} >= {"variant.desafio.eliminate.table-amount-250",
-                                             "classic.two-player.reverse.plain-reverse-table"}
+                                             "classic.two-player.reverse.plain-reverse-table",
+                                             "classic.wild.must-change-table.same-colour-refused",
+                                             "classic.wild.must-change-off.same-colour-accepted"}
     runner = Runner(ReferenceAdapter)
     assert [r.status for r in runner.run(with_params).results] == ["passed"] * len(with_params)
-    stripped = [dataclasses.replace(sc, params={}) for sc in with_params]
+    changing = [sc for sc in with_params if _sets_other_values(sc)]
+    assert "classic.wild.must-change-off.same-colour-accepted" not in {sc.id for sc in changing}
+    stripped = [dataclasses.replace(sc, params={}) for sc in changing]
     assert all(r.status == "failed" for r in Runner(ReferenceAdapter).run(stripped).results)
 
 

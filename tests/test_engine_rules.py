@@ -9,6 +9,9 @@ from engine_helpers import filler, game, hand, refused
 
 from uno_fsm import Action, Game
 from uno_fsm.cards import parse
+from uno_fsm.checks import Snap
+from uno_fsm.oracle import Facts, postconditions
+from uno_fsm.params import Params
 
 C = parse
 
@@ -47,6 +50,53 @@ def test_CL_WILD_COLOUR_required_and_FOUR_COLOURS() -> None:
     assert refused(g, Action.play(0, C("W"))).code == "color-required"
     err = refused(g, Action.play(0, C("W"), "P"))
     assert (err.code, err.rule) == ("invalid-color", "CL.WILD.FOUR-COLOURS")
+
+
+MUST_CHANGE = Params.of("classic-official").override({"wild": {"must_change_color": True}})
+
+
+def test_CL_WILD_MUST_CHANGE() -> None:
+    """CL.WILD.MUST-CHANGE (the table option `wild.must_change_color`): the colour in force is
+    neither listed nor accepted for a Wild or a Wild Draw Four (invalid-color, nothing changes);
+    another colour is; without the option it is (CL.WILD.SAME-COLOUR)."""
+    g = game({0: ["W", "W4", "B1"], 1: ["R1"], 2: ["R2"]}, ["R9"], ruleset=MUST_CHANGE)
+    named = {(a.card.text, a.color) for a in g.legal_actions(0) if a.kind == "play" and a.card}
+    assert named == {(w, c) for w in ("W", "W4") for c in "YGB"}
+    for wild in ("W", "W4"):
+        err = refused(g, Action.play(0, C(wild), "R"))
+        assert (err.code, err.rule) == ("invalid-color", "CL.WILD.MUST-CHANGE")
+    assert refused(g, Action.play(0, C("W"), "P")).rule == "CL.WILD.FOUR-COLOURS"
+    g.apply(Action.play(0, C("W"), "G"))
+    assert g.state.active_color == "G"
+    plain = game({0: ["W", "B1"], 1: ["R1"]}, ["R9"])
+    assert ("W", "R") in {(a.card.text, a.color) for a in plain.legal_actions(0) if a.card}
+
+
+def test_CL_WILD_MUST_CHANGE_with_no_colour_in_force() -> None:
+    """A Wild turned first (CL.FIRST.WILD) leaves no colour in force: under the house rule the
+    first player may still name any of the four."""
+    g = Game.from_setup(MUST_CHANGE, {"players": 2, "dealer": 1, "start": "round",
+                                      "hands": {0: ["R1"], 1: ["B2"]}, "draw": ["W", "G5"]})
+    assert g.pending is not None and g.pending.decision == "color"
+    assert sorted(a.color for a in g.legal_actions(0) if a.kind == "color") == sorted("RYGB")
+    g.apply(Action.choose_color(0, "R"))
+    assert g.state.active_color == "R"
+
+
+def test_the_oracle_checks_CL_WILD_MUST_CHANGE() -> None:
+    """An engine that forgets the house rule (its Wild keeps the colour: the move the rulebooks'
+    engine makes) is caught by the oracle the fuzzer and the model checker run, judging it by
+    the table's parameters; another colour passes."""
+    facts = Facts.of("classic-official", MUST_CHANGE.raw)
+    for colour, fails in (("R", True), ("G", False)):
+        g = game({0: ["W", "B1"], 1: ["R1"], 2: ["R2"]}, ["R9"])  # the option not played
+        before, play = Snap.of(g), Action.play(0, C("W"), colour)
+        g.apply(play)
+        if fails:
+            with pytest.raises(AssertionError, match=r"\[CL\.WILD\.MUST-CHANGE\]"):
+                postconditions(facts, before, play, g, None)
+        else:
+            postconditions(facts, before, play, g, None)
 
 
 def test_CL_PLAY_OUT_OF_TURN_and_TURN_OPTIONS() -> None:

@@ -6,6 +6,9 @@ groups unsupported scenarios by reason, with counts."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
 from pathlib import Path
 
 import jsonschema
@@ -223,3 +226,37 @@ def test_the_site_shows_the_rule_broken_before_the_other_rules(tmp_path: Path) -
     assert page.index('data-clause="wiki-br:official:21"') < \
         page.index('data-clause="classic-br:play:10"')
     assert page.count('data-clause="wiki-br:official:21"') == 1
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_naming_the_rules_broken_still_writes_the_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        signum: int) -> None:
+    """A signal during the blame phase (after every scenario was judged) used to end the
+    command without the report it was asked for: the report is written with every result, the
+    failures blamed so far keep their rule, it says it was interrupted, exit 128 + signal."""
+    import conformance.blame
+
+    def blame_then_signal(results: list, scenarios: list) -> int:
+        results[0].broken = {"kind": "observation", "what": "hand_sizes", "decision": "play",
+                             "rule": "CL.D2.EFFECT", "observations": {}}
+        os.kill(os.getpid(), signum)
+        time.sleep(10)  # the signal arrives here
+        raise AssertionError("the signal was not delivered")
+
+    monkeypatch.setattr(conformance.blame, "blame_failures", blame_then_signal)
+    started = time.monotonic()
+    code, data = run(tmp_path)
+    assert time.monotonic() - started < 8
+    name = signal.Signals(signum).name
+    assert code == 128 + signum
+    assert data["interrupted"] is True and data["signal"] == name and data["ok"] is False
+    assert data["not_run"] == 0 and data["summary"]["failed"] == 1
+    (r,) = data["results"]
+    assert r["broken"]["rule"] == "CL.D2.EFFECT"
+    assert data["warnings"][0] == (f"interrupted by {name} while naming the rules broken: "
+                                   "every scenario judged, 1 of 1 failure(s) given the rule "
+                                   "broken")
+    jsonschema.validate(data, SCHEMA)
+    err = capsys.readouterr().err
+    assert f"interrupted by {name} while naming the rules broken" in err

@@ -180,10 +180,15 @@ def test_a_default_is_what_the_engine_assumes(base: str, param: Parameter) -> No
 # ---- every value other than the default is played --------------------------------------------
 
 def corpus_values() -> dict[str, set[str]]:
-    """path -> repr of each value a ruleset of the corpus (a scenario's, composed) gives it."""
+    """path -> repr of each value a ruleset of the corpus (a scenario's, composed) gives it, or
+    a scenario's table options (`params`) set."""
     out: dict[str, set[str]] = {}
-    for name in sorted({s.ruleset for s in load_corpus([CORPUS]).scenarios}):
+    scenarios = load_corpus([CORPUS]).scenarios
+    for name in sorted({s.ruleset for s in scenarios}):
         for path, value in leaves(load_ruleset(name).params):
+            out.setdefault(path, set()).add(repr(thaw(value)))
+    for s in scenarios:
+        for path, value in leaves(s.params):
             out.setdefault(path, set()).add(repr(thaw(value)))
     return out
 

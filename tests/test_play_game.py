@@ -331,3 +331,20 @@ def test_the_flip_challenge_hint_names_its_card_and_the_colour_before_it() -> No
             "the pile (blue); cards of other colours matching its number or symbol, and Wilds, "
             "do not count. Challenge it if you think Bot 1 held a blue card: if so they draw, "
             "if not you draw more.  [FL.LIGHT.W2.LEGAL]\n") in text
+
+
+def test_a_table_whose_wild_must_change_the_colour_is_told_so() -> None:
+    """`wild.must_change_color` (CL.WILD.MUST-CHANGE): the form of a Wild lists the colours it
+    may name (the engine's `Game.wild_colors`, not the side's four), and naming the colour in
+    force is refused in words with its rule."""
+    from uno_fsm.params import Params
+
+    table = Params.of("classic-official").override({"wild": {"must_change_color": True}})
+    g = game({0: ["R9", "B2", "W4"], 1: ["G1", "G2"]}, ["R3"], [f"Y{i}" for i in range(9)],
+             ruleset=table)
+    _, text = run(g, "W4 red blue\nW4 red\nq\n")
+    assert lines_with(text, "? ") == ["? name one colour, not 2: type W4 and a colour (yellow, "
+                                      "green or blue), and uno to call UNO with it"]
+    assert ("  Refused: red is the colour in force: this table's Wild must change it  "
+            "[CL.WILD.MUST-CHANGE]\n") in text
+    assert g.state.hands[0] == [parse(c) for c in ("R9", "B2", "W4")]

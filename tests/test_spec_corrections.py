@@ -3,6 +3,8 @@ failed before its fix."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from conformance import specdata
@@ -35,21 +37,43 @@ def test_scoring_target_says_what_desafio_reads_it_as() -> None:
     assert load_ruleset("classic-official+desafio").params["scoring"]["method"] == "elimination"
 
 
-@pytest.mark.parametrize("variant", [v for v in VARIANTS if v.name], ids=lambda v: v.name)
-def test_a_variant_enabled_on_a_game_it_does_not_apply_to_is_refused(variant: type) -> None:
-    """Params.of accepted `stacking.enabled` with `game: flip`, and the game then failed with
-    `KeyError: 'number'` in rules/wild_draw.py: a variant's own parameters over a base of a
-    game it does not apply to are refused when the game is made."""
+def elsewhere(variant: Any) -> Params:
+    """The variant's own params over a base of a game it does not apply to."""
     files = ruleset_files()
     own = files[variant.name]
     games = {files[b].params.get("game", "classic") for b in own.applies_to}
-    others = [b for b in list_rulesets("base")
-              if files[b].params.get("game", "classic") not in games]
-    p = Params.of(others[0]).override(own.params) if others else None
-    if p is None or not variant.enabled(p):
-        pytest.skip(f"{variant.name}: no other game, or its parameters do not enable it there")
+    others = [b for b in list_rulesets("base") if files[b].params.get("game", "classic")
+              not in games]
+    assert others, f"{variant.name} applies to every game"
+    return Params.of(others[0]).override(own.params)
+
+
+NAMED = [v for v in VARIANTS if v.name]
+ENABLED_ELSEWHERE = [v for v in NAMED if v.enabled(elsewhere(v))]
+
+
+@pytest.mark.parametrize("variant", ENABLED_ELSEWHERE, ids=lambda v: v.name)
+def test_a_variant_enabled_on_a_game_it_does_not_apply_to_is_refused(variant: Any) -> None:
+    """Params.of accepted `stacking.enabled` with `game: flip`, and the game then failed with
+    `KeyError: 'number'` in rules/wild_draw.py: a variant's own parameters over a base of a
+    game it does not apply to are refused when the game is made."""
     with pytest.raises(ValueError, match=f"the variant '{variant.name}' is played with"):
-        Game.new(p, players=4)
+        Game.new(elsewhere(variant), players=4)
+
+
+@pytest.mark.parametrize("variant", [v for v in NAMED if v not in ENABLED_ELSEWHERE],
+                         ids=lambda v: v.name)
+def test_a_variant_that_is_only_base_parameters_is_not_played_elsewhere(variant: Any) -> None:
+    """A variant none of whose own parameters enables it on another game (play-for-points: its
+    one parameter is the base's `scoring.target`) sets only parameters every base declares, so
+    over another game there is nothing to refuse: the game is that base, played with them."""
+    base_groups = set(load_ruleset("classic-official").params) & set(load_ruleset("flip").params)
+    own = ruleset_files()[variant.name].params
+    assert set(own) <= base_groups, variant.name
+    params = elsewhere(variant)
+    assert not variant.enabled(params)
+    game = Game.new(params, players=4)  # not refused: nothing of another game in it
+    assert game.params.raw["scoring"]["target"] == own["scoring"]["target"]
 
 
 def test_flip_with_stacking_is_refused_before_play() -> None:

@@ -269,6 +269,11 @@ class Game:
             return list(out)
         return [a for a in out if a.player == player]
 
+    def wild_colors(self) -> tuple[str, ...]:
+        """The colour letters a Wild may name now (CL.WILD.FOUR-COLOURS, CL.WILD.MUST-CHANGE:
+        the engine's one reading, `Core.wild_colors`)."""
+        return self._rules.wild_colors()
+
     def state_changed(self) -> None:
         """Say that `state` was changed directly (not by `apply`), e.g. by a test setting up
         a position: the legal actions found for the previous state are forgotten, so `apply`

@@ -74,6 +74,7 @@ class Params:
     wrong_card_penalty: int
     last_card_draw: bool  # going out on a draw card: the next player draws and the cards count
     reverse_as_skip_two: bool
+    wild_must_change: bool  # wild.must_change_color (CL.WILD.MUST-CHANGE; else CL.WILD.SAME-COLOUR)
     target: int | None  # None: one round, first out wins
     points: Mapping[str, Any]
     colors: tuple[str, ...]  # letters of the (light side) colours
@@ -113,7 +114,8 @@ class Params:
         return self.min_players <= n <= self.max_players and not (self.even_players and n % 2)
 
     def colors_of(self, side: str) -> tuple[str, ...]:
-        """The colours a Wild may name on `side` (CL.WILD.FOUR-COLOURS)."""
+        """The colours of `side` (CL.WILD.FOUR-COLOURS); which of them a Wild may name now is
+        the engine's `Core.wild_colors` (CL.WILD.MUST-CHANGE)."""
         return self.dark_colors if side == "dark" and self.dark_colors else self.colors
 
     def points_of(self, kind: str, number: int | None, side: str = "light") -> int:
@@ -159,6 +161,7 @@ def from_mapping(name: str, p: Mapping[str, Any]) -> Params:
         wrong_card_penalty=_int(p, "penalties.wrong_card"),
         last_card_draw=_get(p, "last_card_draw", "draw-and-count") == "draw-and-count",
         reverse_as_skip_two=bool(_get(p, "two_player.reverse_acts_as_skip", True)),
+        wild_must_change=bool(_get(p, "wild.must_change_color", False)),
         target=None if _get(p, "scoring.target") is None else _int(p, "scoring.target"),
         points=_points(_get(p, "scoring.points", {}) or {}),
         colors=tuple(COLOR_LETTERS[str(c)] for c in colors),

@@ -451,8 +451,14 @@ class Table:
         if any(a.color is None for a in acts):  # no colour to name (a last card, not a Wild)
             acts = [a for a in acts if a.color is None]
         colours = list(dict.fromkeys(a.color for a in acts if a.color))
+        if colour is not None and colours and colour not in colours:
+            # a colour this Wild may not name now (CL.WILD.MUST-CHANGE: the colour in force):
+            # the move as typed, for the engine to refuse in words with its rule
+            card = acts[0].card
+            assert card is not None  # a Wild's play
+            return Action.play(self.me, card, colour, bool(uno))
         if len(colours) > 1:
-            if colour is None or colour not in colours:
+            if colour is None:
                 colour = self.pick("Which colour?", [(self.colour(x), x) for x in colours],
                                    {COLOR_NAMES[x]: x for x in colours}
                                    | {x.lower(): x for x in colours})
@@ -522,7 +528,7 @@ class Table:
         """How a card is typed: `Y3, or Y3 uno to call UNO with it`; `W4 and a colour (red,
         yellow, green or blue), and uno to call UNO with it`."""
         if f.is_wild:
-            names = [COLOR_NAMES[c] for c in self.game.params.colors_of(self.game.state.side)]
+            names = [COLOR_NAMES[c] for c in self.game.wild_colors()]
             listed = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else \
                 "".join(names)
             return f"{f.text} and a colour ({listed}), and uno to call UNO with it"

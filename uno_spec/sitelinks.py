@@ -138,11 +138,22 @@ def ruling_url(ruling_id: str, relative_to: Path | None = None) -> str:
     return base(relative_to) + ruling_path(ruling_id)
 
 
+def site_url(text: str) -> str:
+    """A --site-url value: anything but an empty (or blank) one, which would name no site and
+    silently mean the default."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "an empty URL names no site: give the site's base (https://example.org/uno/, or "
+            "a file:// URL of the folder `uno-fsm conformance site` wrote), or leave the "
+            "option out for the default")
+    return text
+
+
 def add_option(parser: argparse.ArgumentParser,
                default: str = f"the folder `{DEFAULT_DIR}/` in the working directory") -> None:
     """`--site-url URL`: the base of the site links a command prints (uno_cli.main applies it
     around the command's handler)."""
     parser.add_argument(
-        "--site-url", metavar="URL",
+        "--site-url", metavar="URL", type=site_url,
         help="base of the links into the rulebook site (`uno-fsm conformance site`) this "
         f"command prints (default: ${ENV}, else {default})")

@@ -59,6 +59,7 @@ class Facts:
     even_players: bool  # players.even (PARTNERS.EVEN)
     draw: int = 1  # draw.count: the cards a player who draws takes (CL.DRAW.UNABLE)
     light_scoring: bool = False  # scoring.side: light (FL.SCORE.LIGHT-SIDE)
+    wild_must_change: bool = False  # wild.must_change_color (CL.WILD.MUST-CHANGE)
     # the variants the ruleset plays (uno_fsm.rules.VARIANTS whose `enabled` reads true from
     # its params) and their postconditions (`Variant.oracle`)
     variants: frozenset[str] = frozenset()
@@ -115,6 +116,7 @@ def _from_params(name: str, base: str, p: Mapping[str, Any]) -> Facts:
         even_players=bool(_get(p, "players.even", False)),
         draw=int(_get(p, "draw.count", 1)),
         light_scoring=_get(p, "scoring.side", "active") == "light",
+        wild_must_change=bool(_get(p, "wild.must_change_color", False)),
         variants=frozenset(v.name for v in played),
         oracles=tuple(v.oracle() for v in played if v.oracle is not Oracle),
         idle_state=tuple(item for v in VARIANTS if v not in played

@@ -47,6 +47,10 @@ def post_play(facts: Facts, before: Snap, action: Action, game: Game,
     elif f.is_wild:  # CL.WILD.COLOUR, FL.LIGHT.WILD.COLOUR, FL.DARK.WILD.COLOUR
         check(after.active_color == action.color, "CL.WILD.COLOUR",
               f"active colour {after.active_color}, named {action.color}")
+        # CL.WILD.MUST-CHANGE (a house rule): another colour than the one in force before
+        check(not facts.wild_must_change or before.active_color is None
+              or action.color != before.active_color, "CL.WILD.MUST-CHANGE",
+              f"{card} named {action.color}, the colour already in force")
     else:  # CL.PLAY.MATCH-COLOUR: the card's colour is the colour now
         check(after.active_color == f.color, "CL.PLAY.MATCH",
               f"active colour {after.active_color} after {card}")

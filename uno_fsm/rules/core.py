@@ -6,9 +6,10 @@ parameters, the events of the action being applied and the hooks of the variants
 plays (uno_fsm/rules/hooks.py).
 
 Rules here: CL.RESHUFFLE.* (the draw pile refilled from the discards), CL.PEN.FROM-DRAW-PILE,
-FL.PLAY.ACTIVE-SIDE (every face is read through `face`). The seats in play (`seat`, `left`,
-`seats`, `seated`): every seat of the table, unless a variant takes some out of the game
-(hook `seats_in_play`).
+FL.PLAY.ACTIVE-SIDE (every face is read through `face`), CL.WILD.FOUR-COLOURS and
+CL.WILD.MUST-CHANGE (`wild_colors`: the colours a Wild may name now). The seats in play
+(`seat`, `left`, `seats`, `seated`): every seat of the table, unless a variant takes some out
+of the game (hook `seats_in_play`).
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from typing import ClassVar
 
 from mypy_extensions import trait
 
+from uno_fsm import errors as E
 from uno_fsm.actions import FORMED, Action, Event, interned, new_event
-from uno_fsm.cards import Card, Face
+from uno_fsm.cards import Card, Face, color_name
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import CardEffect, Hooks, Variant
 from uno_fsm.state import CLOCKWISE, State
 
-Plays = dict[tuple[int, int, str, bool], dict[Card, tuple[Action, ...]]]
+Plays = dict[tuple[int, int, tuple[str, ...], bool], dict[Card, tuple[Action, ...]]]
 PLAYS: dict[tuple[tuple[str, ...], tuple[str, ...], bool], Plays] = {}
 SEAT_ACTIONS: dict[int, dict[str, tuple[Action, ...]]] = {}
 
@@ -86,8 +88,9 @@ class Core:
         # actions and the turn owner's playable cards; None once the state has changed
         self.listed: list[Action] | None = None
         self.turn_playable: list[Card] | None = None
-        # (seat, cards held: 1, 2 or 3 for more, side, last_wild) -> card -> its play actions,
-        # shared by the games whose rulesets list plays alike (interned actions, like `FORMED`)
+        # (seat, cards held: 1, 2 or 3 for more, the colours a Wild may name, last_wild) ->
+        # card -> its play actions, shared by the games whose rulesets list plays alike
+        # (interned actions, like `FORMED`)
         self._plays = PLAYS.setdefault((params.colors, params.dark_colors,
                                         params.uno_call_with_play), {})
         # kind -> seat -> the interned action of that kind by that seat (no card, no target)
@@ -172,8 +175,27 @@ class Core:
                     break
         return seat
 
-    def color_ok(self, color: str | None) -> bool:
-        return color in self.p.colors_of(self.st.side)  # CL.WILD.FOUR-COLOURS
+    def wild_colors(self) -> tuple[str, ...]:
+        """The colours a Wild may name now, the one place they are decided (the legal actions
+        list them, `check_wild_color` refuses the others): the colours of the side in play
+        (CL.WILD.FOUR-COLOURS), the colour in force among them (CL.WILD.SAME-COLOUR) unless
+        the table plays `wild.must_change_color` (CL.WILD.MUST-CHANGE); with no colour in
+        force (a Wild turned first, CL.FIRST.WILD) every colour of the side."""
+        colors = self.p.colors_of(self.st.side)
+        cur = self.st.active_color
+        if self.p.wild_must_change and cur is not None and cur in colors:  # CL.WILD.MUST-CHANGE
+            return tuple(c for c in colors if c != cur)
+        return colors
+
+    def check_wild_color(self, color: str | None) -> None:
+        """Refuse a colour `wild_colors` does not list (invalid-color): the colour in force
+        under CL.WILD.MUST-CHANGE, anything else under CL.WILD.FOUR-COLOURS."""
+        if color in self.wild_colors():
+            return
+        if color is not None and color in self.p.colors_of(self.st.side):
+            raise E.InvalidColor(f"{color_name(color)} is the colour in force: this table's "
+                                 "Wild must change it", "CL.WILD.MUST-CHANGE")
+        raise E.InvalidColor(f"{color!r} is not a colour in play", "CL.WILD.FOUR-COLOURS")
 
     def reshuffle(self) -> bool:
         """CL.RESHUFFLE.KEEP-TOP: the top discard stays, the rest becomes the draw pile (no

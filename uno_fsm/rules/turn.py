@@ -117,22 +117,23 @@ class TurnRules(Core):
                      out: list[Action], last_wild: bool = True) -> None:
         """Append the plays of `cards` by `seat` holding `hand` (each card once)."""
         held = len(hand)
-        key = (seat, held if held < 3 else 3, self.st.side, last_wild)
+        colors = self.wild_colors()
+        key = (seat, held if held < 3 else 3, colors, last_wild)
         plays = self._plays.get(key)
         if plays is None:
             plays = self._plays[key] = {}
         for card in cards:
             got = plays.get(card)
             if got is None:
-                got = plays[card] = self._card_plays(seat, card, held, last_wild)
+                got = plays[card] = self._card_plays(seat, card, held, last_wild, colors)
             out += got
 
-    def _card_plays(self, seat: int, card: Card, held: int,
-                    last_wild: bool) -> tuple[Action, ...]:
-        """The plays of `card` by `seat` holding `held` cards: a Wild with each colour in play
-        (CL.WILD.COLOUR; CL.END.LAST-OTHER: a last one also without, unless `last_wild` is
-        False), each with and without the UNO call when it is the second-to-last card
-        (CL.UNO.CALL-WITH-PLAY)."""
+    def _card_plays(self, seat: int, card: Card, held: int, last_wild: bool,
+                    colors: tuple[str, ...]) -> tuple[Action, ...]:
+        """The plays of `card` by `seat` holding `held` cards: a Wild with each colour it may
+        name (`colors`, from `wild_colors`: CL.WILD.COLOUR; CL.END.LAST-OTHER: a last one also
+        without, unless `last_wild` is False), each with and without the UNO call when it is
+        the second-to-last card (CL.UNO.CALL-WITH-PLAY)."""
         calls = (False, True) if held == 2 and self.p.uno_call_with_play else (False,)
         out: list[Action] = []
         f = self.face(card)
@@ -140,7 +141,7 @@ class TurnRules(Core):
             if last_wild and held == 1 and f.kind != "wdc":
                 out.append(interned("play", seat, card))  # CL.END.LAST-OTHER: no colour
             for uno in calls:
-                for c in self.p.colors_of(self.st.side):
+                for c in colors:
                     out.append(interned("play", seat, card, c, uno))
         else:
             for uno in calls:
@@ -169,7 +170,7 @@ class TurnRules(Core):
             self.play_actions(cur, self.playable(cands), hand, out, last_wild=False)
             out.append(self.seat_actions["pass"][cur])
         elif phase == CHOOSE_COLOR:
-            out.extend(interned("color", cur, color=c) for c in self.p.colors_of(st.side))
+            out.extend(interned("color", cur, color=c) for c in self.wild_colors())
         elif phase == CHALLENGE:
             out.append(self.seat_actions["challenge"][cur])
             out.append(self.seat_actions["accept"][cur])
@@ -243,9 +244,7 @@ class TurnRules(Core):
             if kind == "play":
                 self.validate_play(a)
             elif kind == "color":
-                if not self.color_ok(a.color):
-                    raise E.InvalidColor(f"{a.color!r} is not a colour in play",
-                                         "CL.WILD.FOUR-COLOURS")
+                self.check_wild_color(a.color)
             return event
         self.validate_window(a, event, allowed)
         return event
@@ -273,8 +272,8 @@ class TurnRules(Core):
                 # whose colour the next player draws to (FL.END.GO-OUT-DRAW)
                 if len(hand) != 1 or f.kind == "wdc":
                     raise E.ColorRequired("name a colour for the Wild", "CL.WILD.COLOUR")
-            elif not self.color_ok(a.color):
-                raise E.InvalidColor(f"{a.color!r} is not a colour in play", "CL.WILD.FOUR-COLOURS")
+            else:
+                self.check_wild_color(a.color)
         elif a.color is not None:
             raise E.MalformedAction(f"{card} is not a Wild: no colour is named with it")
         self.validate_uno_call(a, hand)
