@@ -153,7 +153,8 @@ def test_wd2_guilty() -> None:  # FL.LIGHT.W2.LEGAL, FL.LIGHT.W2.BLUFF, FL.LIGHT
     with pytest.raises(NotChallengeable):  # FL.LIGHT.W2.CHALLENGER
         g.apply(Action.challenge(2))
     events = g.apply(Action.challenge(1))
-    assert any(e.kind == "shown" for e in events)  # FL.LIGHT.W2.SHOW-HAND
+    # FL.LIGHT.W2.SHOW-HAND: the hand shown under Flip's own rule, not the classic one
+    assert [e.rule for e in events if e.kind == "shown"] == ["FL.LIGHT.W2.SHOW-HAND"]
     assert [len(h) for h in g.state.hands] == [3, 1, 1]
     assert g.state.active_color == "G"  # FL.LIGHT.W2.COLOUR-STANDS
     assert g.pending is not None and g.pending.player == 1
@@ -238,7 +239,9 @@ def test_wdc_guilty() -> None:  # FL.DARK.WDC.GUILTY, FL.DARK.WDC.BLUFF, FL.DARK
     g = dark(hands={0: ["R3/WDC", "R4/P2"], 1: ["Y3/T7"], 2: ["B9/P1"]},
              draw=["Y6/O6", "B3/T3", "G9/P9"])
     play(g, 0, "R3/WDC", "T")
-    g.apply(Action.challenge(1))
+    events = g.apply(Action.challenge(1))
+    # FL.DARK.WDC.CHALLENGER: "the challenged player shows them their hand"
+    assert [e.rule for e in events if e.kind == "shown"] == ["FL.DARK.WDC.CHALLENGER"]
     assert hands(g)[0] == ["R4/P2", "Y6/O6", "B3/T3"] and g.state.active_color == "T"
     assert g.pending is not None and g.pending.player == 1
 

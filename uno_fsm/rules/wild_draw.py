@@ -27,6 +27,9 @@ CHALLENGE_RULES: dict[str, tuple[str, str, str, str]] = {
             "FL.END.GO-OUT-DRAW"),
 }
 _CHALLENGER_RULE = {"wd2": "FL.LIGHT.W2.CHALLENGER", "wdc": "FL.DARK.WDC.CHALLENGER"}
+# the rule that shows the challenged hand, per card (FL.DARK.WDC.CHALLENGER says it for the WDC)
+_SHOW_RULE = {"wd4": "CL.WD4.CHALLENGE.SHOW", "wd2": "FL.LIGHT.W2.SHOW-HAND",
+              "wdc": "FL.DARK.WDC.CHALLENGER"}
 # when each may be played (what a challenge judges: `play_challengeable`)
 LEGAL_RULES = {"wd4": "CL.WD4.LEGAL", "wd2": "FL.LIGHT.W2.LEGAL", "wdc": "FL.DARK.WDC.LEGAL"}
 EFFECTS = {kind: "wild_draw_effect" for kind in CHALLENGE_RULES}
@@ -171,10 +174,10 @@ class WildDrawRules(Core):
         st.current = self.seat(victim)
 
     def show(self, by: int) -> None:
-        """CL.WD4.CHALLENGE.SHOW, FL.LIGHT.W2.SHOW-HAND: the hand is shown to the challenger
-        only."""
+        """CL.WD4.CHALLENGE.SHOW, FL.LIGHT.W2.SHOW-HAND, FL.DARK.WDC.CHALLENGER: the hand is
+        shown to the challenger only."""
         st = self.st
         # the challenger's view: `shown`
         st.shown[st.current] = (by, [self.face(c).text for c in st.hands[by]])
         self.events.append(Event("shown", by, cards=tuple(st.hands[by]), count=st.current,
-                                 rule="CL.WD4.CHALLENGE.SHOW"))
+                                 rule=_SHOW_RULE[self.challenged()]))
