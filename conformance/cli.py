@@ -417,6 +417,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
                           if checked else None,
                           "ok": res.ok(args.strict)}, indent=2))
     else:
+        from conformance import reports
         from uno_spec.encoding import terminal_line  # a file's name or text: no raw controls
 
         for e in res.errors:
@@ -433,7 +434,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
                          f"{res.edges_reachable - len(res.edges_missing)}/{res.edges_reachable} "
                          f"reachable (not counted: {len(res.edges_unreachable)} that no shipped "
                          f"ruleset reaches, uno-fsm check)")
-        print(f"{res.scenarios} scenarios, {len(res.errors)} error(s), {coverage}")
+        print(f"{reports.scenarios(res.scenarios)}, {len(res.errors)} error(s), {coverage}")
     if res.errors:
         return 2
     return 0 if res.ok(args.strict) else 1

@@ -371,6 +371,11 @@ def unsupported_lines(data: dict[str, Any], limit: int | None = REASONS_SHOWN) -
 DETAILS = ("full", "summary", "line")
 
 
+def scenarios(n: int) -> str:
+    """`1 scenario`, `2 scenarios`."""
+    return f"{n} scenario" if n == 1 else f"{n} scenarios"
+
+
 def summary_line(data: dict[str, Any]) -> str:
     """The one-line verdict: `OK in 5.70s: N scenarios (P passed, X xfailed)`;
     `INTERRUPTED by SIGTERM in 0.43s: J of N scenarios judged (J passed)` (the counts are the
@@ -381,9 +386,9 @@ def summary_line(data: dict[str, Any]) -> str:
     if data.get("interrupted"):
         signal_name, judged, selected = _interrupted(data)
         return (f"INTERRUPTED by {signal_name} in {_number(data.get('duration')):.2f}s: "
-                f"{judged} of {selected} scenarios judged" + (f" ({counts})" if counts else ""))
+                f"{judged} of {scenarios(selected)} judged" + (f" ({counts})" if counts else ""))
     verdict = "OK" if code == 0 else "STOPPED" if data.get("stopped") else "UNEXPECTED RESULTS"
-    return (f"{verdict} in {_number(data.get('duration')):.2f}s: {s.get('total', 0)} scenarios"
+    return (f"{verdict} in {_number(data.get('duration')):.2f}s: {scenarios(s.get('total', 0))}"
             + (f" ({counts})" if counts else ""))
 
 
@@ -393,7 +398,7 @@ def interruption(data: dict[str, Any]) -> str | None:
     if not data.get("interrupted"):
         return None
     signal_name, judged, selected = _interrupted(data)
-    return f"interrupted by {signal_name}: {judged} of {selected} scenarios judged"
+    return f"interrupted by {signal_name}: {judged} of {scenarios(selected)} judged"
 
 
 def _interrupted(data: dict[str, Any]) -> tuple[str, int, int]:

@@ -84,6 +84,11 @@ def test_summary_line_counts_every_status_present() -> None:
     assert summary[-1] == reports.summary_line(data) and "FAILED" not in "".join(summary)
 
 
+def test_summary_line_says_one_scenario_in_the_singular() -> None:
+    data = {"summary": {"total": 1, "passed": 1}, "results": [], "duration": 0.5}
+    assert reports.summary_line(data) == "OK in 0.50s: 1 scenario (1 passed)"
+
+
 def run_cli(*args: str) -> int:
     return main(["conformance", "run", str(TINY), "--no-progress", *args])
 

@@ -96,7 +96,7 @@ def test_own_corpus_lints_without_the_bundled_coverage(
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(": scenario")[0] for line in lines[:-1]] == [
         f"error: {tmp_path}/bad.yaml:{n}" for n in (5, 6, 7, 16)]
-    assert lines[-1] == "1 scenarios, 4 error(s), rule coverage not checked (--coverage)"
+    assert lines[-1] == "1 scenario, 4 error(s), rule coverage not checked (--coverage)"
     assert main(["conformance", "lint", str(tmp_path), "--format", "json"]) == 2
     data = json.loads(capsys.readouterr().out)
     assert (data["warnings"], data["uncovered"], data["coverage"]) == ([], None, None)
@@ -113,7 +113,7 @@ def test_own_corpus_lints_without_the_bundled_coverage(
         .replace("[no-such-feature]", "[basic-play, two-player]")
         .replace("        error: no-such-code\n", ""))
     assert main(["conformance", "lint", str(tmp_path)]) == 0
-    assert capsys.readouterr().out == ("1 scenarios, 0 error(s), rule coverage not checked "
+    assert capsys.readouterr().out == ("1 scenario, 0 error(s), rule coverage not checked "
                                        "(--coverage)\n")
     assert main(["conformance", "lint", str(tmp_path), "--strict"]) == 1
     lines = capsys.readouterr().out.splitlines()

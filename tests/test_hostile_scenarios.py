@@ -242,7 +242,7 @@ def test_a_directory_link_loop_is_not_entered(tmp_path: Path,
     _write(tmp_path, GOOD)
     (tmp_path / "up").symlink_to(tmp_path, target_is_directory=True)
     assert main(["conformance", "lint", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].startswith("1 scenarios, 0 error(s)")
+    assert capsys.readouterr().out.splitlines()[-1].startswith("1 scenario, 0 error(s)")
 
 
 def test_too_many_files_is_one_line_before_any_is_read(
