@@ -59,9 +59,8 @@ def test_a_cheap_mutant_is_caught_by_its_bundled_configuration(name: str, config
                                                                rule: str) -> None:
     with ms.planted(name):
         result = mc.explore(config, jobs=1)
+    # (without the bug the configuration has no violation: tests/test_modelcheck.py)
     assert rule in {v.rule for v in result.violations}, [v.message for v in result.violations]
-    # and the same configuration passes once the bug is gone
-    assert mc.explore(config, jobs=1).violation_count == 0
 
 
 def test_the_server_and_the_campaign_refuse_an_unknown_mutant() -> None:
