@@ -30,12 +30,23 @@ def test_the_catalogue_has_46_semantic_bugs_each_naming_a_rule_of_spec() -> None
 
 def test_planting_is_undone() -> None:
     table = {phase: dict(events) for phase, events in game_module._TABLE.items()}
+    eventless = dict(game_module._EVENTLESS)
     own = dict(vars(Rules))
     for m in ms.CATALOGUE:
         with ms.planted(m.name):
             pass
     assert {phase: dict(events) for phase, events in game_module._TABLE.items()} == table
-    assert dict(vars(Rules)) == own
+    assert dict(game_module._EVENTLESS) == eventless and dict(vars(Rules)) == own
+
+
+@pytest.mark.parametrize("name", ["drawn-not-playable", "target-ignored"])
+def test_a_guard_of_an_eventless_edge_is_planted_too(name: str) -> None:
+    """`Game.apply` follows eventless edges from a table of their own (`_EVENTLESS`)."""
+    guard = {"drawn-not-playable": "drawn_unplayable", "target-ignored": "target_reached"}[name]
+    with ms.planted(name):
+        planted = getattr(Rules, guard)
+        assert any(planted in gs for edges in game_module._EVENTLESS.values()
+                   for gs, _t, _fx in edges)
 
 
 def bundled(ruleset: str, players: int, referee: bool = False) -> mc.Config:
