@@ -32,9 +32,10 @@ BASE_CONFIGS = (
            "light.wilds=wd2;dark.colors=pink,teal;dark.numbers=1;dark.actions=skip_everyone;"
            "dark.wilds=wdc", hand=1, target=1),
     # FL.DARK.D5.EFFECT: a Draw Five played with five cards left to draw (eight cards, two
-    # hands of three: each player plays twice, the second a Flip and a Draw Five); bounded:
-    # four actions reach it, the whole space is too large for CI (docs/model-checking.md)
-    Config("flip", 2, "light.colors=red,yellow;light.numbers=1:2,2;light.actions=flip;"
+    # hands of three: each player plays twice, the second a Flip and a Draw Five), and the
+    # light side's Draw One (FL.LIGHT.D1.EFFECT, which FLIP_DECK lacks); bounded: four actions
+    # reach it, the whole space is too large for CI (docs/model-checking.md)
+    Config("flip", 2, "light.colors=red,yellow;light.numbers=1:2;light.actions=flip,draw1;"
            "light.wilds=;dark.colors=pink,teal;dark.numbers=1:2,2;dark.actions=draw5;"
            "dark.wilds=", hand=3, target=1, depth=4),
     # GUIDE.FIRST.*: every first card but the Wilds stands with no effect (one hand: no target)
