@@ -186,5 +186,5 @@ def deal_game(params: Params, players: int, hands: Sequence[Sequence[Card]],
         g._settle()
     finally:
         rng.skip_next = False
-    g._rules.events = []
+    g.setup_events, g._rules.events = g._rules.events, []  # the deal's, as `Game.new` keeps
     return g

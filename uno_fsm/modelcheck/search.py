@@ -303,7 +303,7 @@ class Search:
                 continue
             self.roots[i] = (n, deal)
             try:
-                oracle.check_deal(g, self.ex.facts)
+                oracle.check_deal(g, self.ex.facts, g.setup_events)
             except AssertionError as exc:
                 self.violate("deal", str(exc), i, -1, None)
             if len(self.visited) > c.max_states:
@@ -499,7 +499,7 @@ class Search:
                 check_invariants(g, self.ex.facts, self.ex.deck)
                 return False
             if v.kind == "deal":
-                oracle.check_deal(g, self.ex.facts)
+                oracle.check_deal(g, self.ex.facts, g.setup_events)
                 return False
             a = v.action
             assert a is not None

@@ -4,14 +4,19 @@ hands and the effect of the first card turned, by the policy the ruleset names f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from uno_fsm.oracle.base import Facts, check, step_seat
 
 if TYPE_CHECKING:
+    from uno_fsm.actions import Event
     from uno_fsm.game import Game
 
 IGNORE = "ignore-and-turn-again"  # CL22.FIRST.IGNORE
+RETURNED = "return-shuffle-and-turn-again"  # CL.FIRST.WD4, GUIDE.FIRST.WILD-BACK
+# the rule a first card that leaves the discard pile breaks, by its policy
+_STAYS_RULE = {"first-player-chooses-color": "CL.FIRST.WILD", IGNORE: "CL22.FIRST.STAYS"}
 
 
 def policy_key(facts: Facts, kind: str) -> str:
@@ -20,14 +25,27 @@ def policy_key(facts: Facts, kind: str) -> str:
     return next((key for o in facts.oracles if (key := o.first_card(kind)) is not None), kind)
 
 
-def check_deal(game: Game, facts: Facts) -> None:
+def check_deal(game: Game, facts: Facts, dealt_events: Sequence[Event] = ()) -> None:
     """Right after a deal: `facts.hand` (seven) cards each and the first-card rule of the
     ruleset; the eliminated seats (DESAFIO.ELIMINATED-OUT) are dealt nothing, never deal and
-    are not counted. (Flip's first card is checked by the corpus, not here.)"""
+    are not counted. (Flip's first card is checked by the corpus, not here.) With the deal's
+    events (`dealt_events`, `Game.setup_events`: the model checker's deals), also that the
+    first card turned stayed unless its policy returns it."""
     s = game.state
     pend = game.pending
     if facts.flip or pend is None:
         return
+    first = next((e.card for e in dealt_events if e.kind == "first-card"), None)
+    if first is not None:
+        # CL.DEAL.FIRST-DISCARD: the top card of the draw pile starts the discard pile; only a
+        # card the ruleset returns leaves it (CL.FIRST.WD4, GUIDE.FIRST.WILD-BACK); a Wild
+        # stays for its colour (CL.FIRST.WILD), an ignored card under the next (CL22.FIRST.STAYS)
+        policy = facts.first_card.get(policy_key(facts, first.light.kind), "none")
+        if policy != RETURNED:
+            check(bool(s.discard) and s.discard[0] is first,
+                  _STAYS_RULE.get(policy, "CL.DEAL.FIRST-DISCARD"),
+                  f"first card turned {first.text}; discard after the deal "
+                  f"{[c.text for c in s.discard]}")
     hand = facts.hand
     n = s.players
     out = frozenset(s.eliminated)

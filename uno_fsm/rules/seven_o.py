@@ -94,6 +94,8 @@ class SevenO(Variant):
         # three players: a 0 passes the hands in the direction of play (V.SEVENO.ZERO-ROTATE),
         # which two players cannot tell from a swap
         CheckConfig("classic-official+seven-o", 3, SEVENS, hand=1, target=3),
+        # two players: a 0 swaps the two hands (V.SEVENO.TWO-PLAYERS), a case of its own
+        CheckConfig("classic-official+seven-o", 2, SEVENS, hand=1, target=3),
         # the table penalties (`--referee`): bounded (each hint grows a hand)
         CheckConfig("classic-official+seven-o", 2, SEVENS, hand=1, target=3, depth=3,
                     referee=True),
