@@ -635,7 +635,7 @@ def _check_cards(doc: Any, data: dict[str, Any], file: str, deck: specdata.Deck)
     single-faced card in Flip, no Wild Shuffle Hands without the 2018 deck), and the set-up
     holds no more copies of a card (of a face, in Flip) than the deck does."""
     sid = data["id"]
-    seen: Counter[str] = Counter()
+    seen: Counter[tuple[int, str]] = Counter()  # (side: 0 light, 1 dark; face)
     for path, text, what in _card_places(data):
         if what == "refused":  # the implementation's refusal is what the step checks
             continue
@@ -646,11 +646,13 @@ def _check_cards(doc: Any, data: dict[str, Any], file: str, deck: specdata.Deck)
             continue
         faces = [(text, deck.light)] if deck.dark is None else \
             list(zip(text.split("/", 1), (deck.light, deck.dark), strict=True))
-        for face, held in faces:
-            seen[face] += 1
-            if seen[face] > held[face]:
+        for side, (face, held) in enumerate(faces):
+            # counted per side: Flip's light and dark Wilds are both written W
+            n = seen[side, face] = seen[side, face] + 1
+            if n > held[face]:
+                where = "" if deck.dark is None else (" (dark face)", " (light face)")[side == 0]
                 raise _error(doc, file, sid, path,
-                             f"a {_ordinal(seen[face])} {face} in the set-up, but the deck "
+                             f"a {_ordinal(n)} {face}{where} in the set-up, but the deck "
                              f"{deck.name} of ruleset {deck.ruleset} holds {held[face]}")
     for i, step in enumerate(data.get("steps") or []):
         deal = (step.get("act") or {}).get("deal")

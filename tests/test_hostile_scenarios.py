@@ -344,8 +344,11 @@ def test_strict_classic_checks(old: str, new: str, line: int, message: str, tmp_
     ("1: [Y3/O7]", "1: [R0/O7]", 11,
      f"{FID}: setup.hands.1[0]: R0/O7: R0 is not a light face of ruleset flip (deck flip-112)"),
     ("  draw: [G1/V2]\n", "  draw: [G1/P2, Y9/P2]\n", 13,
-     f"{FID}: setup.draw[1]: a 3rd P2 in the set-up, but the deck flip-112 of ruleset flip "
-     "holds 2"),
+     f"{FID}: setup.draw[1]: a 3rd P2 (dark face) in the set-up, but the deck flip-112 of "
+     "ruleset flip holds 2"),
+    ("  draw: [G1/V2]\n", "  draw: [W/O1, W/O2, W/O3, W/V4, W/V1]\n", 13,
+     f"{FID}: setup.draw[4]: a 5th W (light face) in the set-up, but the deck flip-112 of "
+     "ruleset flip holds 4"),
     ("{current: 0}", "{views: {0: {hand: [W4]}}}", 15,
      f"{FID}: steps[0].expect.views.0.hand[0]: W4 is not a face of ruleset flip "
      "(deck flip-112)"),
@@ -356,6 +359,16 @@ def test_strict_classic_checks(old: str, new: str, line: int, message: str, tmp_
 def test_strict_flip_checks(old: str, new: str, line: int, message: str, tmp_path: Path,
                             capsys: pytest.CaptureFixture[str]) -> None:
     _refused(capsys, _write(tmp_path, _mutated(old, new, FLIP)), line, message)
+
+
+def test_flip_light_and_dark_wilds_are_counted_apart(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Both sides' Wilds are written W: four light and four dark ones are the deck's eight
+    (the count was shared, so a Flip set-up of the whole deck was refused)."""
+    text = _mutated("  draw: [G1/V2]\n",
+                    "  draw: [W/O1, W/O2, W/O3, W/V4, G6/W, B5/W, BF/W, Y1/W]\n", FLIP)
+    assert main(["conformance", "run", str(_write(tmp_path, text)), "--no-progress"]) == 0
+    capsys.readouterr()
 
 
 def test_an_absent_card_may_be_counted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
