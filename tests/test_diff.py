@@ -80,6 +80,9 @@ MUTANTS = [
                                            "max_steps": 10}),
     ("reshuffle", "CL.RESHUFFLE.KEEP-TOP", {"players": (10, 10), "max_prefix": 150,
                                             "max_steps": 20}),
+    # a Flip bug: its whole-deck set-ups must load for the group to be confirmed and written
+    ("draw-one-two", "FL.LIGHT.D1.EFFECT", {"rulesets": ["flip"], "players": (2, 3),
+                                           "max_prefix": 40, "max_steps": 10}),
 ]
 
 
