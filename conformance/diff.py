@@ -50,7 +50,7 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from conformance import compare as cmp
-from conformance.blame import Signature, more_cards, signature, top_taken
+from conformance.blame import Group, Signature, more_cards, signature, top_taken
 from conformance.divergence import (
     BATCH,
     COUNT_KEYS,
@@ -161,7 +161,7 @@ class DiffReport:
     stats: Stats
     duration: float
     groups: list[tuple[Divergence, int]]  # reduced and confirmed example, count; by discovery
-    first_found: dict[Signature, float]  # seconds since the start
+    first_found: dict[Group, float]  # seconds since the start
     warnings: list[str]
     dropped: list[Dropped] = field(default_factory=list)
     coverage: dict[str, int] = field(default_factory=dict)  # rule -> steps that applied it
@@ -412,20 +412,20 @@ class Differ:
         self.reduce_seconds = reduce_seconds
         self.confirm_runs = confirm_runs  # 0: report groups as found, unconfirmed (benchmarks)
         self._positions: dict[tuple[Any, ...], dict[str, Any] | None] = {}
-        self._raised: dict[Signature, Divergence] = {}  # this batch's
+        self._raised: dict[Group, Divergence] = {}  # this batch's
         self._shrink_end: float | None = None
         self.on_progress = on_progress
         self.stats = Stats()
         self.warnings: list[str] = []
-        self.found: dict[Signature, Divergence] = {}
-        self.counts: Counter[Signature] = Counter()
-        self.first_found: dict[Signature, float] = {}
+        self.found: dict[Group, Divergence] = {}  # one deviation each (blame.Group)
+        self.counts: Counter[Group] = Counter()
+        self.first_found: dict[Group, float] = {}
         self.coverage: Counter[str] = Counter()
-        self._classes: dict[Signature, type[DivergenceFound]] = {}
+        self._classes: dict[Group, type[DivergenceFound]] = {}
         self._counting = True
         self._last_progress = 0.0
         self._t0 = time.monotonic()
-        self._hit: dict[Signature, float] = {}  # first hit, before shrinking
+        self._hit: dict[Group, float] = {}  # first hit, before shrinking
         self._last: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
         self._at: dict[str, Any] = {}  # the oracle's observations after its last set-up or act
         self._resume_at: dict[str, Any] | None = None  # its position after a shuffle
@@ -1107,7 +1107,7 @@ class Differ:
         self._raised[div.key] = div
         raise self._group_class(div.key)(div)
 
-    def _group_class(self, key: Signature) -> type[DivergenceFound]:
+    def _group_class(self, key: Group) -> type[DivergenceFound]:
         cls = self._classes.get(key)
         if cls is None:
             cls = type(f"Divergence{len(self._classes)}", (DivergenceFound,), {})
@@ -1183,7 +1183,7 @@ class Differ:
 
     def run(self, *, examples: int | None = None, minutes: float | None = None, seed: int = 0,
             database: ExampleDatabase | str | None = None,
-            until: Callable[[Mapping[Signature, Divergence]], bool] | None = None
+            until: Callable[[Mapping[Group, Divergence]], bool] | None = None
             ) -> DiffReport:
         """Fuzz for `examples` examples or `minutes` minutes, in runs of BATCH examples, or
         less: until `until` holds of the groups found (checked after each run; `--groups`);

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.blame import Signature
+from conformance.blame import Group, Signature
 
 KINDS = {
     "observation": "observations differ after the step",
@@ -67,8 +67,9 @@ class Divergence:
     setup_after: str | None = None  # ... and after the set-up
 
     @property
-    def key(self) -> Signature:
-        return self.signature
+    def key(self) -> Group:
+        """The deviation it shows (its group)."""
+        return self.signature.group
 
     @property
     def players(self) -> int:

@@ -16,7 +16,7 @@ is reported once it reproduces deterministically). Each group goes through three
    passes on the reference on `runs` runs (with other seeds when it shuffles); else the group
    is dropped, and counted as not reproducible.
 
-Groups whose reduced scenarios share a signature are one group.
+Groups whose reduced scenarios show the same deviation (`blame.Group`) are one group.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from conformance.blame import Signature, result_signature
+from conformance.blame import Group, Signature, result_signature
 
 if TYPE_CHECKING:
     from conformance.diff import Differ
@@ -97,7 +97,10 @@ class Checker:
         return sc is not None and self.ref.run_one(sc).outcome == "passed"
 
     def interesting(self, div: Divergence) -> bool:
-        return self.signature_on_impl(div) == div.signature
+        """Whether its scenario fails on the implementation with the same deviation (its
+        group: the decision, or a two-player consequence of the rule, may differ)."""
+        got = self.signature_on_impl(div)
+        return got is not None and got.group == div.key
 
     def reproduces(self, div: Divergence, runs: int) -> _Verdict:
         seeds = [div.seed + SEED_STEP * i if div.shuffled else div.seed for i in range(runs)]
@@ -105,7 +108,7 @@ class Checker:
             if not self.passes_on_reference(div, s):
                 return _Verdict(False, f"its scenario fails on the reference (seed {s})")
             got = self.signature_on_impl(div, s)
-            if got != div.signature:
+            if got is None or got.group != div.key:
                 return _Verdict(False, "its scenario does not fail the same way on the "
                                 f"implementation (seed {s}: "
                                 + (got.describe() if got else "passed or failed elsewhere")
@@ -277,8 +280,9 @@ def reduce(checker: Checker, div: Divergence, seconds: float) -> Divergence:
             cand = record(checker.differ, best, setup, acts)
             if cand is None:
                 continue
-            if checker.signature_on_impl(cand) == best.signature:
-                best = replace(cand, message=checker.message)
+            got = checker.signature_on_impl(cand)
+            if got is not None and got.group == best.key:
+                best = replace(cand, message=checker.message, signature=got)
                 progress = True
                 break
     return best
@@ -300,7 +304,7 @@ def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]]
     impl = Runner(differ.impl.factory, adapter_name=differ.adapter_name, timeout=differ.timeout)
     ref = Runner(differ.oracle.factory, adapter_name="reference", timeout=differ.timeout)
     checker = Checker(differ, impl, ref)
-    kept: dict[Signature, tuple[Divergence, int]] = {}
+    kept: dict[Group, tuple[Divergence, int]] = {}
     dropped: list[Dropped] = []
     try:
         for div, count in groups:
@@ -316,11 +320,11 @@ def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]]
             if not verdict.ok:
                 dropped.append(Dropped(div.signature, count, verdict.why))
                 continue
-            if small.signature in kept:
-                other, n = kept[small.signature]
-                kept[small.signature] = (min(other, small, key=size), n + count)
+            if small.key in kept:
+                other, n = kept[small.key]
+                kept[small.key] = (min(other, small, key=size), n + count)
             else:
-                kept[small.signature] = (small, count)
+                kept[small.key] = (small, count)
     finally:
         impl.close()
         ref.close()
