@@ -42,7 +42,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings, target
 from hypothesis import seed as hypothesis_seed
@@ -66,8 +66,12 @@ from conformance.divergence import (
     before_step,
     stateable,
 )
+from conformance.processes import kill_all
 from conformance.protocol import AdapterError, Unsupported, check_hello, check_rejection
-from uno_spec.signals import Interrupted
+from uno_spec.signals import Interrupted, interrupts
+
+if TYPE_CHECKING:
+    from conformance.reduce import Reduction
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
 ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position",
@@ -168,10 +172,15 @@ class DiffReport:
     rules_in_scope: list[str] = field(default_factory=list)  # the fuzzed rulesets' rules
     players: tuple[int, int] = (2, 10)
     fuzz_seconds: float = 0.0  # generating and shrinking, without reduction and confirmation
+    reductions: dict[Group, Reduction] = field(default_factory=dict)  # how each group's ended
+    interrupted: str | None = None  # "SIGINT" / "SIGTERM" / "SIGHUP": stopped by a signal
+    interrupted_during: str = ""  # fuzzing, shrinking, reduction or confirmation
+    # groups found but neither confirmed nor dropped when the signal came (found example)
+    unconfirmed: list[tuple[Divergence, int]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.groups
+        return not self.groups and not self.unconfirmed and self.interrupted is None
 
 
 def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:
@@ -1191,7 +1200,7 @@ class Differ:
         makes a run reproducible without a database (Hypothesis ignores a database under a
         seed). Then every group is reduced and confirmed (conformance.reduce), unless
         `confirm_runs` is 0."""
-        from conformance.reduce import confirm_groups
+        from conformance.reduce import Confirmation, confirm_groups
 
         db: ExampleDatabase | None = DirectoryBasedExampleDatabase(database) \
             if isinstance(database, str) else database
@@ -1200,29 +1209,53 @@ class Differ:
         end = None if minutes is None else t0 + minutes * 60
         done = 0
         batch = 0
-        dropped: list[Dropped] = []
-        try:
-            while True:
-                n = BATCH if examples is None else min(BATCH, examples - done)
-                if n <= 0 or (end is not None and time.monotonic() >= end):
-                    break
-                self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0, t0=t0)
-                done += n  # generated examples: shrinking and targeting replays come on top
-                batch += 1
-                if until is not None and until(self.found):
-                    break
-            fuzz_seconds = time.monotonic() - t0
-            groups = [(self.found[k], self.counts[k]) for k in self.found]
-            if self.confirm_runs:
-                groups, dropped = confirm_groups(self, groups)
-        finally:
-            self.close()
-        first = {d.key: self.first_found.get(d.key, 0.0) for d, _ in groups}
+        fuzz_seconds: float | None = None
+        found: list[tuple[Divergence, int]] = []
+        state = Confirmation()
+        interrupted: Interrupted | None = None
+        with interrupts():  # SIGINT, SIGTERM, SIGHUP: the report of what was found so far
+            try:
+                while True:
+                    n = BATCH if examples is None else min(BATCH, examples - done)
+                    if n <= 0 or (end is not None and time.monotonic() >= end):
+                        break
+                    self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0,
+                                    t0=t0)
+                    done += n  # generated examples: shrinking and targeting replays on top
+                    batch += 1
+                    if until is not None and until(self.found):
+                        break
+                fuzz_seconds = time.monotonic() - t0
+                found = [(self.found[k], self.counts[k]) for k in self.found]
+                if self.confirm_runs:
+                    confirm_groups(self, found, state)
+                else:
+                    state.kept = {d.key: (d, c) for d, c in found}
+            except Interrupted as sig:
+                interrupted = sig
+                kill_all()  # every program started, now (no `bye`: it may hang)
+            finally:
+                self.close()
+        during = ""
+        if interrupted is not None:
+            during = state.stage if fuzz_seconds is not None else \
+                "shrinking" if not self._counting else "fuzzing"
+            if fuzz_seconds is None:  # what the runs found, shrunk or not
+                found = [(self.found[k], self.counts[k]) for k in self.found]
+        groups = state.groups
+        merged = {d.key for d, _ in groups} | state.done
+        unconfirmed = [(d, c) for d, c in found if d.key not in merged] \
+            if interrupted is not None else []
+        first = {d.key: self.first_found.get(d.key, 0.0) for d, _ in groups + unconfirmed}
         return DiffReport(self.implementation, self.adapter_name, list(self.rulesets),
                           list(self.starts), list(self.compared), self.stats,
                           time.monotonic() - t0, groups, first,
-                          list(self.warnings), dropped, dict(self.coverage),
-                          list(self.rules_in_scope), self.players, fuzz_seconds)
+                          list(self.warnings), state.dropped, dict(self.coverage),
+                          list(self.rules_in_scope), self.players,
+                          time.monotonic() - t0 if fuzz_seconds is None else fuzz_seconds,
+                          dict(state.reductions),
+                          interrupted.name if interrupted is not None else None, during,
+                          unconfirmed)
 
     def _run_batch(self, n: int, seed: int, db: ExampleDatabase | None, *, replay: bool,
                    t0: float) -> None:
