@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -177,6 +177,8 @@ class DiffReport:
     interrupted_during: str = ""  # fuzzing, shrinking, reduction or confirmation
     # groups found but neither confirmed nor dropped when the signal came (found example)
     unconfirmed: list[tuple[Divergence, int]] = field(default_factory=list)
+    # group -> how its divergences showed: (decision, rule) -> count
+    shown: dict[Group, Counter[tuple[str, str]]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -428,6 +430,9 @@ class Differ:
         self.warnings: list[str] = []
         self.found: dict[Group, Divergence] = {}  # one deviation each (blame.Group)
         self.counts: Counter[Group] = Counter()
+        self.shown: defaultdict[Group, Counter[tuple[str, str]]] = defaultdict(Counter)
+        # a later example of a group smaller than the one found (and shrunk), not shrunk
+        self.smallest: dict[Group, Divergence] = {}
         self.first_found: dict[Group, float] = {}
         self.coverage: Counter[str] = Counter()
         self._classes: dict[Group, type[DivergenceFound]] = {}
@@ -1098,7 +1103,10 @@ class Differ:
                          (o_obs.get("pending") or {}).get("decision"), record.setup_after)
         if div.key in self.found:  # known (its scenario's features were checked when found)
             if self._counting:
-                self.counts[div.key] += 1
+                self._count(div)
+                known = self.smallest.get(div.key, self.found[div.key])
+                if div.size < known.size:  # reduced first (conformance.reduce)
+                    self.smallest[div.key] = div
             return "resync" if resync and not record.shuffled else "end"
         if not scenario_features(div) <= self.features:
             self.stats.out_of_scope += 1
@@ -1106,7 +1114,7 @@ class Differ:
         now = time.monotonic()
         if self.shrink_seconds <= 0:  # no shrinking: a new group is kept as found, play goes on
             self.found[div.key] = div
-            self.counts[div.key] += 1
+            self._count(div)
             self.first_found[div.key] = now - self._t0
             return "resync" if resync and not record.shuffled else "end"
         self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
@@ -1115,6 +1123,11 @@ class Differ:
             self._shrink_end = now + self.shrink_seconds
         self._raised[div.key] = div
         raise self._group_class(div.key)(div)
+
+    def _count(self, div: Divergence) -> None:
+        """One more divergence of its group, and how it showed (the decision, the rule)."""
+        self.counts[div.key] += 1
+        self.shown[div.key][(div.signature.decision, div.signature.rule)] += 1
 
     def _group_class(self, key: Group) -> type[DivergenceFound]:
         cls = self._classes.get(key)
@@ -1255,7 +1268,7 @@ class Differ:
                           time.monotonic() - t0 if fuzz_seconds is None else fuzz_seconds,
                           dict(state.reductions),
                           interrupted.name if interrupted is not None else None, during,
-                          unconfirmed)
+                          unconfirmed, {k: Counter(v) for k, v in self.shown.items()})
 
     def _run_batch(self, n: int, seed: int, db: ExampleDatabase | None, *, replay: bool,
                    t0: float) -> None:
@@ -1285,11 +1298,12 @@ class Differ:
             if problem is not None:
                 raise problem from None
         finally:
+            self._counting = True  # (shrinking is over)
             for key, div in self._raised.items():
                 if key not in self.found:
                     self.found[key] = div
                     self.first_found[key] = self._hit.get(key, time.monotonic() - t0)
-                self.counts[key] += 1
+                self._count(div)
 
 
 def _problem(exc: BaseException) -> DiffError | None:

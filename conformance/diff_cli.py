@@ -16,6 +16,7 @@ import argparse
 import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -249,6 +250,8 @@ def _group(d: Any, count: int, report: Any, statements: dict[str, Any]) -> dict[
            "rule_statement": getattr(statements.get(d.signature.rule), "statement", ""),
            "rules": list(d.rules), "count": count, "size": _size(d),
            "reduction": how.to_json() if how is not None else None,
+           "shown_as": [{"decision": dec, "rule": rule, "count": n} for (dec, rule), n
+                        in report.shown.get(d.key, Counter()).most_common()],
            "first_found_seconds": round(report.first_found[d.key], 3),
            "scenario_rules": rules_of(d), "example": d.to_json()}
     if (why := above_target(d, how)) is not None:
@@ -295,6 +298,9 @@ def render(data: dict[str, Any], fmt: str) -> str:
         if data.get("interrupted"):
             out += [f"**{markdown(interruption(data))}**: the groups above are confirmed; "
                     "those below were found and not confirmed.", ""]
+        out += [f"- {markdown(g['signature']['what'] or '-')} "
+                f"({markdown(g['group']['rule'] or '-')}), one deviation shown as: "
+                f"{markdown(_shown(g))}" for g in data["groups"] if len(g["shown_as"]) > 1]
         out += [f"- above the target: {markdown(g['signature']['what'] or '-')} "
                 f"({markdown(g['signature']['rule'] or '-')}): {markdown(g['above_target'])}"
                 for g in data["groups"] if g.get("above_target")]
@@ -316,6 +322,8 @@ def render(data: dict[str, Any], fmt: str) -> str:
             f"({size['players']} players, {size['cards_in_hands']} cards in hands, "
             f"{size['steps']} step(s); first after {g['first_found_seconds']:.1f}s): "
             f"{g['example']['message']}"))
+        if len(g["shown_as"]) > 1:
+            out.append(terminal_line(f"         shown as: {_shown(g)}"))
         if g.get("above_target"):
             out.append(terminal_line(f"         above the target: {g['above_target']}"))
     out += [terminal_line(f"  not confirmed ({u['count']}): {_describe(u['signature'])}: "
@@ -324,6 +332,13 @@ def render(data: dict[str, Any], fmt: str) -> str:
     out += [terminal_line(f"  warning: {w}") for w in data["warnings"]]
     out += [terminal_line(f"  wrote {p}") for p in data.get("scenarios_written", [])]
     return "\n".join(out) + "\n"
+
+
+def _shown(group: dict[str, Any]) -> str:
+    """`play (CL.SKIP.EFFECT) 12, play (CL.TWO.SKIP-AGAIN) 8`: how a group's divergences
+    showed, by decision and rule."""
+    return ", ".join(f"{s['decision']} ({s['rule'] or '-'}) {s['count']}"
+                     for s in group["shown_as"])
 
 
 def _describe(sig: dict[str, str]) -> str:

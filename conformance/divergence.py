@@ -80,6 +80,13 @@ class Divergence:
         hands = self.setup.get("hands") or {}
         return sum(len(h) for h in hands.values()) if isinstance(hands, dict) else 0
 
+    @property
+    def size(self) -> tuple[int, int, int, int]:
+        """Players, cards in hands, steps, cards in the draw pile: what a reduction lowers,
+        the first the most."""
+        return (self.players, self.cards_in_hands, len(self.steps),
+                len(self.setup.get("draw") or []))
+
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "rules": list(self.rules), "message": self.message,
                 "signature": self.signature.to_json(),

@@ -369,11 +369,6 @@ def reduce(checker: Checker, div: Divergence, seconds: float
     return best, Reduction(True, len(tried), time.monotonic() - t0)
 
 
-def size(div: Divergence) -> tuple[int, int, int, int]:
-    """Players, cards in hands, steps, cards in the draw pile: what a reduction lowers."""
-    return (div.players, div.cards_in_hands, len(div.steps), len(div.setup.get("draw") or []))
-
-
 @dataclass
 class Confirmation:
     """What `confirm_groups` has done so far (kept when a signal stops it midway): the groups
@@ -405,8 +400,11 @@ def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]],
     ref = Runner(differ.oracle.factory, adapter_name="reference", timeout=differ.timeout)
     checker = Checker(differ, impl, ref)
     try:
-        for div, count in groups:
+        for found, count in groups:
             state.stage = "reduction"
+            # the smallest example seen of the group, if it fails that way, else the one found
+            smaller = differ.smallest.get(found.key)
+            div = smaller if smaller is not None and checker.interesting(smaller) else found
             if not checker.interesting(div):
                 got = checker.signature_on_impl(div)
                 state.dropped.append(Dropped(div.signature, count, "its scenario does not fail "
@@ -424,7 +422,7 @@ def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]],
                 continue
             if small.key in state.kept:
                 other, n = state.kept[small.key]
-                best = min(other, small, key=size)
+                best = min(other, small, key=lambda d: d.size)
                 state.kept[small.key] = (best, n + count)
                 if best is small:
                     state.reductions[small.key] = how
