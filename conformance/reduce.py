@@ -4,19 +4,23 @@ A group of the fuzzer is a fact only once its written scenario, run by the runne
 implementation for the group's reason and passes on the reference (Csmith's rule: a divergence
 is reported once it reproduces deterministically). Each group goes through three stages:
 
-1. **interesting**: the scenario of its shrunk example (conformance.diff_scenarios), run on the
-   implementation, fails at its deciding step with the group's `Signature` (conformance.blame:
-   what differs, the decision asked for, the rule that governs it);
-2. **reduced** (C-Reduce style): fewer players, fewer steps, fewer cards in each hand, a shorter
+1. **interesting**: the scenario of its example (the smallest seen, else the one Hypothesis
+   shrank; conformance.diff_scenarios), run on the implementation, fails at its deciding step
+   with the group's deviation (conformance.blame's `Group` of the failure's `Signature`: what
+   differs and the rule broken; the decision may differ);
+2. **reduced** (C-Reduce style, pass by pass: `PASSES`): fewer players, fewer steps, fewer
+   cards in hands (every hand at once, then each in halves down to single cards), a shorter
    draw pile, a discard pile of its top card only, no scores, each candidate kept while its
    scenario stays interesting. A candidate's expectations are the oracle's, played again on the
    candidate (`record`); what the fuzzer compared after a shuffle is what the oracle observes
-   alike under other seeds;
-3. **confirmed**: the reduced scenario fails on the implementation with the signature and
+   alike under other seeds. `Reduction` says whether it finished (nothing smaller fails) or ran
+   out of time; `above_target` turns that into the report's reason for a group larger than 3
+   players and 16 cards in hands;
+3. **confirmed**: the reduced scenario fails on the implementation with the deviation and
    passes on the reference on `runs` runs (with other seeds when it shuffles); else the group
    is dropped, and counted as not reproducible.
 
-Groups whose reduced scenarios show the same deviation (`blame.Group`) are one group.
+`Confirmation` keeps what was done, so that an interrupted run reports it.
 """
 
 from __future__ import annotations
@@ -372,8 +376,8 @@ def reduce(checker: Checker, div: Divergence, seconds: float
 @dataclass
 class Confirmation:
     """What `confirm_groups` has done so far (kept when a signal stops it midway): the groups
-    confirmed (by deviation: reduced scenarios showing one are merged, the smaller kept), those
-    dropped, the groups done (confirmed or dropped), and the stage it is at."""
+    confirmed (by deviation), those dropped, the groups done (confirmed or dropped), the stage
+    it is at and how each confirmed group's reduction ended."""
 
     kept: dict[Group, tuple[Divergence, int]] = field(default_factory=dict)
     dropped: list[Dropped] = field(default_factory=list)
@@ -388,9 +392,9 @@ class Confirmation:
 
 def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]],
                    state: Confirmation | None = None) -> Confirmation:
-    """Each group reduced and confirmed; groups whose reduced scenarios show one deviation
-    merged (the smaller example kept); what does not reproduce dropped. `state` records the
-    progress (an interrupt leaves in it what was done)."""
+    """Each group reduced and confirmed, from the smallest example seen of it (`Differ.
+    smallest`), else from the one found and shrunk; what does not reproduce from either
+    dropped. `state` records the progress (an interrupt leaves in it what was done)."""
     from conformance.divergence import Dropped
     from conformance.runner import Runner
 
@@ -401,34 +405,26 @@ def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]],
     checker = Checker(differ, impl, ref)
     try:
         for found, count in groups:
-            state.stage = "reduction"
-            # the smallest example seen of the group, if it fails that way, else the one found
-            smaller = differ.smallest.get(found.key)
-            div = smaller if smaller is not None and checker.interesting(smaller) else found
-            if not checker.interesting(div):
-                got = checker.signature_on_impl(div)
-                state.dropped.append(Dropped(div.signature, count, "its scenario does not fail "
-                                             "that way on the implementation ("
-                                             + (got.describe() if got else "passed or failed "
-                                                "elsewhere") + ")"))
-                state.done.add(div.key)
-                continue
-            small, how = reduce(checker, div, differ.reduce_seconds)
-            state.stage = "confirmation"
-            verdict = checker.reproduces(small, differ.confirm_runs)
-            state.done.add(div.key)
-            if not verdict.ok:
-                state.dropped.append(Dropped(div.signature, count, verdict.why))
-                continue
-            if small.key in state.kept:
-                other, n = state.kept[small.key]
-                best = min(other, small, key=lambda d: d.size)
-                state.kept[small.key] = (best, n + count)
-                if best is small:
-                    state.reductions[small.key] = how
+            why = ""
+            # the smallest example seen of the group first, then the one Hypothesis shrank
+            for div in [d for d in (differ.smallest.get(found.key), found) if d is not None]:
+                state.stage = "reduction"
+                if not checker.interesting(div):
+                    got = checker.signature_on_impl(div)
+                    why = ("its scenario does not fail that way on the implementation ("
+                           + (got.describe() if got else "passed or failed elsewhere") + ")")
+                    continue
+                small, how = reduce(checker, div, differ.reduce_seconds)
+                state.stage = "confirmation"
+                verdict = checker.reproduces(small, differ.confirm_runs)
+                if verdict.ok:
+                    state.kept[found.key] = (small, count)
+                    state.reductions[found.key] = how
+                    break
+                why = verdict.why
             else:
-                state.kept[small.key] = (small, count)
-                state.reductions[small.key] = how
+                state.dropped.append(Dropped(found.signature, count, why))
+            state.done.add(found.key)
     finally:
         impl.close()
         ref.close()
