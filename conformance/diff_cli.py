@@ -307,7 +307,8 @@ def render(data: dict[str, Any], fmt: str) -> str:
         out += [f"- not confirmed ({u['count']} example(s)): "
                 f"{markdown(_describe(u['signature']))}: {markdown(u['why'])}"
                 for u in data["unconfirmed"]]
-        out += [f"- dropped ({d['count']} example(s)): {markdown(d['reason'])}"
+        out += [f"- dropped ({d['count']} example(s)): {markdown(_describe(d['signature']))}: "
+                f"{markdown(d['reason'])}"
                 for d in data["dropped"]]
         out += [f"- warning: {markdown(w)}" for w in data["warnings"]]
         return "\n".join(out).rstrip() + "\n"
@@ -328,7 +329,8 @@ def render(data: dict[str, Any], fmt: str) -> str:
             out.append(terminal_line(f"         above the target: {g['above_target']}"))
     out += [terminal_line(f"  not confirmed ({u['count']}): {_describe(u['signature'])}: "
                           f"{u['why']}") for u in data["unconfirmed"]]
-    out += [terminal_line(f"  dropped ({d['count']}): {d['reason']}") for d in data["dropped"]]
+    out += [terminal_line(f"  dropped ({d['count']}): {_describe(d['signature'])}: "
+                          f"{d['reason']}") for d in data["dropped"]]
     out += [terminal_line(f"  warning: {w}") for w in data["warnings"]]
     out += [terminal_line(f"  wrote {p}") for p in data.get("scenarios_written", [])]
     return "\n".join(out) + "\n"
