@@ -98,3 +98,31 @@ def test_a_reduction_out_of_time_says_so() -> None:
         "of its time (0 s, 0 candidates tried): it may be smaller (--reduce-seconds)")
     assert R.above_target(small, None) == \
         "4 players and 40 cards in hands, above the target of 3 and 16: not reduced"
+
+
+def test_the_report_says_why_a_group_is_above_the_target_and_how_it_showed() -> None:
+    from collections import Counter
+
+    from conformance import diff_cli
+    from conformance.diff import DiffReport, Stats
+
+    hands = {"0": NUMBERS[:16], "1": NUMBERS[16:17], "2": NUMBERS[17:18]}
+    div = replace(_div(hands), signature=Signature("observation", "top", "play",
+                                                   "CL.PLAY.DISCARD-FACE-UP"))
+    report = DiffReport({"name": "x", "version": "1"}, "x", ["classic-official"], ["made"], [],
+                        Stats(), 1.0, [(div, 3)], {div.key: 0.5}, [],
+                        reductions={div.key: R.Reduction(True, 40, 2.0)},
+                        shown={div.key: Counter({("play", SIG.rule): 2,
+                                                 ("challenge", SIG.rule): 1})})
+    data = diff_cli.to_json(report, 1)
+    group = data["groups"][0]
+    assert group["reduction"] == {"finished": True, "candidates_tried": 40, "seconds": 2.0}
+    assert group["shown_as"] == [{"decision": "play", "rule": SIG.rule, "count": 2},
+                                 {"decision": "challenge", "rule": SIG.rule, "count": 1}]
+    why = R.above_target(div, report.reductions[div.key])
+    assert group["above_target"] == why and why is not None and "needs them" in why
+    assert f"         above the target: {why}\n" in diff_cli.render(data, "console")
+    assert "         shown as: play (CL.PLAY.DISCARD-FACE-UP) 2, challenge " \
+        "(CL.PLAY.DISCARD-FACE-UP) 1\n" in diff_cli.render(data, "console")
+    assert f"- above the target: top (CL.PLAY.DISCARD-FACE-UP): {why}" in \
+        diff_cli.render(data, "markdown")
