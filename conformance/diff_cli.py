@@ -205,7 +205,7 @@ def to_json(report: Any, seed: int) -> dict[str, Any]:
     fuzz = max(report.fuzz_seconds, 1e-9)
     return {
         "format": REPORT_FORMAT,
-        "summary": {"divergences": sum(c for _d, c in report.groups),
+        "summary": {"divergences": sum(c for _d, c in report.groups + report.unconfirmed),
                     "groups": len(report.groups), "dropped": len(report.dropped),
                     "unconfirmed": len(report.unconfirmed),
                     "examples": s.examples, "steps": s.steps,

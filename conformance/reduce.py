@@ -4,8 +4,8 @@ A group of the fuzzer is a fact only once its written scenario, run by the runne
 implementation for the group's reason and passes on the reference (Csmith's rule: a divergence
 is reported once it reproduces deterministically). Each group goes through three stages:
 
-1. **interesting**: the scenario of its example (the smallest seen, else the one Hypothesis
-   shrank; conformance.diff_scenarios), run on the implementation, fails at its deciding step
+1. **interesting**: the scenario of its example (the smallest seen and the one Hypothesis
+   shrank, each; conformance.diff_scenarios), run on the implementation, fails at its deciding step
    with the group's deviation (conformance.blame's `Group` of the failure's `Signature`: what
    differs and the rule broken; the decision may differ);
 2. **reduced** (C-Reduce style, pass by pass: `PASSES`): fewer players, fewer steps, fewer
@@ -407,8 +407,9 @@ class Confirmation:
 def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]],
                    state: Confirmation | None = None) -> Confirmation:
     """Each group reduced and confirmed, from the smallest example seen of it (`Differ.
-    smallest`), else from the one found and shrunk; what does not reproduce from either
-    dropped. `state` records the progress (an interrupt leaves in it what was done)."""
+    smallest`) and from the one found and shrunk, the smaller result kept; what reproduces
+    from neither dropped. `state` records the progress (an interrupt leaves in it what was
+    done)."""
     from conformance.divergence import Dropped
     from conformance.runner import Runner
 
@@ -420,7 +421,8 @@ def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]],
     try:
         for found, count in groups:
             why = ""
-            # the smallest example seen of the group first, then the one Hypothesis shrank
+            # from the smallest example seen of the group and from the one Hypothesis shrank:
+            # the smaller of what each reduces to and confirms (fewer cards may need more steps)
             for div in [d for d in (differ.smallest.get(found.key), found) if d is not None]:
                 state.stage = "reduction"
                 if not checker.interesting(div):
@@ -431,12 +433,14 @@ def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]],
                 small, how = reduce(checker, div, differ.reduce_seconds)
                 state.stage = "confirmation"
                 verdict = checker.reproduces(small, differ.confirm_runs)
-                if verdict.ok:
+                if not verdict.ok:
+                    why = verdict.why
+                    continue
+                kept = state.kept.get(found.key)
+                if kept is None or small.size < kept[0].size:
                     state.kept[found.key] = (small, count)
                     state.reductions[found.key] = how
-                    break
-                why = verdict.why
-            else:
+            if found.key not in state.kept:
                 state.dropped.append(Dropped(found.signature, count, why))
             state.done.add(found.key)
     finally:
