@@ -62,8 +62,8 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
                    default=SHRINK_SECONDS, help="Hypothesis' shrinking, at most this long per "
                    f"run of {BATCH} examples (default {SHRINK_SECONDS:g}; 0: none)")
     p.add_argument("--reduce-seconds", type=positive_number, metavar="S",
-                   default=REDUCE_SECONDS, help="the reduction of each group, at most this "
-                   f"long (default {REDUCE_SECONDS:g})")
+                   default=REDUCE_SECONDS, help="each reduction (of up to two examples a "
+                   f"group), at most this long (default {REDUCE_SECONDS:g})")
     p.add_argument("--seed", type=int, help="seed of the first run (default: random)")
     p.add_argument("--format", choices=FORMATS, default="console",
                    help="the report: console (default), json or markdown")
