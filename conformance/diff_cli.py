@@ -300,14 +300,15 @@ def render(data: dict[str, Any], fmt: str) -> str:
                     "those below were found and not confirmed.", ""]
         out += [f"- {markdown(g['signature']['what'] or '-')} "
                 f"({markdown(g['group']['rule'] or '-')}), one deviation shown as: "
-                f"{markdown(_shown(g))}" for g in data["groups"] if len(g["shown_as"]) > 1]
+                f"{markdown(_shown(g))}" for g in data["groups"]
+                if len(g.get("shown_as") or []) > 1]
         out += [f"- above the target: {markdown(g['signature']['what'] or '-')} "
                 f"({markdown(g['signature']['rule'] or '-')}): {markdown(g['above_target'])}"
                 for g in data["groups"] if g.get("above_target")]
         out += [f"- not confirmed ({u['count']} example(s)): "
                 f"{markdown(_describe(u['signature']))}: {markdown(u['why'])}"
-                for u in data["unconfirmed"]]
-        out += [f"- dropped ({d['count']} example(s)): {markdown(_describe(d['signature']))}: "
+                for u in data.get("unconfirmed") or []]
+        out += [f"- dropped ({d['count']} example(s)): {markdown(_dropped(d))}"
                 f"{markdown(d['reason'])}"
                 for d in data["dropped"]]
         out += [f"- warning: {markdown(w)}" for w in data["warnings"]]
@@ -323,14 +324,14 @@ def render(data: dict[str, Any], fmt: str) -> str:
             f"({size['players']} players, {size['cards_in_hands']} cards in hands, "
             f"{size['steps']} step(s); first after {g['first_found_seconds']:.1f}s): "
             f"{g['example']['message']}"))
-        if len(g["shown_as"]) > 1:
+        if len(g.get("shown_as") or []) > 1:
             out.append(terminal_line(f"         shown as: {_shown(g)}"))
         if g.get("above_target"):
             out.append(terminal_line(f"         above the target: {g['above_target']}"))
     out += [terminal_line(f"  not confirmed ({u['count']}): {_describe(u['signature'])}: "
-                          f"{u['why']}") for u in data["unconfirmed"]]
-    out += [terminal_line(f"  dropped ({d['count']}): {_describe(d['signature'])}: "
-                          f"{d['reason']}") for d in data["dropped"]]
+                          f"{u['why']}") for u in data.get("unconfirmed") or []]
+    out += [terminal_line(f"  dropped ({d['count']}): {_dropped(d)}{d['reason']}")
+            for d in data["dropped"]]
     out += [terminal_line(f"  warning: {w}") for w in data["warnings"]]
     out += [terminal_line(f"  wrote {p}") for p in data.get("scenarios_written", [])]
     return "\n".join(out) + "\n"
@@ -341,6 +342,11 @@ def _shown(group: dict[str, Any]) -> str:
     showed, by decision and rule."""
     return ", ".join(f"{s['decision']} ({s['rule'] or '-'}) {s['count']}"
                      for s in group["shown_as"])
+
+
+def _dropped(d: dict[str, Any]) -> str:
+    """`observation: top at a play decision (CL.X): ` of a dropped group, '' without one."""
+    return f"{_describe(d['signature'])}: " if isinstance(d.get("signature"), dict) else ""
 
 
 def _describe(sig: dict[str, str]) -> str:
