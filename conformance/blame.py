@@ -23,7 +23,7 @@ only chooses among them, from the protocol's vocabulary (event kinds, observatio
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # The order in which differing observations are reported: the first that differs is "what
@@ -84,6 +84,13 @@ TWO_PLAYERS = {
     ("CL.WD4.ACCEPT", "turn"): "CL.TWO.WD4-AGAIN",
     ("CL.WD4.CHALLENGE.INNOCENT", "turn"): "CL.TWO.WD4-AGAIN",
 }
+# The two-player rules that state what the general rule gives with two seats (the next player
+# loses a turn and the one after, the card's player, plays; the direction toggles): a deviation
+# from them is the general rule's, one group whatever the player count (`Signature.group`).
+# CL.TWO.REVERSE-SKIP is not among them: a general Reverse gives the turn to the other player,
+# the two-player rule changes that outcome, and an implementation may break it alone (RLCard).
+CONSEQUENCES = frozenset({"CL.TWO.SKIP-AGAIN", "CL.TWO.D2-AGAIN", "CL.TWO.WD4-AGAIN",
+                          "CL.TWO.REVERSE-DIRECTION"})
 # classic-official: a first card's effect, by the card's symbol (CL.FIRST.*)
 FIRST_CARD = {"S": "CL.FIRST.SKIP", "R": "CL.FIRST.REVERSE", "D2": "CL.FIRST.D2",
               "W": "CL.FIRST.WILD", "W4": "CL.FIRST.WD4"}
@@ -95,14 +102,39 @@ FLIP_CHALLENGER = {"FL.LIGHT.W2.": "FL.LIGHT.W2.CHALLENGER",
 
 
 @dataclass(frozen=True)
+class Group:
+    """One deviation: what `conformance diff` groups by (docs/differential.md "Groups"). The
+    kind, what differs and the rule broken; not the decision the position asked for (one
+    deviation shows at a play and at a challenge alike: a Wild Draw Four's draw and a Draw
+    Two's both reshuffle), and a two-player consequence counted as its general rule
+    (`CONSEQUENCES`)."""
+
+    kind: str
+    what: str
+    rule: str
+
+    def describe(self) -> str:
+        return f"{self.kind}: {self.what or '-'}" + (f" ({self.rule})" if self.rule else "")
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "what": self.what, "rule": self.rule}
+
+
+@dataclass(frozen=True)
 class Signature:
-    """What identifies one deviation: a group of `conformance diff` and the reason a written
-    scenario must fail for."""
+    """How one divergence shows: the reason a written scenario must fail for. Its `group` is
+    the deviation it belongs to."""
 
     kind: str  # observation, accepted, rejected, error-code, state-changed, setup-refused, ...
     what: str  # the first differing observation (`pending.decision`, `hand_sizes`), or codes
     decision: str  # the decision the position asked for (`play`, `play-drawn`, ... `setup`)
     rule: str  # the rule that governs it ('' when none is known)
+    # the general rule when `rule` is its two-player consequence (`CONSEQUENCES`), else ''
+    general: str = field(default="", compare=False)
+
+    @property
+    def group(self) -> Group:
+        return Group(self.kind, self.what, self.general or self.rule)
 
     def describe(self) -> str:
         return (f"{self.kind}: {self.what or '-'} at a {self.decision} decision"
@@ -111,6 +143,17 @@ class Signature:
     def to_json(self) -> dict[str, str]:
         return {"kind": self.kind, "what": self.what, "decision": self.decision,
                 "rule": self.rule}
+
+
+def general_rule(rule: str, events: Sequence[Mapping[str, Any]]) -> str:
+    """The general rule of which `rule` is the two-player consequence (`CONSEQUENCES`): the
+    one `TWO_PLAYERS` refines into it that the step's events name (an accepted Wild Draw Four's
+    or an innocent challenge's); '' when `rule` is not a consequence."""
+    if rule not in CONSEQUENCES:
+        return ""
+    named = {str(e.get("rule")) for e in events}
+    bases = [base for (base, _aspect), two in TWO_PLAYERS.items() if two == rule]
+    return next((b for b in bases if b in named), bases[0])
 
 
 def first_key(keys: Sequence[str]) -> str:
@@ -289,6 +332,25 @@ def top_taken(mismatches: Sequence[Any]) -> bool:
     return False
 
 
+COUNTS = frozenset({"hand_sizes", "draw_size", "discard_size"})  # how many cards are where
+TOP_EVENTS = frozenset({"played", "first-card", "flipped", "jumped-in"})  # a new top card
+
+
+def replaced(mismatches: Sequence[str], events: Sequence[Mapping[str, Any]],
+             more: Sequence[str] = ()) -> bool:
+    """Whether the top card differs because this step's reshuffle replaced it: the top
+    differs, as many cards are in each hand and pile as on the reference (`more`: no hand
+    holds more; which cards may differ: the old top drawn into a hand) and no event after the
+    reference's last reshuffle put a card on top. Only a reshuffle exchanges the top for
+    another card without a play."""
+    keys = {k.split(".", 1)[0] for k in mismatches}
+    kinds = [str(e.get("kind")) for e in events]
+    if "top" not in keys or keys & COUNTS or more or "reshuffled" not in kinds:
+        return False
+    last = len(kinds) - 1 - kinds[::-1].index("reshuffled")
+    return not set(kinds[last + 1:]) & TOP_EVENTS
+
+
 def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, str] = ("", ""),
               decision: str, events: Sequence[Mapping[str, Any]] = (),
               rejection: Mapping[str, Any] | None = None, action: Mapping[str, Any] | None = None,
@@ -319,6 +381,12 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
             # the top card went into the draw pile at this step's reshuffle: whatever it
             # leads to (a colour, a hand holding it, the piles' sizes), the top stays
             return Signature(kind, "discard_size", decision, "CL.RESHUFFLE.KEEP-TOP")
+        if kind == "observation" and what != "pending.decision" and \
+                replaced(mismatches, events, more):
+            # the top card replaced at this step's reshuffle, no card moved otherwise than on
+            # the reference: the top stays, whatever the step went on to (a draw, a drawn
+            # card's decision, a draw stopped short, a Wild Draw Four's four)
+            return Signature(kind, "top", decision, "CL.RESHUFFLE.KEEP-TOP")
         if kind == "observation":
             key = min(mismatches, key=lambda k: (first_key([k]) != what, k)) if mismatches \
                 else what
@@ -345,7 +413,7 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
                               after=previous[1]) or rule
     if rule is None:
         rule = next((str(e["rule"]) for e in events if e.get("rule")), "")
-    return Signature(kind, what, decision, rule or "")
+    return Signature(kind, what, decision, rule or "", general_rule(rule or "", events))
 
 
 def result_signature(result: Mapping[str, Any], *, decision: str,

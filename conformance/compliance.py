@@ -394,7 +394,10 @@ def _diff_section(info: Implementation, all_rules: dict[str, Any] | None = None,
                    f"{name} | {_md(g['kind'])} | {g['count']} | "
                    f"{z['players']} / {z['cards_in_hands']} / {z['steps']} |")
     out.append("")
-    return out
+    above = [g for g in data["groups"] if g.get("above_target")]  # the report says why
+    out += [f"- {_md(g['signature']['what'] or '-')} ({_md(g['signature']['rule'] or '-')}): "
+            f"{_md(g['above_target'])}." for g in above]
+    return out + [""] if above else out
 
 
 def cited_rules(items: list[Result], sigs: dict[str, Any], dev: Deviation | None = None,

@@ -39,10 +39,10 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings, target
 from hypothesis import seed as hypothesis_seed
@@ -51,7 +51,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from conformance import compare as cmp
 from conformance.adapters.isolation import holding_alarm
-from conformance.blame import Signature, more_cards, signature, top_taken
+from conformance.blame import Group, Signature, more_cards, signature, top_taken
 from conformance.divergence import (
     BATCH,
     COUNT_KEYS,
@@ -67,6 +67,7 @@ from conformance.divergence import (
     before_step,
     stateable,
 )
+from conformance.processes import kill_all
 from conformance.protocol import (
     INTERNAL_ERROR,
     AdapterError,
@@ -74,7 +75,10 @@ from conformance.protocol import (
     check_hello,
     check_rejection,
 )
-from uno_spec.signals import Interrupted
+from uno_spec.signals import Interrupted, interrupts
+
+if TYPE_CHECKING:
+    from conformance.reduce import Reduction
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
 ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position",
@@ -168,17 +172,24 @@ class DiffReport:
     stats: Stats
     duration: float
     groups: list[tuple[Divergence, int]]  # reduced and confirmed example, count; by discovery
-    first_found: dict[Signature, float]  # seconds since the start
+    first_found: dict[Group, float]  # seconds since the start
     warnings: list[str]
     dropped: list[Dropped] = field(default_factory=list)
     coverage: dict[str, int] = field(default_factory=dict)  # rule -> steps that applied it
     rules_in_scope: list[str] = field(default_factory=list)  # the fuzzed rulesets' rules
     players: tuple[int, int] = (2, 10)
     fuzz_seconds: float = 0.0  # generating and shrinking, without reduction and confirmation
+    reductions: dict[Group, Reduction] = field(default_factory=dict)  # how each group's ended
+    interrupted: str | None = None  # "SIGINT" / "SIGTERM" / "SIGHUP": stopped by a signal
+    interrupted_during: str = ""  # fuzzing, shrinking, reduction or confirmation
+    # groups found but neither confirmed nor dropped when the signal came (found example)
+    unconfirmed: list[tuple[Divergence, int]] = field(default_factory=list)
+    # group -> how its divergences showed: (decision, rule) -> count
+    shown: dict[Group, Counter[tuple[str, str]]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        return not self.groups
+        return not self.groups and not self.unconfirmed and self.interrupted is None
 
 
 def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:
@@ -445,20 +456,23 @@ class Differ:
         self.reduce_seconds = reduce_seconds
         self.confirm_runs = confirm_runs  # 0: report groups as found, unconfirmed (benchmarks)
         self._positions: dict[tuple[Any, ...], dict[str, Any] | None] = {}
-        self._raised: dict[Signature, Divergence] = {}  # this batch's
+        self._raised: dict[Group, Divergence] = {}  # this batch's
         self._shrink_end: float | None = None
         self.on_progress = on_progress
         self.stats = Stats()
         self.warnings: list[str] = []
-        self.found: dict[Signature, Divergence] = {}
-        self.counts: Counter[Signature] = Counter()
-        self.first_found: dict[Signature, float] = {}
+        self.found: dict[Group, Divergence] = {}  # one deviation each (blame.Group)
+        self.counts: Counter[Group] = Counter()
+        self.shown: defaultdict[Group, Counter[tuple[str, str]]] = defaultdict(Counter)
+        # a later example of a group smaller than the one found (and shrunk), not shrunk
+        self.smallest: dict[Group, Divergence] = {}
+        self.first_found: dict[Group, float] = {}
         self.coverage: Counter[str] = Counter()
-        self._classes: dict[Signature, type[DivergenceFound]] = {}
+        self._classes: dict[Group, type[DivergenceFound]] = {}
         self._counting = True
         self._last_progress = 0.0
         self._t0 = time.monotonic()
-        self._hit: dict[Signature, float] = {}  # first hit, before shrinking
+        self._hit: dict[Group, float] = {}  # first hit, before shrinking
         self._last: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
         self._at: dict[str, Any] = {}  # the oracle's observations after its last set-up or act
         self._resume_at: dict[str, Any] | None = None  # its position after a shuffle
@@ -1154,7 +1168,10 @@ class Differ:
                          (o_obs.get("pending") or {}).get("decision"), record.setup_after)
         if div.key in self.found:  # known (its scenario's features were checked when found)
             if self._counting:
-                self.counts[div.key] += 1
+                self._count(div)
+                known = self.smallest.get(div.key, self.found[div.key])
+                if div.size < known.size:  # reduced first (conformance.reduce)
+                    self.smallest[div.key] = div
             return "resync" if resync and not record.shuffled else "end"
         if not scenario_features(div) <= self.features:
             self.stats.out_of_scope += 1
@@ -1162,7 +1179,7 @@ class Differ:
         now = time.monotonic()
         if self.shrink_seconds <= 0:  # no shrinking: a new group is kept as found, play goes on
             self.found[div.key] = div
-            self.counts[div.key] += 1
+            self._count(div)
             self.first_found[div.key] = now - self._t0
             return "resync" if resync and not record.shuffled else "end"
         self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
@@ -1172,7 +1189,12 @@ class Differ:
         self._raised[div.key] = div
         raise self._group_class(div.key)(div)
 
-    def _group_class(self, key: Signature) -> type[DivergenceFound]:
+    def _count(self, div: Divergence) -> None:
+        """One more divergence of its group, and how it showed (the decision, the rule)."""
+        self.counts[div.key] += 1
+        self.shown[div.key][(div.signature.decision, div.signature.rule)] += 1
+
+    def _group_class(self, key: Group) -> type[DivergenceFound]:
         cls = self._classes.get(key)
         if cls is None:
             cls = type(f"Divergence{len(self._classes)}", (DivergenceFound,), {})
@@ -1248,7 +1270,7 @@ class Differ:
 
     def run(self, *, examples: int | None = None, minutes: float | None = None, seed: int = 0,
             database: ExampleDatabase | str | None = None,
-            until: Callable[[Mapping[Signature, Divergence]], bool] | None = None
+            until: Callable[[Mapping[Group, Divergence]], bool] | None = None
             ) -> DiffReport:
         """Fuzz for `examples` examples or `minutes` minutes, in runs of BATCH examples, or
         less: until `until` holds of the groups found (checked after each run; `--groups`);
@@ -1256,7 +1278,7 @@ class Differ:
         makes a run reproducible without a database (Hypothesis ignores a database under a
         seed). Then every group is reduced and confirmed (conformance.reduce), unless
         `confirm_runs` is 0."""
-        from conformance.reduce import confirm_groups
+        from conformance.reduce import Confirmation, confirm_groups
 
         db: ExampleDatabase | None = DirectoryBasedExampleDatabase(database) \
             if isinstance(database, str) else database
@@ -1265,8 +1287,13 @@ class Differ:
         end = None if minutes is None else t0 + minutes * 60
         done = 0
         batch = 0
-        dropped: list[Dropped] = []
-        with holding_alarm():  # one SIGALRM handler for every guarded call of the run
+        fuzz_seconds: float | None = None
+        found: list[tuple[Divergence, int]] = []
+        state = Confirmation()
+        interrupted: Interrupted | None = None
+        # one SIGALRM handler for every guarded call of the run; SIGINT, SIGTERM, SIGHUP: the
+        # report of what was found so far
+        with holding_alarm(), interrupts():
             try:
                 while True:
                     n = BATCH if examples is None else min(BATCH, examples - done)
@@ -1278,17 +1305,36 @@ class Differ:
                     if until is not None and until(self.found):
                         break
                 fuzz_seconds = time.monotonic() - t0
-                groups = [(self.found[k], self.counts[k]) for k in self.found]
+                found = [(self.found[k], self.counts[k]) for k in self.found]
                 if self.confirm_runs:
-                    groups, dropped = confirm_groups(self, groups)
+                    confirm_groups(self, found, state)
+                else:
+                    state.kept = {d.key: (d, c) for d, c in found}
+            except Interrupted as sig:
+                interrupted = sig
+                kill_all()  # every program started, now (no `bye`: it may hang)
             finally:
                 self.close()
-        first = {d.key: self.first_found.get(d.key, 0.0) for d, _ in groups}
+        during = ""
+        if interrupted is not None:
+            during = state.stage if fuzz_seconds is not None else \
+                "shrinking" if not self._counting else "fuzzing"
+            if fuzz_seconds is None:  # what the runs found, shrunk or not
+                found = [(self.found[k], self.counts[k]) for k in self.found]
+        groups = state.groups
+        merged = {d.key for d, _ in groups} | state.done
+        unconfirmed = [(d, c) for d, c in found if d.key not in merged] \
+            if interrupted is not None else []
+        first = {d.key: self.first_found.get(d.key, 0.0) for d, _ in groups + unconfirmed}
         return DiffReport(self.implementation, self.adapter_name, list(self.rulesets),
                           list(self.starts), list(self.compared), self.stats,
                           time.monotonic() - t0, groups, first,
-                          list(self.warnings), dropped, dict(self.coverage),
-                          list(self.rules_in_scope), self.players, fuzz_seconds)
+                          list(self.warnings), state.dropped, dict(self.coverage),
+                          list(self.rules_in_scope), self.players,
+                          time.monotonic() - t0 if fuzz_seconds is None else fuzz_seconds,
+                          dict(state.reductions),
+                          interrupted.name if interrupted is not None else None, during,
+                          unconfirmed, {k: Counter(v) for k, v in self.shown.items()})
 
     def _run_batch(self, n: int, seed: int, db: ExampleDatabase | None, *, replay: bool,
                    t0: float) -> None:
@@ -1318,11 +1364,12 @@ class Differ:
             if problem is not None:
                 raise problem from None
         finally:
+            self._counting = True  # (shrinking is over)
             for key, div in self._raised.items():
                 if key not in self.found:
                     self.found[key] = div
                     self.first_found[key] = self._hit.get(key, time.monotonic() - t0)
-                self.counts[key] += 1
+                self._count(div)
 
 
 def _problem(exc: BaseException) -> DiffError | None:

@@ -6,7 +6,8 @@
         [--output FILE] [--write-scenarios DIR] [--timeout S] [--memory-limit MiB]
         [--database DIR | --no-database]
 
-Exit status: 0 no divergence, 1 divergences found, 2 usage error or a failing oracle.
+Exit status: 0 no divergence, 1 divergences found, 2 usage error or a failing oracle; 130, 143,
+129 when stopped by SIGINT, SIGTERM, SIGHUP (the report of what was found so far is written).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import argparse
 import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +36,9 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
         description="Play the implementation and the reference engine through the same random "
         "positions and actions (Hypothesis), compare what both observe, and shrink every "
         "divergence to a scenario citing the broken rule.",
-        epilog="exit status: 0 no divergence; 1 divergences found; 2 usage error")
+        epilog="exit status: 0 no divergence; 1 divergences found; 2 usage error; 130/143/129 "
+        "interrupted by SIGINT/SIGTERM/SIGHUP (the report of what was found so far is "
+        "written)")
     p.add_argument("--adapter", required=True,
                    help="the implementation: reference | rlcard | stdio:'<command line>' | "
                    "module:package.module:Class")
@@ -58,8 +62,8 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
                    default=SHRINK_SECONDS, help="Hypothesis' shrinking, at most this long per "
                    f"run of {BATCH} examples (default {SHRINK_SECONDS:g}; 0: none)")
     p.add_argument("--reduce-seconds", type=positive_number, metavar="S",
-                   default=REDUCE_SECONDS, help="the reduction of each group, at most this "
-                   f"long (default {REDUCE_SECONDS:g})")
+                   default=REDUCE_SECONDS, help="each reduction (of up to two examples a "
+                   f"group), at most this long (default {REDUCE_SECONDS:g})")
     p.add_argument("--seed", type=int, help="seed of the first run (default: random)")
     p.add_argument("--format", choices=FORMATS, default="console",
                    help="the report: console (default), json or markdown")
@@ -177,12 +181,23 @@ def cmd_diff(args: argparse.Namespace) -> int:
             sys.stderr.write(render(data, "console"))
     else:
         sys.stdout.write(text)
+    if report.interrupted:  # the programs are ended; the report holds what was found
+        import signal
+
+        _err(f"{interruption(data)}; exit status 128 + signal number")
+        return 128 + int(signal.Signals[report.interrupted])
     return 0 if report.ok else 1
+
+
+def interruption(data: dict[str, Any]) -> str:
+    """`interrupted by SIGTERM during reduction: 2 group(s) confirmed, 3 not confirmed`."""
+    cut = data["interrupted"]
+    return (f"interrupted by {cut['signal']} during {cut['during']}: {len(data['groups'])} "
+            f"group(s) confirmed, {len(data['unconfirmed'])} found but not confirmed")
 
 
 def to_json(report: Any, seed: int) -> dict[str, Any]:
     from conformance import specdata
-    from conformance.diff_scenarios import rules_of
 
     s = report.stats
     statements = specdata.rules()
@@ -190,8 +205,9 @@ def to_json(report: Any, seed: int) -> dict[str, Any]:
     fuzz = max(report.fuzz_seconds, 1e-9)
     return {
         "format": REPORT_FORMAT,
-        "summary": {"divergences": sum(c for _d, c in report.groups),
+        "summary": {"divergences": sum(c for _d, c in report.groups + report.unconfirmed),
                     "groups": len(report.groups), "dropped": len(report.dropped),
+                    "unconfirmed": len(report.unconfirmed),
                     "examples": s.examples, "steps": s.steps,
                     "illegal_steps": s.illegal, "unsupported": s.unsupported,
                     "out_of_scope": s.out_of_scope, "resyncs": s.resyncs,
@@ -208,19 +224,39 @@ def to_json(report: Any, seed: int) -> dict[str, Any]:
                      "not_exercised": [r for r in report.rules_in_scope
                                        if r not in report.coverage]},
         "warnings": report.warnings,
-        "groups": [{"kind": d.kind, "signature": d.signature.to_json(),
-                    "rule_statement": getattr(statements.get(d.signature.rule), "statement",
-                                              ""),
-                    "rules": list(d.rules), "count": c,
-                    "size": {"players": d.players, "cards_in_hands": d.cards_in_hands,
-                             "steps": len(d.steps),
-                             "draw_pile": len(d.setup.get("draw") or [])},
-                    "first_found_seconds": round(report.first_found[d.key], 3),
-                    "scenario_rules": rules_of(d), "example": d.to_json()}
-                   for d, c in report.groups],
+        "groups": [_group(d, c, report, statements) for d, c in report.groups],
         "dropped": [{"signature": x.signature.to_json(), "count": x.count, "reason": x.reason}
                     for x in report.dropped],
+        "unconfirmed": [{"kind": d.kind, "signature": d.signature.to_json(),
+                         "group": d.key.to_json(), "count": c, "size": _size(d),
+                         "why": "found, not reduced nor confirmed: the run was interrupted",
+                         "example": d.to_json()} for d, c in report.unconfirmed],
+        **({"interrupted": {"signal": report.interrupted, "during": report.interrupted_during}}
+           if report.interrupted else {}),
     }
+
+
+def _size(d: Any) -> dict[str, int]:
+    return {"players": d.players, "cards_in_hands": d.cards_in_hands, "steps": len(d.steps),
+            "draw_pile": len(d.setup.get("draw") or [])}
+
+
+def _group(d: Any, count: int, report: Any, statements: dict[str, Any]) -> dict[str, Any]:
+    from conformance.diff_scenarios import rules_of
+    from conformance.reduce import above_target
+
+    how = report.reductions.get(d.key)
+    out = {"kind": d.kind, "signature": d.signature.to_json(), "group": d.key.to_json(),
+           "rule_statement": getattr(statements.get(d.signature.rule), "statement", ""),
+           "rules": list(d.rules), "count": count, "size": _size(d),
+           "reduction": how.to_json() if how is not None else None,
+           "shown_as": [{"decision": dec, "rule": rule, "count": n} for (dec, rule), n
+                        in report.shown.get(d.key, Counter()).most_common()],
+           "first_found_seconds": round(report.first_found[d.key], 3),
+           "scenario_rules": rules_of(d), "example": d.to_json()}
+    if (why := above_target(d, how)) is not None:
+        out["above_target"] = why
+    return out
 
 
 def render(data: dict[str, Any], fmt: str) -> str:
@@ -259,11 +295,27 @@ def render(data: dict[str, Any], fmt: str) -> str:
                            f"{g['first_found_seconds']:.1f} | "
                            f"{markdown(g['example']['message'])} |")
             out.append("")
-        out += [f"- dropped ({d['count']} example(s)): {markdown(d['reason'])}"
+        if data.get("interrupted"):
+            out += [f"**{markdown(interruption(data))}**: the groups above are confirmed; "
+                    "those below were found and not confirmed.", ""]
+        out += [f"- {markdown(g['signature']['what'] or '-')} "
+                f"({markdown(g['group']['rule'] or '-')}), one deviation shown as: "
+                f"{markdown(_shown(g))}" for g in data["groups"]
+                if len(g.get("shown_as") or []) > 1]
+        out += [f"- above the target: {markdown(g['signature']['what'] or '-')} "
+                f"({markdown(g['signature']['rule'] or '-')}): {markdown(g['above_target'])}"
+                for g in data["groups"] if g.get("above_target")]
+        out += [f"- not confirmed ({u['count']} example(s)): "
+                f"{markdown(_describe(u['signature']))}: {markdown(u['why'])}"
+                for u in data.get("unconfirmed") or []]
+        out += [f"- dropped ({d['count']} example(s)): {markdown(_dropped(d))}"
+                f"{markdown(d['reason'])}"
                 for d in data["dropped"]]
         out += [f"- warning: {markdown(w)}" for w in data["warnings"]]
         return "\n".join(out).rstrip() + "\n"
     out = [terminal_line(f"diff {title} ({data['adapter']}): {head}")]
+    if data.get("interrupted"):
+        out.append(terminal_line(f"  INTERRUPTED: {interruption(data)}"))
     for g in data["groups"]:
         sig, size = g["signature"], g["size"]
         out.append(terminal_line(
@@ -272,10 +324,34 @@ def render(data: dict[str, Any], fmt: str) -> str:
             f"({size['players']} players, {size['cards_in_hands']} cards in hands, "
             f"{size['steps']} step(s); first after {g['first_found_seconds']:.1f}s): "
             f"{g['example']['message']}"))
-    out += [terminal_line(f"  dropped ({d['count']}): {d['reason']}") for d in data["dropped"]]
+        if len(g.get("shown_as") or []) > 1:
+            out.append(terminal_line(f"         shown as: {_shown(g)}"))
+        if g.get("above_target"):
+            out.append(terminal_line(f"         above the target: {g['above_target']}"))
+    out += [terminal_line(f"  not confirmed ({u['count']}): {_describe(u['signature'])}: "
+                          f"{u['why']}") for u in data.get("unconfirmed") or []]
+    out += [terminal_line(f"  dropped ({d['count']}): {_dropped(d)}{d['reason']}")
+            for d in data["dropped"]]
     out += [terminal_line(f"  warning: {w}") for w in data["warnings"]]
     out += [terminal_line(f"  wrote {p}") for p in data.get("scenarios_written", [])]
     return "\n".join(out) + "\n"
+
+
+def _shown(group: dict[str, Any]) -> str:
+    """`play (CL.SKIP.EFFECT) 12, play (CL.TWO.SKIP-AGAIN) 8`: how a group's divergences
+    showed, by decision and rule."""
+    return ", ".join(f"{s['decision']} ({s['rule'] or '-'}) {s['count']}"
+                     for s in group["shown_as"])
+
+
+def _dropped(d: dict[str, Any]) -> str:
+    """`observation: top at a play decision (CL.X): ` of a dropped group, '' without one."""
+    return f"{_describe(d['signature'])}: " if isinstance(d.get("signature"), dict) else ""
+
+
+def _describe(sig: dict[str, str]) -> str:
+    return (f"{sig['kind']}: {sig['what'] or '-'} at a {sig['decision']} decision"
+            + (f" ({sig['rule']})" if sig["rule"] else ""))
 
 
 class _Progress:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.blame import Signature
+from conformance.blame import Group, Signature
 
 KINDS = {
     "observation": "observations differ after the step",
@@ -67,8 +67,9 @@ class Divergence:
     setup_after: str | None = None  # ... and after the set-up
 
     @property
-    def key(self) -> Signature:
-        return self.signature
+    def key(self) -> Group:
+        """The deviation it shows (its group)."""
+        return self.signature.group
 
     @property
     def players(self) -> int:
@@ -78,6 +79,13 @@ class Divergence:
     def cards_in_hands(self) -> int:
         hands = self.setup.get("hands") or {}
         return sum(len(h) for h in hands.values()) if isinstance(hands, dict) else 0
+
+    @property
+    def size(self) -> tuple[int, int, int, int]:
+        """Players, cards in hands, steps, cards in the draw pile: what a reduction lowers,
+        the first the most."""
+        return (self.players, self.cards_in_hands, len(self.steps),
+                len(self.setup.get("draw") or []))
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "rules": list(self.rules), "message": self.message,

@@ -4,30 +4,34 @@ A group of the fuzzer is a fact only once its written scenario, run by the runne
 implementation for the group's reason and passes on the reference (Csmith's rule: a divergence
 is reported once it reproduces deterministically). Each group goes through three stages:
 
-1. **interesting**: the scenario of its shrunk example (conformance.diff_scenarios), run on the
-   implementation, fails at its deciding step with the group's `Signature` (conformance.blame:
-   what differs, the decision asked for, the rule that governs it);
-2. **reduced** (C-Reduce style): fewer players, fewer steps, fewer cards in each hand, a shorter
+1. **interesting**: the scenario of its example (the smallest seen and the one Hypothesis
+   shrank, each; conformance.diff_scenarios), run on the implementation, fails at its deciding step
+   with the group's deviation (conformance.blame's `Group` of the failure's `Signature`: what
+   differs and the rule broken; the decision may differ);
+2. **reduced** (C-Reduce style, pass by pass: `PASSES`): fewer players, fewer steps, fewer
+   cards in hands (every hand at once, then each in halves down to single cards), a shorter
    draw pile, a discard pile of its top card only, no scores, each candidate kept while its
    scenario stays interesting. A candidate's expectations are the oracle's, played again on the
    candidate (`record`); what the fuzzer compared after a shuffle is what the oracle observes
-   alike under other seeds;
-3. **confirmed**: the reduced scenario fails on the implementation with the signature and
+   alike under other seeds. `Reduction` says whether it finished (nothing smaller fails) or ran
+   out of time; `above_target` turns that into the report's reason for a group larger than 3
+   players and 16 cards in hands;
+3. **confirmed**: the reduced scenario fails on the implementation with the deviation and
    passes on the reference on `runs` runs (with other seeds when it shuffles); else the group
    is dropped, and counted as not reproducible.
 
-Groups whose reduced scenarios share a signature are one group.
+`Confirmation` keeps what was done, so that an interrupted run reports it.
 """
 
 from __future__ import annotations
 
-import itertools
+import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from conformance.blame import Signature, result_signature
+from conformance.blame import Group, Signature, result_signature
 
 if TYPE_CHECKING:
     from conformance.diff import Differ
@@ -97,7 +101,24 @@ class Checker:
         return sc is not None and self.ref.run_one(sc).outcome == "passed"
 
     def interesting(self, div: Divergence) -> bool:
-        return self.signature_on_impl(div) == div.signature
+        """Whether its scenario fails on the implementation with the same deviation (its
+        group: the decision, or a two-player consequence of the rule, may differ)."""
+        got = self.signature_on_impl(div)
+        return got is not None and got.group == div.key
+
+    def steady(self, div: Divergence) -> bool:
+        """Whether a scenario that shuffles fails with the same deviation under the other
+        seeds its confirmation will run (a small pile shuffled may turn up the very card the
+        reference keeps: such a candidate is not kept); True for one that does not shuffle."""
+        if not div.shuffled:
+            return True
+        message = self.message
+        for i in range(1, max(self.differ.confirm_runs, 1)):
+            got = self.signature_on_impl(div, div.seed + SEED_STEP * i)
+            if got is None or got.group != div.key:
+                return False
+        self.message = message
+        return True
 
     def reproduces(self, div: Divergence, runs: int) -> _Verdict:
         seeds = [div.seed + SEED_STEP * i if div.shuffled else div.seed for i in range(runs)]
@@ -105,7 +126,7 @@ class Checker:
             if not self.passes_on_reference(div, s):
                 return _Verdict(False, f"its scenario fails on the reference (seed {s})")
             got = self.signature_on_impl(div, s)
-            if got != div.signature:
+            if got is None or got.group != div.key:
                 return _Verdict(False, "its scenario does not fail the same way on the "
                                 f"implementation (seed {s}: "
                                 + (got.describe() if got else "passed or failed elsewhere")
@@ -217,16 +238,24 @@ def _chunks(items: list[Any], keep_last: bool = False) -> Iterator[tuple[str, li
         size //= 2
 
 
-def candidates(setup: dict[str, Any], acts: list[dict[str, Any]]
-               ) -> Iterator[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
-    """Smaller versions of (setup, acts), the biggest cuts first."""
-    n = int(setup.get("players") or 0)
-    for what, fewer in _chunks(acts, keep_last=True):
-        yield f"steps {what}", setup, fewer
-    for gone in range(n - 1, -1, -1):
+Candidate = tuple[str, dict[str, Any], list[dict[str, Any]]]
+
+
+def _seats(setup: dict[str, Any], acts: list[dict[str, Any]]) -> Iterator[Candidate]:
+    """A seat fewer (the biggest cut: a whole hand), the last seats first."""
+    for gone in range(int(setup.get("players") or 0) - 1, -1, -1):
         cut = _without_player(setup, acts, gone)
         if cut is not None:
             yield f"seat {gone}", cut[0], cut[1]
+
+
+def _steps(setup: dict[str, Any], acts: list[dict[str, Any]]) -> Iterator[Candidate]:
+    for what, fewer in _chunks(acts, keep_last=True):
+        yield f"steps {what}", setup, fewer
+
+
+def _table(setup: dict[str, Any], acts: list[dict[str, Any]]) -> Iterator[Candidate]:
+    """No scores, the discard pile down to its top card, the draw pile cut in halves."""
     if setup.get("scores"):
         yield "scores", {k: v for k, v in setup.items() if k != "scores"}, acts
     if len(setup.get("discard") or []) > 1:
@@ -236,18 +265,40 @@ def candidates(setup: dict[str, Any], acts: list[dict[str, Any]]
     while size >= 1:
         yield f"draw pile to {len(pile) - size}", dict(setup, draw=pile[:len(pile) - size]), acts
         size //= 2
+
+
+def _hands(setup: dict[str, Any], acts: list[dict[str, Any]]) -> Iterator[Candidate]:
+    """Fewer cards in hands: every hand at once down to one card, then to half, then each hand
+    on its own, runs of cards removed in ddmin's order down to single cards (a hand keeps one:
+    an empty hand has gone out)."""
     hands: dict[str, Any] = dict(setup.get("hands") or {})
+    if sum(len(h) > 1 for h in hands.values()) > 1:
+        for what, keep in (("every hand to one card", lambda h: h[:1]),
+                           ("every hand halved", lambda h: h[:max(1, (len(h) + 1) // 2)])):
+            yield what, dict(setup, hands={s: keep(list(h)) for s, h in hands.items()}), acts
     for seat, hand in sorted(hands.items(), key=lambda kv: -len(kv[1])):
         for what, rest in _chunks(list(hand)):
             if rest:
                 yield f"hand {seat} {what}", dict(setup, hands={**hands, seat: rest}), acts
+
+
+def _draw_cards(setup: dict[str, Any], acts: list[dict[str, Any]]) -> Iterator[Candidate]:
+    pile = list(setup.get("draw") or [])
     for what, rest in _chunks(pile):
         if len(rest) < len(pile) and what.startswith("-1@"):
             yield f"draw {what}", dict(setup, draw=rest), acts
 
 
-def _rerooted(differ: Differ, div: Divergence
-              ) -> Iterator[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+PASSES = (_seats, _steps, _table, _hands, _draw_cards)  # after the set-up rerooted
+
+
+def candidates(setup: dict[str, Any], acts: list[dict[str, Any]]) -> Iterator[Candidate]:
+    """Smaller versions of (setup, acts), pass by pass (`PASSES`), the biggest cuts first."""
+    for make in PASSES:
+        yield from make(setup, acts)
+
+
+def _rerooted(differ: Differ, div: Divergence) -> Iterator[Candidate]:
     """The position after the first k steps (the oracle's, as a `start: turn` set-up) with the
     steps after it, the latest first: the steps before the deciding one go into the set-up."""
     acts = [s.act for s in div.steps]
@@ -262,68 +313,138 @@ def _rerooted(differ: Differ, div: Divergence
             yield f"set-up after step {k}", pos, acts[k:]
 
 
-def reduce(checker: Checker, div: Divergence, seconds: float) -> Divergence:
-    """The smallest version of `div` found within `seconds` that stays interesting."""
-    end = time.monotonic() + seconds
+@dataclass
+class Reduction:
+    """How a group's reduction ended: `finished` when no candidate stayed failing (removing
+    any one seat, step or card, a hand keeping one, stops the failure: the scenario is as small
+    as this reducer makes it), else it ran out of its time; the candidates tried, the seconds."""
+
+    finished: bool
+    tried: int
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"finished": self.finished, "candidates_tried": self.tried,
+                "seconds": round(self.seconds, 3)}
+
+
+TARGET_PLAYERS = 3  # issue 22: every group at most 3 players and 16 cards in hands ...
+TARGET_CARDS = 16  # ... unless the deviation needs more, and then the report says why
+
+
+def above_target(div: Divergence, how: Reduction | None) -> str | None:
+    """Why a reported group is larger than the target (None when it is not): its reduction
+    finished, and nothing smaller fails (the deviation needs this much), or it ran out of
+    time (it may be smaller)."""
+    players, cards = div.players, div.cards_in_hands
+    if players <= TARGET_PLAYERS and cards <= TARGET_CARDS:
+        return None
+    size = f"{players} players and {cards} cards in hands, above the target of " \
+        f"{TARGET_PLAYERS} and {TARGET_CARDS}"
+    if how is None:
+        return f"{size}: not reduced"
+    if how.finished:
+        return (f"{size}: the deviation needs them (the reduction finished: every smaller "
+                "candidate, a seat or steps fewer, any one card fewer (a hand keeping one), "
+                f"stops the failure; {how.tried} candidates tried)")
+    return (f"{size}: the reduction ran out of its time ({how.seconds:.0f} s, {how.tried} "
+            "candidates tried): it may be smaller (--reduce-seconds)")
+
+
+def reduce(checker: Checker, div: Divergence, seconds: float
+           ) -> tuple[Divergence, Reduction]:
+    """The smallest version of `div` found within `seconds` that stays interesting (fails on
+    the implementation with the same deviation), and how the reduction ended. Greedy, pass by
+    pass (C-Reduce): a pass that made the scenario smaller starts again on it, until a round of
+    every pass keeps nothing; a candidate already tried is not tried again."""
+    t0 = time.monotonic()
+    end = t0 + seconds
     best = div
+    tried: set[str] = set()
+    passes: list[Any] = [lambda d: _rerooted(checker.differ, d)]
+    passes += [lambda d, make=make: make(d.setup, [s.act for s in d.steps]) for make in PASSES]
     progress = True
-    while progress and time.monotonic() < end:
+    while progress:
         progress = False
-        acts = [s.act for s in best.steps]
-        cands = itertools.chain(_rerooted(checker.differ, best), candidates(best.setup, acts))
-        for _what, setup, acts in cands:
-            if time.monotonic() >= end:
-                break
-            cand = record(checker.differ, best, setup, acts)
-            if cand is None:
-                continue
-            if checker.signature_on_impl(cand) == best.signature:
-                best = replace(cand, message=checker.message)
-                progress = True
-                break
-    return best
+        for make in passes:
+            cands = make(best)
+            while (nxt := next(cands, None)) is not None:
+                if time.monotonic() >= end:
+                    return best, Reduction(False, len(tried), time.monotonic() - t0)
+                _what, setup, acts = nxt
+                key = json.dumps([setup, acts], sort_keys=True, default=str)
+                if key in tried:
+                    continue
+                tried.add(key)
+                cand = record(checker.differ, best, setup, acts)
+                if cand is None:
+                    continue
+                got = checker.signature_on_impl(cand)
+                if got is not None and got.group == best.key and checker.steady(cand):
+                    best = replace(cand, message=checker.message, signature=got)
+                    progress = True
+                    cands = make(best)  # this pass again, on the smaller scenario
+    return best, Reduction(True, len(tried), time.monotonic() - t0)
 
 
-def size(div: Divergence) -> tuple[int, int, int, int]:
-    """Players, cards in hands, steps, cards in the draw pile: what a reduction lowers."""
-    return (div.players, div.cards_in_hands, len(div.steps), len(div.setup.get("draw") or []))
+@dataclass
+class Confirmation:
+    """What `confirm_groups` has done so far (kept when a signal stops it midway): the groups
+    confirmed (by deviation), those dropped, the groups done (confirmed or dropped), the stage
+    it is at and how each confirmed group's reduction ended."""
+
+    kept: dict[Group, tuple[Divergence, int]] = field(default_factory=dict)
+    dropped: list[Dropped] = field(default_factory=list)
+    done: set[Group] = field(default_factory=set)
+    stage: str = "reduction"  # or "confirmation" (of the group being done)
+    reductions: dict[Group, Reduction] = field(default_factory=dict)
+
+    @property
+    def groups(self) -> list[tuple[Divergence, int]]:
+        return list(self.kept.values())
 
 
-def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]]
-                   ) -> tuple[list[tuple[Divergence, int]], list[Dropped]]:
-    """Each group reduced and confirmed; groups whose reduced scenarios share a signature
-    merged (the smaller example kept); what does not reproduce dropped."""
+def confirm_groups(differ: Differ, groups: list[tuple[Divergence, int]],
+                   state: Confirmation | None = None) -> Confirmation:
+    """Each group reduced and confirmed, from the smallest example seen of it (`Differ.
+    smallest`) and from the one found and shrunk, the smaller result kept; what reproduces
+    from neither dropped. `state` records the progress (an interrupt leaves in it what was
+    done)."""
     from conformance.divergence import Dropped
     from conformance.runner import Runner
 
+    state = state if state is not None else Confirmation()
     differ.close()  # the fuzzing adapters: the runners start their own
     impl = Runner(differ.impl.factory, adapter_name=differ.adapter_name, timeout=differ.timeout)
     ref = Runner(differ.oracle.factory, adapter_name="reference", timeout=differ.timeout)
     checker = Checker(differ, impl, ref)
-    kept: dict[Signature, tuple[Divergence, int]] = {}
-    dropped: list[Dropped] = []
     try:
-        for div, count in groups:
-            if not checker.interesting(div):
-                got = checker.signature_on_impl(div)
-                dropped.append(Dropped(div.signature, count, "its scenario does not fail that "
-                                       "way on the implementation ("
-                                       + (got.describe() if got else "passed or failed "
-                                          "elsewhere") + ")"))
-                continue
-            small = reduce(checker, div, differ.reduce_seconds)
-            verdict = checker.reproduces(small, differ.confirm_runs)
-            if not verdict.ok:
-                dropped.append(Dropped(div.signature, count, verdict.why))
-                continue
-            if small.signature in kept:
-                other, n = kept[small.signature]
-                kept[small.signature] = (min(other, small, key=size), n + count)
-            else:
-                kept[small.signature] = (small, count)
+        for found, count in groups:
+            why = ""
+            # from the smallest example seen of the group and from the one Hypothesis shrank:
+            # the smaller of what each reduces to and confirms (fewer cards may need more steps)
+            for div in [d for d in (differ.smallest.get(found.key), found) if d is not None]:
+                state.stage = "reduction"
+                if not checker.interesting(div):
+                    got = checker.signature_on_impl(div)
+                    why = ("its scenario does not fail that way on the implementation ("
+                           + (got.describe() if got else "passed or failed elsewhere") + ")")
+                    continue
+                small, how = reduce(checker, div, differ.reduce_seconds)
+                state.stage = "confirmation"
+                verdict = checker.reproduces(small, differ.confirm_runs)
+                if not verdict.ok:
+                    why = verdict.why
+                    continue
+                kept = state.kept.get(found.key)
+                if kept is None or small.size < kept[0].size:
+                    state.kept[found.key] = (small, count)
+                    state.reductions[found.key] = how
+            if found.key not in state.kept:
+                state.dropped.append(Dropped(found.signature, count, why))
+            state.done.add(found.key)
     finally:
         impl.close()
         ref.close()
         differ.close()
-    return list(kept.values()), dropped
-
+    return state

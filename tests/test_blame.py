@@ -179,3 +179,68 @@ def test_a_corpus_failure_gets_the_signature_of_the_step_where_it_failed() -> No
     sig = failure_signature(result, sc, ReferenceOracle())
     assert sig is not None and sig.kind == "observation" and sig.what == "current"
     assert sig.rule == "CL.SKIP.EFFECT"
+
+
+def test_one_deviation_is_one_group_whatever_the_decision_or_the_player_count() -> None:
+    from conformance.blame import Group
+
+    skip = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "RS"},
+            {"kind": "skipped", "player": 1, "rule": "CL.SKIP.EFFECT"}]
+    three = signature("observation", mismatches=["pending.player"], decision="play",
+                      events=skip, players=3)
+    two = signature("observation", mismatches=["pending.player"], decision="play",
+                    events=skip, players=2)
+    assert (three.rule, two.rule) == ("CL.SKIP.EFFECT", "CL.TWO.SKIP-AGAIN")
+    assert three.group == two.group == Group("observation", "pending.player", "CL.SKIP.EFFECT")
+    # an accepted Wild Draw Four's and an innocent challenge's two-player turn: each its rule
+    accept = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "W4"},
+              {"kind": "drew", "player": 1, "rule": "CL.WD4.ACCEPT"}]
+    innocent = [{"kind": "drew", "player": 1, "rule": "CL.WD4.CHALLENGE.INNOCENT"}]
+    for events, base in ((accept, "CL.WD4.ACCEPT"), (innocent, "CL.WD4.CHALLENGE.INNOCENT")):
+        sig = signature("observation", mismatches=["current"], decision="challenge",
+                        events=events, players=2)
+        assert (sig.rule, sig.group.rule) == ("CL.TWO.WD4-AGAIN", base)
+    # a two-player Reverse that does not skip is a rule of its own (RLCard breaks it alone)
+    reverse = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "RR"},
+               {"kind": "reversed", "player": 0, "rule": "CL.REVERSE.EFFECT"}]
+    sig = signature("observation", mismatches=["current"], decision="play", events=reverse,
+                    players=2)
+    assert sig.group.rule == "CL.TWO.REVERSE-SKIP"
+    # the decision is where it shows: a catch's penalty at a play and at a challenge
+    caught = [{"kind": "caught", "player": 1, "rule": "CL.UNO.CATCH-PENALTY"}]
+    at = [signature("observation", mismatches=["hand_sizes.1"], decision=d, events=caught,
+                    players=3) for d in ("play", "challenge")]
+    assert at[0] != at[1] and at[0].group == at[1].group
+    # distinct rules stay apart (a challenge judged wrongly either way)
+    guilty = [{"kind": "drew", "player": 0, "rule": "CL.WD4.CHALLENGE.GUILTY"}]
+    assert signature("observation", mismatches=["hand_sizes.0"], decision="challenge",
+                     events=guilty, players=3).group != \
+        signature("observation", mismatches=["hand_sizes.1"], decision="challenge",
+                  events=innocent, players=3).group
+
+
+def test_a_top_card_replaced_at_a_reshuffle_is_the_kept_top_whatever_the_step_did() -> None:
+    reshuffled = {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP"}
+    steps = {"draw": [reshuffled, {"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"}],
+             "stopped short": [reshuffled, *SHORT[2:]],
+             "wd4": [reshuffled, {"kind": "drew", "player": 1, "rule": "CL.WD4.ACCEPT"}]}
+    for what, events in steps.items():
+        # the old top drawn into a hand, another card turned up: the counts alike
+        for mismatches in (["top"], ["top", "hands.0"], ["active_color", "top"]):
+            sig = signature("observation", mismatches=mismatches, decision="play",
+                            events=events, players=2, after="play")
+            assert (sig.what, sig.rule) == ("top", "CL.RESHUFFLE.KEEP-TOP"), (what, mismatches)
+    draw = steps["draw"]
+    # a card more in a hand or on the pile: not the top exchanged, the step's own rule
+    for mismatches, more in ((["top", "hand_sizes.0"], ()), (["top", "discard_size"], ()),
+                             (["top", "hands.0"], ("hands.0",))):
+        sig = signature("observation", mismatches=mismatches, decision="play", events=draw,
+                        players=2, after="play", more=more)
+        assert sig.rule != "CL.RESHUFFLE.KEEP-TOP", mismatches
+    # a card played on the top after the reshuffle: the play decides the top
+    played = [reshuffled, {"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "R5"}]
+    assert signature("observation", mismatches=["top"], decision="play", events=played,
+                     players=2).rule == "CL.PLAY.DISCARD-FACE-UP"
+    # no reshuffle at this step: as ever
+    assert signature("observation", mismatches=["top"], decision="play", events=D2,
+                     players=3).rule == "CL.PLAY.DISCARD-FACE-UP"

@@ -122,7 +122,8 @@ def test_rlcard_first_card_draw_two_and_wild_are_groups_of_their_own() -> None:
     factory = _rlcard()
 
     def both(found: Any) -> bool:
-        return {FIRST_D2, FIRST_WILD} <= {(s.what, s.decision, s.rule) for s in found}
+        return {FIRST_D2, FIRST_WILD} <= {(d.signature.what, d.signature.decision,
+                                           d.signature.rule) for d in found.values()}
 
     # a new hand dealt from a made pile, its first card a number, an action card or a Wild a
     # third of the time each: where the first-card rules apply

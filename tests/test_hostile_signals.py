@@ -144,6 +144,35 @@ def test_diff_ends_with_its_programs_on_each_signal(
     assert gone(f) == []
 
 
+@pytest.mark.parametrize(("sig", "code"), SIGNALS)
+def test_diff_interrupted_while_fuzzing_writes_the_report_of_what_it_found(
+        tmp_path: Path, sig: signal.Signals, code: int) -> None:
+    """Stopped at its first `act` (fuzzing: the set-ups of the start probes are done), the
+    diff writes its report, says it was interrupted and during what, ends its programs and
+    exits 128 + the signal number. (The test above: stopped while the implementation starts,
+    before anything is fuzzed, nothing is written.)"""
+    f = tmp_path / "pids"
+    out = tmp_path / "diff.json"
+    hang = "stdio:" + shlex.join([*HOSTILE, "--mode", "setsid,hang", "--when", "act",
+                                  "--pidfile", str(f)])
+    proc = _start(["conformance", "diff", "--adapter", hang, "--examples", "5",
+                   "--no-database", "--timeout", "60", "--format", "json", "-o", str(out)])
+    # the pids: the program, the two it is restarted as after crashing on the `round` and
+    # `game` probes (tiny_engine takes neither), and the grandchild of the hang at `act`
+    _wait_for(f, count=4)
+    _o, err = _stopped(proc, sig)
+    assert proc.returncode == code, err
+    assert err.strip().splitlines()[-1] == (
+        f"uno-fsm conformance diff: interrupted by {sig.name} during fuzzing: 0 group(s) "
+        "confirmed, 0 found but not confirmed; exit status 128 + signal number")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["interrupted"] == {"signal": sig.name, "during": "fuzzing"}
+    assert data["groups"] == data["unconfirmed"] == data["dropped"] == []
+    assert data["summary"]["unconfirmed"] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["diff.json", "pids"]
+    assert gone(f) == []
+
+
 def test_compliance_run_interrupted_writes_nothing(tmp_path: Path) -> None:
     """The run of `compliance --run` stopped by SIGTERM: neither its report nor its page nor
     its expectation file is written from the part judged."""
@@ -283,3 +312,49 @@ def test_job_stop_stops_the_supervisors_around_the_stop(monkeypatch: pytest.Monk
         processes.unregister(live)  # type: ignore[arg-type]
         child.kill()
         child.wait()
+
+
+@pytest.mark.parametrize(("sig", "stage"), [(signal.SIGINT, "reduction"),
+                                            (signal.SIGTERM, "confirmation")])
+def test_diff_interrupted_while_reducing_or_confirming_keeps_the_groups_confirmed(
+        sig: signal.Signals, stage: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signal while the second of two groups is reduced (or confirmed): the first stays
+    reported (reduced and confirmed), the second is listed as found and not confirmed, the
+    report says which signal stopped it during what, in every format, and the mutant's
+    programs are gone (no_process_left)."""
+    from conformance import diff_cli, reduce
+    from conformance.adapters.reference import ReferenceOracle
+    from conformance.adapters.stdio import StdioAdapter
+    from conformance.diff import Differ
+
+    name = "reduce" if stage == "reduction" else "reproduces"
+    owner: object = reduce if stage == "reduction" else reduce.Checker
+    original = getattr(owner, name)
+    groups: list[object] = []
+
+    def interrupting(*args: object, **kw: object) -> object:
+        key = args[1].key  # type: ignore[attr-defined] - (checker or self, div, ...)
+        if key not in groups:
+            groups.append(key)
+            if len(groups) == 2:  # the second group: raised as Interrupted at once, inside
+                os.kill(os.getpid(), sig)
+        return original(*args, **kw)
+
+    monkeypatch.setattr(owner, name, interrupting)
+    mutant = [sys.executable, str(ROOT / "tests" / "fixtures" / "mutant_serve.py"),
+              "wd4-challenge"]
+    report = Differ(ReferenceOracle, lambda: StdioAdapter(mutant), shrink_seconds=0.5,
+                    reduce_seconds=0.5, confirm_runs=1).run(
+        examples=200, seed=1, until=lambda found: len(found) >= 2)
+    assert report.interrupted == sig.name and report.interrupted_during == stage
+    assert len(report.groups) == 1 and len(report.unconfirmed) == 1 and not report.ok
+    assert report.groups[0][0].key != report.unconfirmed[0][0].key
+    data = diff_cli.to_json(report, 1)
+    assert data["interrupted"] == {"signal": sig.name, "during": stage}
+    assert [u["why"] for u in data["unconfirmed"]] == \
+        ["found, not reduced nor confirmed: the run was interrupted"]
+    assert data["groups"][0]["reduction"]["candidates_tried"] >= 1
+    line = (f"interrupted by {sig.name} during {stage}: 1 group(s) confirmed, 1 found but not "
+            "confirmed")
+    assert f"  INTERRUPTED: {line}\n" in diff_cli.render(data, "console")
+    assert f"**{line}**" in diff_cli.render(data, "markdown")
