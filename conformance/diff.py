@@ -95,7 +95,9 @@ STARTS_WEIGHT = {"made": 3, "made-round": 2, "turn": 3, "round": 1, "game": 1}
 ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision", "no-color",
                  "bad-color", "window", "after-end", "eliminated", "false-catch", "near-play",
                  "near-jump")
-PROTECTED_PERCENT = 40  # steps that catch a player holding one card just protected, if one is
+# steps, in a position a refusal is rare in, that try it: a catch of a player holding one card
+# just protected, a held card nearly alike the top at a last card or on a draw card
+PROTECTED_PERCENT = 40
 COLOURS = "RGBY"  # the colour letters of a card's name (R5, GD2, ...)
 POSITION_CACHE = 512  # start positions remembered (shrinking replays the same ones)
 START_SECONDS = 10.0  # at least this long for an adapter's `hello` (a program starting)
@@ -218,6 +220,17 @@ def _freshly_protected(before: Mapping[str, Any], now: Mapping[str, Any]) -> set
     held = {int(s): len(h) for s, h in cmp.normalize("hands", before.get("hands") or {}).items()}
     was = _catchable(before)
     return {t for t in one - _catchable(now) if t in was or held.get(t, 1) > 1}
+
+
+def _rare_refusal(obs: Mapping[str, Any]) -> bool:
+    """A position where a variant may refuse a held card nearly alike the top: the player to
+    play holds one card, or the top is a draw card."""
+    cur = (obs.get("pending") or {}).get("player")
+    if cur is None:
+        return False
+    top = str(obs.get("top") or "")
+    own = cmp.normalize("hands", obs.get("hands") or {}).get(str(cur), [])
+    return len(own) == 1 or top.startswith("W4") or top[1:].startswith("D")
 
 
 def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:
@@ -907,6 +920,11 @@ class Differ:
             # position that lasts one step, where the catch is tried more often
             act = self._illegal("false-catch", r // 100, o_obs, legal, players, ruleset,
                                 fresh)
+        elif not over and r % 100 >= 100 - self.illegal_percent - PROTECTED_PERCENT and \
+                _rare_refusal(o_obs):
+            # a last card (V.NOFINISH.LAST-CARD) or a draw card on top (a stack pending:
+            # V.STACK.NO-CROSS): a held card nearly alike tried more often there
+            act = self._illegal("near-play", r // 100, o_obs, legal, players, ruleset)
         self._before = o_obs
         if act is not None:
             return act, True  # (an acceptance counted with the illegal ones, as it always was)
