@@ -83,6 +83,25 @@ MUTANTS = [
     # a Flip bug: its whole-deck set-ups must load for the group to be confirmed and written
     ("draw-one-two", "FL.LIGHT.D1.EFFECT", {"rulesets": ["flip"], "players": (2, 3),
                                            "max_prefix": 40, "max_steps": 10}),
+    # a catch of a player holding one card whom the rules protect (illegal kind false-catch)
+    ("window-survives-draw", "CL.UNO.FALSE-CATCH", {"players": (2, 3), "max_prefix": 20,
+                                                    "max_steps": 10}),
+    ("window-survives-play", "CL.UNO.FALSE-CATCH", {"players": (2, 3), "max_prefix": 20,
+                                                    "max_steps": 10}),
+    ("uno-call-ignored", "CL.UNO.FALSE-CATCH", {"players": (2, 3), "max_prefix": 20,
+                                                "max_steps": 10}),
+    ("late-call-ignored", "CL.UNO.FALSE-CATCH", {"players": (2, 3), "max_prefix": 20,
+                                                 "max_steps": 10}),
+    # a held card nearly alike the top that a variant refuses (near-play), out of turn
+    # (near-jump)
+    ("stack-cross", "V.STACK.NO-CROSS", {"rulesets": ["classic-official+stacking"],
+                                         "players": (2, 3), "max_prefix": 20, "max_steps": 10}),
+    ("finish-on-action", "V.NOFINISH.LAST-CARD", {
+        "rulesets": ["classic-official+no-action-finish"], "players": (2, 3), "max_prefix": 20,
+        "max_steps": 10}),
+    ("jump-any-colour", "V.JUMPIN.NOT-MATCHING", {"rulesets": ["classic-official+jump-in"],
+                                                  "players": (2, 3), "max_prefix": 20,
+                                                  "max_steps": 10}),
 ]
 
 
