@@ -12,7 +12,9 @@ under test) with Hypothesis (docs/differential.md):
    `legal_actions` (only those inside the implementation's features) or, for a share of the
    steps, an illegal one of a kind whose error code spec/errors.yaml lists (a card not held, a
    card that does not match, out of turn, a decision not asked for, a Wild without a colour or
-   with a colour that does not exist, an UNO call or catch outside its window, an action after
+   with a colour that does not exist, an UNO call or catch outside its window, a catch of a
+   player holding one card whom the rules protect, a held card nearly alike the top that the
+   position refuses, out of turn a card of the top's number in another colour, an action after
    the hand or the game ended), which both must reject with the same code and without a change;
 3. after each step every observation both declare is compared with the corpus' rules
    (conformance.compare). After a step that drew on the oracle's random source (`shuffled`)
