@@ -1337,7 +1337,10 @@ class Differ:
             elif kind == "no-color":
                 cands = [{"player": cur, "play": c} for c in own if c.startswith("W")]
             elif kind == "bad-color":
-                cands = [{"player": cur, "play": c, "color": "black"} for c in own
+                # a colour a scenario can state (its format knows both sides' colours) that is
+                # not in play: the other side's (CL.WILD.FOUR-COLOURS)
+                other_side = "red" if obs.get("side") == "dark" else "pink"
+                cands = [{"player": cur, "play": c, "color": other_side} for c in own
                          if c.startswith("W")]
             else:
                 other = (cur + 1) % players
