@@ -67,7 +67,6 @@ from conformance.divergence import (
     StepRecord,
     action_features,
     before_step,
-    first_victim,
     stateable,
 )
 from conformance.processes import kill_all
@@ -1121,31 +1120,13 @@ class Differ:
         value is left to compare). Moves the oracle (the example goes on from a new set-up)."""
         keys = [k for k in self.compared if k in candidates]
         expect = {k: o_obs[k] for k in keys}
-        dealt = candidates == DEAL_SHUFFLE_KEYS and "hand_sizes" in expect
-
-        def dealt_only(obs: dict[str, Any]) -> None:
-            # every hand but the first player's holds the dealt count (CL.DEAL.SEVEN), under
-            # each seed (a drawn dealer moves the first player)
-            victim = first_victim(obs)
-            sizes = {s: n for s, n in cmp.normalize("hand_sizes", expect["hand_sizes"]).items()
-                     if victim is not None and s != victim}
-            expect["hand_sizes"] = sizes
-            if not sizes:
-                del expect["hand_sizes"]
-
-        if dealt:
-            dealt_only(o_obs)
         for i in range(1, FIXED_SEEDS + 1):
             if not expect:
                 break
-            dealt = dealt and "hand_sizes" in expect
             other = self.replay(record.ruleset, record.seed + 7919 * i, record.setup,
-                                [s.act for s in record.steps],
-                                [*expect, "position"] if dealt else list(expect))
+                                [s.act for s in record.steps], list(expect))
             if other is None:
                 return {}
-            if dealt:
-                dealt_only(other)
             for k in list(expect):
                 if k in cmp.SEAT_MAPS and isinstance(expect[k], dict):
                     mine = cmp.normalize(k, expect[k])

@@ -29,10 +29,8 @@ BATCH = 25  # examples per Hypothesis run; a long session is a series of runs
 SHRINK_SECONDS = 20.0  # shrinking budget per run, from its first divergence
 REDUCE_SECONDS = 15.0  # reduction budget per group (conformance.reduce)
 
-# at a deal, also every hand's size (CL.DEAL.SEVEN: each holds the dealt count) but the first
-# player's, which the first card's effect may change (CL.FIRST.D2; `first_victim`)
 DEAL_SHUFFLE_KEYS = ("total_cards", "card_counts", "dealer", "scores", "eliminated",
-                     "round_over", "game_over", "hand_sizes")
+                     "round_over", "game_over")
 COUNT_KEYS = ("hand_sizes", "draw_size", "discard_size", "total_cards", "card_counts")
 # ... and during play: counts, and the discard's top stays (CL.RESHUFFLE.KEEP-TOP) with the
 # colour in force, the direction and the side
@@ -149,15 +147,3 @@ def before_step(obs: dict[str, Any]) -> dict[str, Any]:
     out = {k: obs.get(k) for k in ("hands", "pending", "active_color")}
     out["playable"] = sorted({a["play"] for a in obs.get("legal_actions") or [] if "play" in a})
     return out
-
-
-def first_victim(obs: dict[str, Any]) -> str | None:
-    """The seat a first card's effect falls on after a deal (the player to the dealer's
-    left: CL.FIRST.D2, CL.DEAL.FIRST-PLAYER), from the oracle's `dealer` or its position
-    (None: not known)."""
-    turn = (obs.get("position") or {}).get("turn") or {}
-    dealer = obs.get("dealer", turn.get("dealer"))
-    players = turn.get("players") or len(obs.get("hand_sizes") or {})
-    if dealer is None or not players:
-        return None
-    return str((int(dealer) + 1) % int(players))
