@@ -12,7 +12,9 @@ under test) with Hypothesis (docs/differential.md):
    `legal_actions` (only those inside the implementation's features) or, for a share of the
    steps, an illegal one of a kind whose error code spec/errors.yaml lists (a card not held, a
    card that does not match, out of turn, a decision not asked for, a Wild without a colour or
-   with a colour that does not exist, an UNO call or catch outside its window, an action after
+   with a colour that does not exist, an UNO call or catch outside its window, a catch of a
+   player holding one card whom the rules protect, a held card nearly alike the top that the
+   position refuses, out of turn a card of the top's number in another colour, an action after
    the hand or the game ended), which both must reject with the same code and without a change;
 3. after each step every observation both declare is compared with the corpus' rules
    (conformance.compare). After a step that drew on the oracle's random source (`shuffled`)
@@ -93,7 +95,12 @@ ADVANCE = 4  # actions the oracle may take alone after a divergence, to a positi
 GATED = {"scores": "scoring", "game_over": "scoring", "views": "views"}
 STARTS_WEIGHT = {"made": 3, "made-round": 2, "turn": 3, "round": 1, "game": 1}
 ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision", "no-color",
-                 "bad-color", "window", "after-end", "eliminated")
+                 "bad-color", "window", "after-end", "eliminated", "false-catch", "near-play",
+                 "near-jump")
+# steps, in a position a refusal is rare in, that try it: a catch of a player holding one card
+# just protected, a held card nearly alike the top at a last card or on a draw card
+PROTECTED_PERCENT = 40
+COLOURS = "RGBY"  # the colour letters of a card's name (R5, GD2, ...)
 POSITION_CACHE = 512  # start positions remembered (shrinking replays the same ones)
 START_SECONDS = 10.0  # at least this long for an adapter's `hello` (a program starting)
 PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
@@ -190,6 +197,42 @@ class DiffReport:
     @property
     def ok(self) -> bool:
         return not self.groups and not self.unconfirmed and self.interrupted is None
+
+
+def _near(card: str, top: str) -> bool:
+    """A coloured card that matches the top card by its colour or its number or symbol."""
+    return len(card) > 1 and len(top) > 1 and card[0] in COLOURS and top[0] in COLOURS and \
+        (card[0] == top[0] or card[1:] == top[1:])
+
+
+def _catchable(obs: Mapping[str, Any]) -> set[int]:
+    """The players the oracle lists a catch of."""
+    return {int(a["catch"]) for a in obs.get("legal_actions") or [] if "catch" in a}
+
+
+def _freshly_protected(before: Mapping[str, Any], now: Mapping[str, Any]) -> set[int]:
+    """The players holding one card whom the last action protected from a catch: catchable
+    before it (CL.UNO.WINDOW, CL.UNO.LATE-CATCH: the window closed; CL.UNO.CALL-LATE: the late
+    call) or holding more cards (CL.UNO.CALL-WITH-PLAY: the call made with the play), and
+    not catchable now."""
+    if not before:
+        return set()
+    one = {int(s) for s, h in cmp.normalize("hands", now.get("hands") or {}).items()
+           if len(h) == 1}
+    held = {int(s): len(h) for s, h in cmp.normalize("hands", before.get("hands") or {}).items()}
+    was = _catchable(before)
+    return {t for t in one - _catchable(now) if t in was or held.get(t, 1) > 1}
+
+
+def _rare_refusal(obs: Mapping[str, Any]) -> bool:
+    """A position where a variant may refuse a held card nearly alike the top: the player to
+    play holds one card, or the top is a draw card."""
+    cur = (obs.get("pending") or {}).get("player")
+    if cur is None:
+        return False
+    top = str(obs.get("top") or "")
+    own = cmp.normalize("hands", obs.get("hands") or {}).get(str(cur), [])
+    return len(own) == 1 or top.startswith("W4") or top[1:].startswith("D")
 
 
 def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:
@@ -475,6 +518,7 @@ class Differ:
         self._hit: dict[Group, float] = {}  # first hit, before shrinking
         self._last: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
         self._at: dict[str, Any] = {}  # the oracle's observations after its last set-up or act
+        self._before: dict[str, Any] = {}  # the oracle's observations at the last step chosen
         self._resume_at: dict[str, Any] | None = None  # its position after a shuffle
         self._example_rules: set[str] = set()
         try:
@@ -871,6 +915,19 @@ class Differ:
             # of illegal action left (round-over, game-over)
             kind = "after-end" if over else ILLEGAL_KINDS[(r // 100) % len(ILLEGAL_KINDS)]
             act = self._illegal(kind, r // 1000, o_obs, legal, players, ruleset)
+        elif not over and r % 100 >= 100 - self.illegal_percent - PROTECTED_PERCENT and \
+                (fresh := _freshly_protected(self._before, o_obs)):
+            # a player holding one card whom the rules have just protected from a catch (the
+            # window closed by the last action, the call made with the play or late): a
+            # position that lasts one step, where the catch is tried more often
+            act = self._illegal("false-catch", r // 100, o_obs, legal, players, ruleset,
+                                fresh)
+        elif not over and r % 100 >= 100 - self.illegal_percent - PROTECTED_PERCENT and \
+                _rare_refusal(o_obs):
+            # a last card (V.NOFINISH.LAST-CARD) or a draw card on top (a stack pending:
+            # V.STACK.NO-CROSS): a held card nearly alike tried more often there
+            act = self._illegal("near-play", r // 100, o_obs, legal, players, ruleset)
+        self._before = o_obs
         if act is not None:
             return act, True  # (an acceptance counted with the illegal ones, as it always was)
         if not legal:
@@ -1204,8 +1261,11 @@ class Differ:
     # --- illegal actions ---------------------------------------------------------------------
 
     def _illegal(self, kind: str, pick: int, obs: dict[str, Any], legal: list[dict[str, Any]],
-                 players: int, ruleset: str) -> dict[str, Any] | None:
-        """An action of the given kind that the oracle does not list (None: none exists)."""
+                 players: int, ruleset: str, targets: set[int] | None = None
+                 ) -> dict[str, Any] | None:
+        """An action of the given kind that the oracle does not list (None: none exists);
+        `targets`: the players a false catch may name (default: every one holding one
+        card)."""
         pending = obs.get("pending") or {}
         cur = pending.get("player")
         hands = cmp.normalize("hands", obs.get("hands") or {})
@@ -1220,6 +1280,14 @@ class Differ:
         elif kind == "window":
             cands = [{"player": s, "uno": True} for s in seats] + \
                 [{"player": s, "catch": t} for s in seats for t in seats if s != t]
+        elif kind == "false-catch":
+            # CL.UNO.FALSE-CATCH (nothing-to-catch): a catch of a player holding one card whom
+            # the rules protect: the window closed by the next action (CL.UNO.WINDOW,
+            # CL.UNO.LATE-CATCH), a call made with the play (CL.UNO.CALL-WITH-PLAY) or late
+            # (CL.UNO.CALL-LATE)
+            cands = [{"player": s, "catch": int(t)} for t, h in sorted(hands.items())
+                     if len(h) == 1 and (targets is None or int(t) in targets)
+                     for s in seats if s != int(t)]
         elif cur is None:
             return None
         else:
@@ -1232,10 +1300,28 @@ class Differ:
             elif kind == "out-of-turn":
                 cands = [{**a, "player": (cur + k) % players} for a in legal
                          if a.get("player") == cur for k in range(1, players)]
+            elif kind == "near-play":
+                # a held card refused where a nearly alike one is played: one that matches the
+                # top by colour or symbol, a draw card (a stack pending: V.STACK.NO-CROSS), the
+                # last card (V.NOFINISH.LAST-CARD); the refusal's code and rule compared
+                top = str(obs.get("top") or "")
+                cands = [{"player": cur, "play": c} for c in own
+                         if _near(c, top) or c.startswith("W4") or c[1:].startswith("D")
+                         or len(own) == 1]
+            elif kind == "near-jump":
+                # out of turn, a card of the same number or symbol as the top, another colour
+                # (V.JUMPIN.IDENTICAL: not-your-turn where Jump-In is on, and where it is not)
+                top = str(obs.get("top") or "")
+                cands = [{"player": int(s), "play": c} for s, h in sorted(hands.items())
+                         if int(s) != cur for c in h
+                         if _near(c, top) and c[0] != top[0]]
             elif kind == "no-color":
                 cands = [{"player": cur, "play": c} for c in own if c.startswith("W")]
             elif kind == "bad-color":
-                cands = [{"player": cur, "play": c, "color": "black"} for c in own
+                # a colour a scenario can state (its format knows both sides' colours) that is
+                # not in play: the other side's (CL.WILD.FOUR-COLOURS)
+                other_side = "red" if obs.get("side") == "dark" else "pink"
+                cands = [{"player": cur, "play": c, "color": other_side} for c in own
                          if c.startswith("W")]
             else:
                 other = (cur + 1) % players

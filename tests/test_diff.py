@@ -83,6 +83,25 @@ MUTANTS = [
     # a Flip bug: its whole-deck set-ups must load for the group to be confirmed and written
     ("draw-one-two", "FL.LIGHT.D1.EFFECT", {"rulesets": ["flip"], "players": (2, 3),
                                            "max_prefix": 40, "max_steps": 10}),
+    # a catch of a player holding one card whom the rules protect (illegal kind false-catch)
+    ("window-survives-draw", "CL.UNO.FALSE-CATCH", {"players": (2, 3), "max_prefix": 20,
+                                                    "max_steps": 10}),
+    ("window-survives-play", "CL.UNO.FALSE-CATCH", {"players": (2, 3), "max_prefix": 20,
+                                                    "max_steps": 10}),
+    ("uno-call-ignored", "CL.UNO.FALSE-CATCH", {"players": (2, 3), "max_prefix": 20,
+                                                "max_steps": 10}),
+    ("late-call-ignored", "CL.UNO.FALSE-CATCH", {"players": (2, 3), "max_prefix": 20,
+                                                 "max_steps": 10}),
+    # a held card nearly alike the top that a variant refuses (near-play), out of turn
+    # (near-jump)
+    ("stack-cross", "V.STACK.NO-CROSS", {"rulesets": ["classic-official+stacking"],
+                                         "players": (2, 3), "max_prefix": 20, "max_steps": 10}),
+    ("finish-on-action", "V.NOFINISH.LAST-CARD", {
+        "rulesets": ["classic-official+no-action-finish"], "players": (2, 3), "max_prefix": 20,
+        "max_steps": 10}),
+    ("jump-any-colour", "V.JUMPIN.NOT-MATCHING", {"rulesets": ["classic-official+jump-in"],
+                                                  "players": (2, 3), "max_prefix": 20,
+                                                  "max_steps": 10}),
 ]
 
 
@@ -189,6 +208,31 @@ def test_every_error_code_of_the_rules_is_generated_and_hands_are_played_through
     assert Tally.next_rounds > 0  # a hand won, the next one dealt and compared
     # the rules the reference's events named, the run's coverage
     assert {"CL.SCORE.WINNER", "CL.RESHUFFLE.KEEP-TOP"} <= set(report.coverage)
+
+
+def test_a_colour_not_in_play_is_one_a_written_scenario_can_state(tmp_path: Path) -> None:
+    # the illegal kind bad-color: a group whose steps hold one must load and replay
+    # (a colour outside the format's list made the scenario unloadable: the group dropped)
+    import yaml
+
+    differ = Differ(ReferenceOracle, ReferenceAdapter)
+    setup = {"players": 2, "start": "turn", "current": 0, "dealer": 1, "direction": "clockwise",
+             "hands": {"0": ["W", "R2"], "1": ["G9", "G6"]}, "discard": ["R9"],
+             "active_color": "red", "draw": ["B3", "B4", "B5"]}
+    obs = {"pending": {"player": 0, "decision": "play"}, "hands": setup["hands"],
+           "legal_actions": [{"player": 0, "play": "R2"}]}
+    act = differ._illegal("bad-color", 0, obs, [], 2, "classic-official")
+    assert act is not None and act["play"] == "W"
+    doc = {"id": "diff.bad-color", "title": "a Wild naming a colour not in play",
+           "description": "bad-color", "ruleset": "classic-official",
+           "cites": ["classic-br:play:10"], "rules": ["CL.WILD.FOUR-COLOURS"],
+           "features": ["basic-play", "wild"], "setup": setup,
+           "steps": [{"act": act, "error": "invalid-color", "state_unchanged": True}]}
+    (tmp_path / "s.yaml").write_text(yaml.safe_dump(doc))
+    corpus = load_corpus([tmp_path])
+    assert corpus.errors == []
+    result = Runner(ReferenceAdapter).run(corpus.scenarios).results
+    assert [r.status for r in result] == ["passed"], result
 
 
 class Partial(ReferenceAdapter):
