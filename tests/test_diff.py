@@ -588,3 +588,23 @@ def test_a_resync_pipelined_with_the_next_act_is_judged_as_one_that_is_not(
     one_by_one = run("one-by-one")
     assert not [w for w in writes if len(w) > 2]
     assert piped == one_by_one
+
+
+class _TurnsOnTheLastReverse(ReferenceAdapter):
+    """The reference, but a Reverse that ends the hand still turns the direction (RLCard's
+    behaviour): no rule fixes the direction once the hand is over."""
+
+    def observe(self, keys: list[str]) -> dict[str, Any]:
+        obs = super().observe(keys)
+        if obs.get("round_over") and "direction" in obs and self.game is not None \
+                and self.game.state.discard and self.game.state.discard[-1].text[1:] == "R":
+            obs["direction"] = {"clockwise": "counterclockwise",
+                                "counterclockwise": "clockwise"}[obs["direction"]]
+        return obs
+
+
+def test_the_direction_after_the_hand_ended_is_not_judged() -> None:
+    report = Differ(ReferenceOracle, _TurnsOnTheLastReverse, players=(2, 3), max_prefix=40,
+                    max_steps=10, shrink_seconds=0, confirm_runs=0).run(examples=120, seed=3)
+    assert report.groups == [], [d.signature for d, _ in report.groups]
+
