@@ -1315,7 +1315,8 @@ class Differ:
                          or len(own) == 1]
             elif kind == "near-jump":
                 # out of turn, a card of the same number or symbol as the top, another colour
-                # (V.JUMPIN.IDENTICAL: not-your-turn where Jump-In is on, and where it is not)
+                # (V.JUMPIN.IDENTICAL: not-your-turn, whether or not the table lets identical
+                # cards be played out of turn)
                 top = str(obs.get("top") or "")
                 cands = [{"player": int(s), "play": c} for s, h in sorted(hands.items())
                          if int(s) != cur for c in h
