@@ -29,13 +29,51 @@ def test_side_by_side_report(monkeypatch: pytest.MonkeyPatch,
     for side in ("this", "baseline"):
         s = row[side]
         assert s["states"] > 0 and s["depth"] == 1 and s["violations"] == 0
-        # cpu_s is printed to the millisecond: the rate lies within that rounding
-        low, high = s["cpu_s"] - 0.0005, s["cpu_s"] + 0.0005
-        assert s["states"] / high - 1 <= s["states_per_cpu_s"] <= s["states"] / low + 1
+        assert len(s["cpu_s_runs"]) == 1
+        # the exploration's CPU time is the run less the set-up, or none below the threshold
+        cpu = bench_check.exploration_cpu(s["cpu_s_runs"], r["setup_cpu_s"][side])
+        if s["cpu_s"] is None:
+            assert s["states_per_cpu_s"] is None
+        else:
+            # cpu_s is printed to the millisecond: the rate lies within that rounding
+            low, high = s["cpu_s"] - 0.0005, s["cpu_s"] + 0.0005
+            assert low >= bench_check.MEASURABLE_CPU_S - 0.0015 and cpu is not None
+            assert s["states"] / high - 1 <= s["states_per_cpu_s"] <= s["states"] / low + 1
     assert row["this"]["states"] == row["baseline"]["states"]  # the same code both sides
-    assert row["ratio_cpu_s"] == round(row["baseline"]["cpu_s"] / row["this"]["cpu_s"], 2)
+    measured = row["this"]["cpu_s"] is not None and row["baseline"]["cpu_s"] is not None
+    if measured:
+        assert row["ratio_cpu_s"] == round(row["baseline"]["cpu_s"] / row["this"]["cpu_s"], 2)
+    else:
+        assert row["ratio_cpu_s"] is None and row["ratio_states_per_cpu_s"] is None
     assert r["target"]["value"] == row["ratio_states_per_cpu_s"]
-    assert r["target"]["met"] == (row["ratio_states_per_cpu_s"] >= bench_check.TARGET_RATIO)
+    assert r["target"]["met"] == (measured and
+                                  row["ratio_states_per_cpu_s"] >= bench_check.TARGET_RATIO)
+
+
+def test_an_exploration_no_dearer_than_the_set_up_has_no_rate() -> None:
+    """Issue 25's bench: a side whose runs cost about what the interpreter's start costs gets no
+    rate (a CPU time clamped near zero gave rates of hundreds of thousands of states per
+    second and a ratio of noise)."""
+    setup = 0.30
+    assert bench_check.exploration_cpu([0.30, 0.29, 0.31], setup) is None
+    assert bench_check.exploration_cpu([0.28], setup) is None  # below the set-up
+    assert bench_check.exploration_cpu([0.30 + bench_check.MEASURABLE_CPU_S / 2], setup) is None
+    assert bench_check.exploration_cpu([1.30, 1.50, 1.40], setup) == pytest.approx(1.10)
+
+
+def test_the_text_says_when_a_rate_is_not_measurable() -> None:
+    side = {"states": 32, "transitions": 40, "depth": 1, "violations": 0, "cpu_s": None,
+            "cpu_s_runs": [0.3], "states_per_cpu_s": None}
+    report = {"repeat": 1, "setup_cpu_s": {"this": 0.3, "baseline": 0.3},
+              "sides": {"this": "a", "baseline": "b"},
+              "configurations": [{"name": "tiny", "args": ["--depth", "1"], "this": side,
+                                  "baseline": side, "ratio_states_per_cpu_s": None,
+                                  "ratio_cpu_s": None}],
+              "target": {"target": ">= 10.0x", "value": None, "met": False}}
+    text = bench_check.render_text(report)
+    assert text.count(bench_check.UNMEASURABLE) == 2
+    assert "no ratio (a side's CPU time is not measurable)" in text
+    assert text.rstrip().endswith("target: >= 10.0x: not measurable: MISSED")
 
 
 @pytest.mark.parametrize(("argv", "message"), [
