@@ -91,6 +91,10 @@ TWO_PLAYERS = {
 # the two-player rule changes that outcome, and an implementation may break it alone (RLCard).
 CONSEQUENCES = frozenset({"CL.TWO.SKIP-AGAIN", "CL.TWO.D2-AGAIN", "CL.TWO.WD4-AGAIN",
                           "CL.TWO.REVERSE-DIRECTION"})
+# The rule that decides whose play follows an event whose own rule decides something else:
+# a card played with no turn effect (its event's rule is what lets it be played,
+# CL.PLAY.MATCH), and a Flip card (its `flipped` event's rule is the side change)
+TURN_AFTER = {"played": "CL.PLAY.ONE-CARD", "flipped": "FL.FLIP.NEXT-PLAYER"}
 # classic-official: a first card's effect, by the card's symbol (CL.FIRST.*)
 FIRST_CARD = {"S": "CL.FIRST.SKIP", "R": "CL.FIRST.REVERSE", "D2": "CL.FIRST.D2",
               "W": "CL.FIRST.WILD", "W4": "CL.FIRST.WD4"}
@@ -247,6 +251,8 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
             top in (*TURN, "top", "hands", "hand_sizes", "active_color", "direction") and \
             after is not None:  # what follows a draw: the drawn card's decision
         rule = "CL.DRAW.PLAY-DRAWN" if after == "play-drawn" else "CL.DRAW.UNPLAYABLE-PASSES"
+    if top in TURN and after == "play" and kind in TURN_AFTER:
+        rule = TURN_AFTER[str(kind)]  # whose play follows a card with no turn effect
     if top in ("game_over", "round_over") and kind == "went-out" and classic and \
             not any(e.get("kind") == "game-over" for e in events):
         rule = "CL.SCORE.TARGET"  # the hand is over, the game goes on to the target
@@ -351,6 +357,30 @@ def replaced(mismatches: Sequence[str], events: Sequence[Mapping[str, Any]],
     return not set(kinds[last + 1:]) & TOP_EVENTS
 
 
+TURN_CODE = "not-your-turn"
+TURN_ORDER = "CL.PLAY.OUT-OF-TURN"  # the refusal that says only whose turn it is (the code's)
+
+
+def turn_dispute(codes: tuple[str, str], rejection: Mapping[str, Any] | None,
+                 action: Mapping[str, Any] | None, before: Mapping[str, Any] | None) -> bool:
+    """Whether one side answering `not-your-turn` and the other not (`codes`: the reference's,
+    the implementation's) means they disagree on whose turn it is, so that the rule broken is
+    the one that gave the turn: the reference refused the seat only because another owes the
+    decision (its refusal's rule is the turn order, CL.PLAY.OUT-OF-TURN), or the
+    implementation refused the seat the reference says owes it (`before["pending"]`). Not
+    when the reference's refusal names a rule of its own (V.JUMPIN.NOT-MATCHING: a Jump-In
+    needs an identical card) nor when it let another seat act out of turn (a Jump-In, a
+    catch, an UNO call): that rule is the one broken, whoever's turn it is."""
+    if (codes[0] == TURN_CODE) == (codes[1] == TURN_CODE) or codes[0] in ("round-over",
+                                                                            "game-over"):
+        return False  # (the hand is over: that is what they disagree on)
+    if codes[0] == TURN_CODE:
+        return (rejection or {}).get("rule") in (None, TURN_ORDER)
+    owner = ((before or {}).get("pending") or {}).get("player")
+    seat = (action or {}).get("player")
+    return owner is None or seat is None or str(owner) == str(seat)
+
+
 def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, str] = ("", ""),
               decision: str, events: Sequence[Mapping[str, Any]] = (),
               rejection: Mapping[str, Any] | None = None, action: Mapping[str, Any] | None = None,
@@ -405,10 +435,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     else:  # setup-refused, crash, hang: the rule of what the step was to do next
         what = codes[1] if kind == "setup-refused" else ""  # a crash is a crash, whatever said
         rule = governing_rule("pending", events, players=players, ruleset=ruleset)
-    turn = "not-your-turn"
-    over = ("round-over", "game-over")  # the hand is over: that is what they disagree on
     if kind in ("accepted", "rejected", "error-code") and previous is not None and \
-            (codes[0] == turn) != (codes[1] == turn) and codes[0] not in over:
+            turn_dispute(codes, rejection, action, before):
         rule = governing_rule("current", previous[0], players=players, ruleset=ruleset,
                               after=previous[1]) or rule
     if rule is None:
