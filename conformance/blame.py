@@ -83,6 +83,9 @@ TWO_PLAYERS = {
     ("CL.D2.EFFECT", "turn"): "CL.TWO.D2-AGAIN",
     ("CL.WD4.ACCEPT", "turn"): "CL.TWO.WD4-AGAIN",
     ("CL.WD4.CHALLENGE.INNOCENT", "turn"): "CL.TWO.WD4-AGAIN",
+    # Seven-O: with two players a 0 swaps the two hands (V.SEVENO.TWO-PLAYERS)
+    ("V.SEVENO.ZERO-ROTATE", "hands"): "V.SEVENO.TWO-PLAYERS",
+    ("V.SEVENO.ZERO-ROTATE", "hand_sizes"): "V.SEVENO.TWO-PLAYERS",
 }
 # The two-player rules that state what the general rule gives with two seats (the next player
 # loses a turn and the one after, the card's player, plays; the direction toggles): a deviation
@@ -199,8 +202,8 @@ def _applies(rule: str, ruleset: str | None) -> bool:
     from conformance import specdata
 
     known = specdata.rules().get(rule)
-    return known is not None and (ruleset is None or not known.rulesets
-                                  or ruleset.split("+")[0] in known.rulesets)
+    return known is not None and (ruleset is None or not known.rulesets  # base or variant
+                                  or bool(set(ruleset.split("+")) & set(known.rulesets)))
 
 
 def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: int | None = None,
@@ -218,8 +221,8 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
                                                                      frozenset(KEY_ORDER))
              and not (e.get("kind") == "drew" and e.get("rule") not in own_draw
                       and top in ("top", "active_color", "direction", "discard_size"))]
-    if seat is not None:
-        own = [e for e in cands if str(e.get("player")) == seat]
+    if seat is not None:  # that seat's events, and those of no seat: every hand's (a rotation)
+        own = [e for e in cands if str(e.get("player")) == seat or e.get("player") is None]
         cands = own or cands
     # a draw stopped short decides both piles and the top card; and a hand holding more than
     # the reference's drew what was not there to draw (fewer: the draw's own rule decides how

@@ -299,3 +299,17 @@ def test_whose_play_follows_a_card_without_a_turn_effect_is_the_cards_turn_rule(
     wd4 = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "W4"}]
     assert governing_rule("pending.decision", wd4, players=3, ruleset="classic-official",
                           after="challenge") == "CL.PLAY.MATCH"
+
+
+def test_an_event_of_no_seat_that_moves_every_hand_governs_each_hand() -> None:
+    """A Seven-O 0 rotates every hand (`hands-rotated`, no seat): it governs the hand of the
+    0's player too, not the play (the planted bug zero-two-players was named CL.PLAY.MATCH);
+    with two players, V.SEVENO.TWO-PLAYERS."""
+    zero = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "R0"},
+            {"kind": "hands-rotated", "player": None, "rule": "V.SEVENO.ZERO-ROTATE"}]
+    seven_o = "classic-official+seven-o"
+    assert governing_rule("hand_sizes.0", zero, players=3, ruleset=seven_o) == \
+        "V.SEVENO.ZERO-ROTATE"
+    assert governing_rule("hands.1", zero, players=2, ruleset=seven_o) == \
+        "V.SEVENO.TWO-PLAYERS"
+    assert governing_rule("hand_sizes.0", D2, players=3) == "CL.PLAY.MATCH"  # a seat's own
