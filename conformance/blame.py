@@ -98,6 +98,10 @@ CONSEQUENCES = frozenset({"CL.TWO.SKIP-AGAIN", "CL.TWO.D2-AGAIN", "CL.TWO.WD4-AG
 # a card played with no turn effect (its event's rule is what lets it be played,
 # CL.PLAY.MATCH), and a Flip card (its `flipped` event's rule is the side change)
 TURN_AFTER = {"played": "CL.PLAY.ONE-CARD", "flipped": "FL.FLIP.NEXT-PLAYER"}
+# The decision a played card opens (the reference's `after`) -> (the card's symbol, '' any,
+# the rule that opens it), the first that applies to the ruleset: no event names these
+ASKED = {"swap": (("7", "V.SEVENO.SEVEN-PENDING"), ("", "V.SWAP.TARGET")),
+         "challenge": (("W4", "CL.WD4.CHALLENGE.DECISION"),)}
 # classic-official: a first card's effect, by the card's symbol (CL.FIRST.*)
 FIRST_CARD = {"S": "CL.FIRST.SKIP", "R": "CL.FIRST.REVERSE", "D2": "CL.FIRST.D2",
               "W": "CL.FIRST.WILD", "W4": "CL.FIRST.WD4"}
@@ -256,6 +260,11 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
         rule = "CL.DRAW.PLAY-DRAWN" if after == "play-drawn" else "CL.DRAW.UNPLAYABLE-PASSES"
     if top in TURN and after == "play" and kind in TURN_AFTER:
         rule = TURN_AFTER[str(kind)]  # whose play follows a card with no turn effect
+    elif top == "pending" and kind == "played" and after in ASKED:
+        # the decision the card opens, which no event of the reference names
+        symbol = _symbol(str(event.get("card") or ""))
+        rule = next((r for s, r in ASKED[str(after)] if s in ("", symbol)
+                     and _applies(r, ruleset)), rule)
     if top in ("game_over", "round_over") and kind == "went-out" and classic and \
             not any(e.get("kind") == "game-over" for e in events):
         rule = "CL.SCORE.TARGET"  # the hand is over, the game goes on to the target

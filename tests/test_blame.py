@@ -298,7 +298,7 @@ def test_whose_play_follows_a_card_without_a_turn_effect_is_the_cards_turn_rule(
     # a Wild Draw Four's victim is asked to challenge: not a turn's play
     wd4 = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "W4"}]
     assert governing_rule("pending.decision", wd4, players=3, ruleset="classic-official",
-                          after="challenge") == "CL.PLAY.MATCH"
+                          after="challenge") != "CL.PLAY.ONE-CARD"
 
 
 def test_an_event_of_no_seat_that_moves_every_hand_governs_each_hand() -> None:
@@ -313,3 +313,19 @@ def test_an_event_of_no_seat_that_moves_every_hand_governs_each_hand() -> None:
     assert governing_rule("hands.1", zero, players=2, ruleset=seven_o) == \
         "V.SEVENO.TWO-PLAYERS"
     assert governing_rule("hand_sizes.0", D2, players=3) == "CL.PLAY.MATCH"  # a seat's own
+
+
+def test_a_decision_a_card_opens_is_named_by_the_rule_that_opens_it() -> None:
+    """No event names the swap a Seven-O 7 opens (the planted bug seven-no-swap was named
+    CL.PLAY.MATCH) nor a Wild Draw Four's challenge decision."""
+    seven = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "R7"}]
+    assert governing_rule("pending.decision", seven, players=3,
+                          ruleset="classic-official+seven-o", after="swap") == \
+        "V.SEVENO.SEVEN-PENDING"
+    wild = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "WSW"}]
+    assert governing_rule("pending.decision", wild, players=3,
+                          ruleset="classic-official+swap-hands", after="swap") == \
+        "V.SWAP.TARGET"
+    wd4 = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "W4"}]
+    assert governing_rule("pending.decision", wd4, players=3, ruleset="classic-official",
+                          after="challenge") == "CL.WD4.CHALLENGE.DECISION"
