@@ -1505,7 +1505,7 @@ def _no_local_constants() -> Iterator[None]:
 
     get = getattr(providers, "_get_local_constants", None)
     make = getattr(providers, "Constants", None)
-    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    cache: Any = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
     if get is None or make is None or not hasattr(cache, "clear"):
         yield
         return
