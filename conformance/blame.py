@@ -83,7 +83,7 @@ TWO_PLAYERS = {
     ("CL.D2.EFFECT", "turn"): "CL.TWO.D2-AGAIN",
     ("CL.WD4.ACCEPT", "turn"): "CL.TWO.WD4-AGAIN",
     ("CL.WD4.CHALLENGE.INNOCENT", "turn"): "CL.TWO.WD4-AGAIN",
-    # Seven-O: with two players a 0 swaps the two hands (V.SEVENO.TWO-PLAYERS)
+    # with two players a 0 that rotates the hands swaps the two (V.SEVENO.TWO-PLAYERS)
     ("V.SEVENO.ZERO-ROTATE", "hands"): "V.SEVENO.TWO-PLAYERS",
     ("V.SEVENO.ZERO-ROTATE", "hand_sizes"): "V.SEVENO.TWO-PLAYERS",
 }
@@ -380,8 +380,8 @@ def turn_dispute(codes: tuple[str, str], rejection: Mapping[str, Any] | None,
     the one that gave the turn: the reference refused the seat only because another owes the
     decision (its refusal's rule is the turn order, CL.PLAY.OUT-OF-TURN), or the
     implementation refused the seat the reference says owes it (`before["pending"]`). Not
-    when the reference's refusal names a rule of its own (V.JUMPIN.NOT-MATCHING: a Jump-In
-    needs an identical card) nor when it let another seat act out of turn (a Jump-In, a
+    when the reference's refusal names a rule of its own (V.JUMPIN.NOT-MATCHING: a play out
+    of turn needs an identical card) nor when it let another seat act out of turn (such a play, a
     catch, an UNO call): that rule is the one broken, whoever's turn it is."""
     if (codes[0] == TURN_CODE) == (codes[1] == TURN_CODE) or codes[0] in ("round-over",
                                                                             "game-over"):
