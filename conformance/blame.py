@@ -83,6 +83,9 @@ TWO_PLAYERS = {
     ("CL.D2.EFFECT", "turn"): "CL.TWO.D2-AGAIN",
     ("CL.WD4.ACCEPT", "turn"): "CL.TWO.WD4-AGAIN",
     ("CL.WD4.CHALLENGE.INNOCENT", "turn"): "CL.TWO.WD4-AGAIN",
+    # with two players a 0 that rotates the hands swaps the two (V.SEVENO.TWO-PLAYERS)
+    ("V.SEVENO.ZERO-ROTATE", "hands"): "V.SEVENO.TWO-PLAYERS",
+    ("V.SEVENO.ZERO-ROTATE", "hand_sizes"): "V.SEVENO.TWO-PLAYERS",
 }
 # The two-player rules that state what the general rule gives with two seats (the next player
 # loses a turn and the one after, the card's player, plays; the direction toggles): a deviation
@@ -91,6 +94,14 @@ TWO_PLAYERS = {
 # the two-player rule changes that outcome, and an implementation may break it alone (RLCard).
 CONSEQUENCES = frozenset({"CL.TWO.SKIP-AGAIN", "CL.TWO.D2-AGAIN", "CL.TWO.WD4-AGAIN",
                           "CL.TWO.REVERSE-DIRECTION"})
+# The rule that decides whose play follows an event whose own rule decides something else:
+# a card played with no turn effect (its event's rule is what lets it be played,
+# CL.PLAY.MATCH), and a Flip card (its `flipped` event's rule is the side change)
+TURN_AFTER = {"played": "CL.PLAY.ONE-CARD", "flipped": "FL.FLIP.NEXT-PLAYER"}
+# The decision a played card opens (the reference's `after`) -> (the card's symbol, '' any,
+# the rule that opens it), the first that applies to the ruleset: no event names these
+ASKED = {"swap": (("7", "V.SEVENO.SEVEN-PENDING"), ("", "V.SWAP.TARGET")),
+         "challenge": (("W4", "CL.WD4.CHALLENGE.DECISION"),)}
 # classic-official: a first card's effect, by the card's symbol (CL.FIRST.*)
 FIRST_CARD = {"S": "CL.FIRST.SKIP", "R": "CL.FIRST.REVERSE", "D2": "CL.FIRST.D2",
               "W": "CL.FIRST.WILD", "W4": "CL.FIRST.WD4"}
@@ -195,8 +206,8 @@ def _applies(rule: str, ruleset: str | None) -> bool:
     from conformance import specdata
 
     known = specdata.rules().get(rule)
-    return known is not None and (ruleset is None or not known.rulesets
-                                  or ruleset.split("+")[0] in known.rulesets)
+    return known is not None and (ruleset is None or not known.rulesets  # base or variant
+                                  or bool(set(ruleset.split("+")) & set(known.rulesets)))
 
 
 def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: int | None = None,
@@ -214,8 +225,8 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
                                                                      frozenset(KEY_ORDER))
              and not (e.get("kind") == "drew" and e.get("rule") not in own_draw
                       and top in ("top", "active_color", "direction", "discard_size"))]
-    if seat is not None:
-        own = [e for e in cands if str(e.get("player")) == seat]
+    if seat is not None:  # that seat's events, and those of no seat: every hand's (a rotation)
+        own = [e for e in cands if str(e.get("player")) == seat or e.get("player") is None]
         cands = own or cands
     # a draw stopped short decides both piles and the top card; and a hand holding more than
     # the reference's drew what was not there to draw (fewer: the draw's own rule decides how
@@ -247,6 +258,13 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
             top in (*TURN, "top", "hands", "hand_sizes", "active_color", "direction") and \
             after is not None:  # what follows a draw: the drawn card's decision
         rule = "CL.DRAW.PLAY-DRAWN" if after == "play-drawn" else "CL.DRAW.UNPLAYABLE-PASSES"
+    if top in TURN and after == "play" and kind in TURN_AFTER:
+        rule = TURN_AFTER[str(kind)]  # whose play follows a card with no turn effect
+    elif top == "pending" and kind == "played" and after in ASKED:
+        # the decision the card opens, which no event of the reference names
+        symbol = _symbol(str(event.get("card") or ""))
+        rule = next((r for s, r in ASKED[str(after)] if s in ("", symbol)
+                     and _applies(r, ruleset)), rule)
     if top in ("game_over", "round_over") and kind == "went-out" and classic and \
             not any(e.get("kind") == "game-over" for e in events):
         rule = "CL.SCORE.TARGET"  # the hand is over, the game goes on to the target
@@ -351,6 +369,30 @@ def replaced(mismatches: Sequence[str], events: Sequence[Mapping[str, Any]],
     return not set(kinds[last + 1:]) & TOP_EVENTS
 
 
+TURN_CODE = "not-your-turn"
+TURN_ORDER = "CL.PLAY.OUT-OF-TURN"  # the refusal that says only whose turn it is (the code's)
+
+
+def turn_dispute(codes: tuple[str, str], rejection: Mapping[str, Any] | None,
+                 action: Mapping[str, Any] | None, before: Mapping[str, Any] | None) -> bool:
+    """Whether one side answering `not-your-turn` and the other not (`codes`: the reference's,
+    the implementation's) means they disagree on whose turn it is, so that the rule broken is
+    the one that gave the turn: the reference refused the seat only because another owes the
+    decision (its refusal's rule is the turn order, CL.PLAY.OUT-OF-TURN), or the
+    implementation refused the seat the reference says owes it (`before["pending"]`). Not
+    when the reference's refusal names a rule of its own (V.JUMPIN.NOT-MATCHING: a play out
+    of turn needs an identical card) nor when it let another seat act out of turn (such a play, a
+    catch, an UNO call): that rule is the one broken, whoever's turn it is."""
+    if (codes[0] == TURN_CODE) == (codes[1] == TURN_CODE) or codes[0] in ("round-over",
+                                                                            "game-over"):
+        return False  # (the hand is over: that is what they disagree on)
+    if codes[0] == TURN_CODE:
+        return (rejection or {}).get("rule") in (None, TURN_ORDER)
+    owner = ((before or {}).get("pending") or {}).get("player")
+    seat = (action or {}).get("player")
+    return owner is None or seat is None or str(owner) == str(seat)
+
+
 def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, str] = ("", ""),
               decision: str, events: Sequence[Mapping[str, Any]] = (),
               rejection: Mapping[str, Any] | None = None, action: Mapping[str, Any] | None = None,
@@ -405,10 +447,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     else:  # setup-refused, crash, hang: the rule of what the step was to do next
         what = codes[1] if kind == "setup-refused" else ""  # a crash is a crash, whatever said
         rule = governing_rule("pending", events, players=players, ruleset=ruleset)
-    turn = "not-your-turn"
-    over = ("round-over", "game-over")  # the hand is over: that is what they disagree on
     if kind in ("accepted", "rejected", "error-code") and previous is not None and \
-            (codes[0] == turn) != (codes[1] == turn) and codes[0] not in over:
+            turn_dispute(codes, rejection, action, before):
         rule = governing_rule("current", previous[0], players=players, ruleset=ruleset,
                               after=previous[1]) or rule
     if rule is None:

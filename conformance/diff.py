@@ -38,11 +38,12 @@ never imports the engine: both sides are adapters.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -806,7 +807,9 @@ class Differ:
         try:
             self._play(plan.choices, plan.ruleset, plan.players, plan.seed, setup)
         finally:
-            novelty = sum(1.0 / (1 + self.coverage[r]) for r in self._example_rules)
+            # summed in a fixed order: a set's order follows the string hash, randomised per
+            # process, and a float sum's last bit with it (Hypothesis compares the scores)
+            novelty = sum(1.0 / (1 + self.coverage[r]) for r in sorted(self._example_rules))
             self.coverage.update(self._example_rules)
             target(novelty, label="rules rarely exercised")
 
@@ -1448,7 +1451,8 @@ class Differ:
         self._raised = {}
         self._shrink_end = None
         try:
-            test()
+            with _no_local_constants():
+                test()
         except (KeyboardInterrupt, SystemExit, Interrupted):  # Interrupted: SIGTERM, SIGHUP
             raise
         except BaseException as exc:  # noqa: BLE001 - sorted out below
@@ -1487,3 +1491,29 @@ def _problem(exc: BaseException) -> DiffError | None:
     if isinstance(exc, (Flaky, UnsatisfiedAssumption)):
         return None
     return DiffError(f"internal error: {type(exc).__name__}: {exc}")
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Hypothesis draws about 5 % of its values from the literals of the local modules the
+    process has imported (`providers._get_local_constants`), so what a seed generated depended
+    on what the process had imported before: a run differed from the same run once the
+    confirmation's modules were loaded, a test from the tests run before it. Its runs here draw
+    without them (the global constants stay): the same seed, the same examples. Where
+    Hypothesis has no such hook (another version), nothing changes."""
+    from hypothesis.internal.conjecture import providers
+
+    get = getattr(providers, "_get_local_constants", None)
+    make = getattr(providers, "Constants", None)
+    cache: Any = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    if get is None or make is None or not hasattr(cache, "clear"):
+        yield
+        return
+    none = make()
+    providers._get_local_constants = lambda: none
+    cache.clear()  # (the permitted constants, cached by the kind of draw)
+    try:
+        yield
+    finally:
+        providers._get_local_constants = get
+        cache.clear()

@@ -244,3 +244,88 @@ def test_a_top_card_replaced_at_a_reshuffle_is_the_kept_top_whatever_the_step_di
     # no reshuffle at this step: as ever
     assert signature("observation", mismatches=["top"], decision="play", events=D2,
                      players=3).rule == "CL.PLAY.DISCARD-FACE-UP"
+
+
+# the step before: a Reverse with three players (the turn it gave: CL.REVERSE.EFFECT)
+REVERSED = ([{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "RR"},
+             {"kind": "reversed", "player": 0, "rule": "CL.REVERSE.EFFECT"}], "play")
+
+
+def test_an_out_of_turn_action_refused_under_a_rule_of_its_own_names_that_rule() -> None:
+    """A Jump-In with a card of another colour: the reference refuses it under
+    V.JUMPIN.NOT-MATCHING; an implementation accepting it breaks that rule, not the one that
+    gave the turn at the step before (the planted bug jump-any-colour was six groups, named
+    by the position's rules)."""
+    act = {"player": 1, "play": "B5"}
+    before = {"pending": {"player": 2, "decision": "play"}}
+    jump = signature("accepted", codes=("not-your-turn", ""), decision="play", action=act,
+                     before=before, rejection={"code": "not-your-turn",
+                                               "rule": "V.JUMPIN.NOT-MATCHING"},
+                     players=3, ruleset="classic-official+jump-in", previous=REVERSED)
+    assert jump.group.rule == "V.JUMPIN.NOT-MATCHING"
+    # refused only because another seat owes the decision: they disagree on whose turn it is
+    turn = signature("accepted", codes=("not-your-turn", ""), decision="play", action=act,
+                     before=before, rejection={"code": "not-your-turn",
+                                               "rule": "CL.PLAY.OUT-OF-TURN"},
+                     players=3, ruleset="classic-official", previous=REVERSED)
+    assert turn.group.rule == "CL.REVERSE.EFFECT"
+    # a Jump-In the reference allows, refused as out of turn: the rule that allows it ...
+    jumped = [{"kind": "jumped-in", "player": 1, "rule": "V.JUMPIN.IDENTICAL", "card": "R5"}]
+    refused = signature("rejected", codes=("", "not-your-turn"), decision="play",
+                        action={"player": 1, "play": "R5"}, before=before, events=jumped,
+                        players=3, ruleset="classic-official+jump-in", previous=REVERSED)
+    assert refused.group.rule == "V.JUMPIN.IDENTICAL"
+    # ... and the turn owner's play refused as out of turn: whose turn it is
+    owner = signature("rejected", codes=("", "not-your-turn"), decision="play",
+                      action={"player": 2, "play": "R5"}, before=before, events=D2,
+                      players=3, ruleset="classic-official", previous=REVERSED)
+    assert owner.group.rule == "CL.REVERSE.EFFECT"
+
+
+def test_whose_play_follows_a_card_without_a_turn_effect_is_the_cards_turn_rule() -> None:
+    """The turn after a number card is CL.PLAY.ONE-CARD, not the rule that let it be played;
+    after a Flip card FL.FLIP.NEXT-PLAYER, not the side change (the planted bug flip-skips
+    was named FL.FLIP.SIDE-CHANGE)."""
+    number = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "R5"}]
+    assert governing_rule("current", number, players=3, ruleset="classic-official",
+                          after="play") == "CL.PLAY.ONE-CARD"
+    assert governing_rule("top", number, players=3, after="play") == "CL.PLAY.DISCARD-FACE-UP"
+    flip = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "RF"},
+            {"kind": "flipped", "player": 0, "rule": "FL.FLIP.SIDE-CHANGE", "card": "B3"}]
+    assert governing_rule("pending.player", flip, players=3, ruleset="flip",
+                          after="play") == "FL.FLIP.NEXT-PLAYER"
+    assert governing_rule("side", flip, players=3, ruleset="flip") == "FL.FLIP.SIDE-CHANGE"
+    # a Wild Draw Four's victim is asked to challenge: not a turn's play
+    wd4 = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "W4"}]
+    assert governing_rule("pending.decision", wd4, players=3, ruleset="classic-official",
+                          after="challenge") != "CL.PLAY.ONE-CARD"
+
+
+def test_an_event_of_no_seat_that_moves_every_hand_governs_each_hand() -> None:
+    """A Seven-O 0 rotates every hand (`hands-rotated`, no seat): it governs the hand of the
+    0's player too, not the play (the planted bug zero-two-players was named CL.PLAY.MATCH);
+    with two players, V.SEVENO.TWO-PLAYERS."""
+    zero = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "R0"},
+            {"kind": "hands-rotated", "player": None, "rule": "V.SEVENO.ZERO-ROTATE"}]
+    seven_o = "classic-official+seven-o"
+    assert governing_rule("hand_sizes.0", zero, players=3, ruleset=seven_o) == \
+        "V.SEVENO.ZERO-ROTATE"
+    assert governing_rule("hands.1", zero, players=2, ruleset=seven_o) == \
+        "V.SEVENO.TWO-PLAYERS"
+    assert governing_rule("hand_sizes.0", D2, players=3) == "CL.PLAY.MATCH"  # a seat's own
+
+
+def test_a_decision_a_card_opens_is_named_by_the_rule_that_opens_it() -> None:
+    """No event names the swap a Seven-O 7 opens (the planted bug seven-no-swap was named
+    CL.PLAY.MATCH) nor a Wild Draw Four's challenge decision."""
+    seven = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "R7"}]
+    assert governing_rule("pending.decision", seven, players=3,
+                          ruleset="classic-official+seven-o", after="swap") == \
+        "V.SEVENO.SEVEN-PENDING"
+    wild = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "WSW"}]
+    assert governing_rule("pending.decision", wild, players=3,
+                          ruleset="classic-official+swap-hands", after="swap") == \
+        "V.SWAP.TARGET"
+    wd4 = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "W4"}]
+    assert governing_rule("pending.decision", wd4, players=3, ruleset="classic-official",
+                          after="challenge") == "CL.WD4.CHALLENGE.DECISION"
