@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from uno_fsm.cards import COLOR_LETTERS
@@ -85,6 +85,10 @@ class Params:
     challenges: Mapping[str, Challenge]  # wd4 / wd2 / wdc -> its challenge parameters
     light_scoring: bool  # FL.SCORE.LIGHT-SIDE (`scoring.side: light`): the light faces score
     method: str  # scoring.method (CL.SCORE.WINNER; a variant's own method: its hooks score)
+    # (kind, number, side) -> what points_of answered: a hand's end scores every card left in
+    # every hand, the same few faces again and again
+    _scored: dict[tuple[str, int | None, str], int] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     @staticmethod
     def of(ruleset: str | Any) -> Params:
@@ -121,6 +125,13 @@ class Params:
     def points_of(self, kind: str, number: int | None, side: str = "light") -> int:
         """Points of a face of `kind` (CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS);
         a Flip ruleset has one table per side (`scoring.points.light` / `.dark`)."""
+        key = (kind, number, side)
+        got = self._scored.get(key)
+        if got is None:
+            got = self._scored[key] = self._points_of(kind, number, side)
+        return got
+
+    def _points_of(self, kind: str, number: int | None, side: str) -> int:
         table = self.points.get(side) if isinstance(self.points.get(side), Mapping) else None
         points = table if table is not None else self.points
         if kind == "number":

@@ -54,6 +54,7 @@ class Core:
     seat_actions: dict[str, tuple[Action, ...]]
     challenge_kinds: frozenset[str]
     _seat_hooks: tuple[Callable[[], Sequence[int] | None], ...]
+    _side_colors: dict[str, tuple[str, ...]]
     _match_hooked: bool
 
     # filled by uno_fsm.rules: the house rules (VARIANTS) and the card effects (kind -> the
@@ -102,6 +103,8 @@ class Core:
         self.seat_actions = seats
         # the Wild Draw card kinds whose challenge the ruleset allows (CL.WD4.CHALLENGE.DECISION)
         self.challenge_kinds = frozenset(k for k, ch in params.challenges.items() if ch.allowed)
+        # side -> its colours (Params.colors_of, CL.WILD.FOUR-COLOURS), read by `wild_colors`
+        self._side_colors = {side: params.colors_of(side) for side in ("light", "dark")}
 
     # the machine stores its configuration here (state_field="phase")
     @property
@@ -181,8 +184,9 @@ class Core:
         (CL.WILD.FOUR-COLOURS), the colour in force among them (CL.WILD.SAME-COLOUR) unless
         the table plays `wild.must_change_color` (CL.WILD.MUST-CHANGE); with no colour in
         force (a Wild turned first, CL.FIRST.WILD) every colour of the side."""
-        colors = self.p.colors_of(self.st.side)
-        cur = self.st.active_color
+        st = self.st
+        colors = self._side_colors[st.side]
+        cur = st.active_color
         if self.p.wild_must_change and cur is not None and cur in colors:  # CL.WILD.MUST-CHANGE
             return tuple(c for c in colors if c != cur)
         return colors
