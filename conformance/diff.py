@@ -217,9 +217,8 @@ def _freshly_protected(before: Mapping[str, Any], now: Mapping[str, Any]) -> set
     not catchable now."""
     if not before:
         return set()
-    one = {int(s) for s, h in cmp.normalize("hands", now.get("hands") or {}).items()
-           if len(h) == 1}
-    held = {int(s): len(h) for s, h in cmp.normalize("hands", before.get("hands") or {}).items()}
+    one = {int(s) for s, n in cmp.hand_sizes(now.get("hands") or {}).items() if n == 1}
+    held = {int(s): n for s, n in cmp.hand_sizes(before.get("hands") or {}).items()}
     was = _catchable(before)
     return {t for t in one - _catchable(now) if t in was or held.get(t, 1) > 1}
 
@@ -231,8 +230,8 @@ def _rare_refusal(obs: Mapping[str, Any]) -> bool:
     if cur is None:
         return False
     top = str(obs.get("top") or "")
-    own = cmp.normalize("hands", obs.get("hands") or {}).get(str(cur), [])
-    return len(own) == 1 or top.startswith("W4") or top[1:].startswith("D")
+    own = cmp.hand_sizes(obs.get("hands") or {}).get(str(cur), 0)
+    return own == 1 or top.startswith("W4") or top[1:].startswith("D")
 
 
 def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:

@@ -163,7 +163,7 @@ class ReferenceAdapter:
         if self.game is None:
             raise AdapterError("bad-request", "act before setup")
         try:
-            engine_action = self._to_engine(action)
+            engine_action = _remembered(self._to_engine, action)
         except CardNotationError as exc:
             return _error("malformed-action", MALFORMED_RULE, str(exc))
         except _Malformed as exc:
@@ -531,6 +531,27 @@ class _Watched(random.Random):
     def getrandbits(self, k: int, /) -> int:
         self.draws += 1
         return super().getrandbits(k)
+
+
+_ACTIONS: dict[tuple[Any, ...], Any] = {}  # a protocol action's items -> its engine Action
+ACTIONS_KEPT = 4096
+
+
+def _remembered(to_engine: Any, action: Any) -> Any:
+    """`to_engine(action)`, remembered for an action of plain values (the fuzzer's oracle
+    converts the same few actions at every step): keyed by each item's type too (`true` is
+    not `1`); a refused action is converted (and refused) again each time."""
+    try:
+        key = tuple((k, v, type(v)) for k, v in action.items())
+        got = _ACTIONS.get(key)
+    except (AttributeError, TypeError):  # not an object, or a `deal`'s lists: not kept
+        return to_engine(action)
+    if got is None:
+        got = to_engine(action)
+        if len(_ACTIONS) >= ACTIONS_KEPT:
+            _ACTIONS.clear()
+        _ACTIONS[key] = got
+    return got
 
 
 def _fresh_rng_state(seed: int) -> Any:
