@@ -151,9 +151,9 @@ class ReferenceAdapter:
             raise AdapterError("bad-request", f"setup: {exc}") from exc
         self.events = list(self.game.setup_events)
         self.applied = _rules_of(self.events)
-        rng = self.game.state.rng
-        self.shuffled = rng.getstate() != _fresh_rng_state(seed)
-        self.game.state.rng = _Watched(rng)
+        state = self.game.state.rng.getstate()
+        self.shuffled = state != _fresh_rng_state(seed)
+        self.game.state.rng = _Watched(state)
         return None
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -188,7 +188,7 @@ class ReferenceAdapter:
             self.shuffled = rng.draws != draws
         else:  # the engine replaced its random source (with a copy of it, then drawn on?)
             self.shuffled = now.getstate() != rng.getstate()
-            st.rng = _Watched(now)
+            st.rng = _Watched(now.getstate())
         return None
 
     def act_observe(self, action: dict[str, Any], keys: list[str]
@@ -520,8 +520,8 @@ class _Watched(random.Random):
     `getrandbits` keeps `_randbelow_with_getrandbits`, so the numbers are those of the
     generator it copies."""
 
-    def __init__(self, of: random.Random) -> None:  # noqa: D107 - no seeding from the OS
-        self.setstate(of.getstate())
+    def __init__(self, state: Any) -> None:  # noqa: D107 - no seeding from the OS
+        self.setstate(state)  # the state of the generator it copies
         self.draws = 0
 
     def random(self) -> float:
@@ -554,6 +554,7 @@ def _remembered(to_engine: Any, action: Any) -> Any:
     return got
 
 
+@functools.lru_cache(maxsize=64)  # an example's set-ups, resyncs and replays share its seeds
 def _fresh_rng_state(seed: int) -> Any:
     return random.Random(seed).getstate()
 
