@@ -106,6 +106,12 @@ def _hand(value: Any) -> Any:
     return value
 
 
+def hand_sizes(hands: Any) -> dict[str, int]:
+    """Seat (as a string) -> its hand's size in a `hands` observation: the sizes of
+    `normalize("hands", hands)`, without sorting and casing every card."""
+    return {k: len(h) for k, h in _seat_map(hands).items()}
+
+
 def normalize(key: str, value: Any) -> Any:
     """A canonical form of one observation, for comparison and for `state_unchanged` (a
     looser expectation is left as written: `holds` reads it)."""
@@ -293,9 +299,10 @@ def diff_states(before: dict[str, Any], after: dict[str, Any]) -> list[Mismatch]
     """Keys whose (normalised) observation changed; `expected` holds the value before."""
     out = []
     for key in sorted(set(before) | set(after)):
-        b = normalize(key, before.get(key, MISSING))
-        a = normalize(key, after.get(key, MISSING))
-        if b != a:
+        b, a = before.get(key, MISSING), after.get(key, MISSING)
+        if b == a and type(b) is type(a):
+            continue  # the same data normalises the same (as in `compare`)
+        if normalize(key, b) != normalize(key, a):
             out.append(Mismatch(key, before.get(key, MISSING), after.get(key, MISSING)))
     return out
 

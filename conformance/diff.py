@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings, target
 from hypothesis import seed as hypothesis_seed
-from hypothesis import strategies as st
+from hypothesis import strategies as _strategies
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from conformance import compare as cmp
@@ -108,6 +108,38 @@ PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
 MADE_HAND = 7  # the longest hand of a made position
 MADE_PILE = 12  # the longest draw pile of a made position
 CARD_BYTES = 2  # one card's pick in a made position (modulo what is left of the deck)
+
+
+class _Strategies:
+    """`hypothesis.strategies`, with `integers`, `binary`, `booleans` and `sampled_from` made
+    once for their arguments (a list taken as a tuple: the same strategy, the same label):
+    an example's plan makes about twenty, 3 to 5 microseconds each in Hypothesis (its own
+    cache of them included), a twentieth of the fuzzing in process (docs/differential.md,
+    "Speed")."""
+
+    CACHED = ("integers", "binary", "booleans", "sampled_from")
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[Any, ...], Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        make = getattr(_strategies, name)
+        if name not in self.CACHED:
+            return make
+
+        def made(*args: Any, **kwargs: Any) -> Any:
+            args = tuple(tuple(a) if isinstance(a, list) else a for a in args)
+            key = (name, args, tuple(kwargs.items()))
+            got = self._made.get(key)
+            if got is None:
+                got = self._made[key] = make(*args, **kwargs)
+            return got
+
+        setattr(self, name, made)  # found without `__getattr__` from now on
+        return made
+
+
+st = _Strategies()
 
 
 def gated() -> dict[str, str]:
@@ -218,9 +250,8 @@ def _freshly_protected(before: Mapping[str, Any], now: Mapping[str, Any]) -> set
     not catchable now."""
     if not before:
         return set()
-    one = {int(s) for s, h in cmp.normalize("hands", now.get("hands") or {}).items()
-           if len(h) == 1}
-    held = {int(s): len(h) for s, h in cmp.normalize("hands", before.get("hands") or {}).items()}
+    one = {int(s) for s, n in cmp.hand_sizes(now.get("hands") or {}).items() if n == 1}
+    held = {int(s): n for s, n in cmp.hand_sizes(before.get("hands") or {}).items()}
     was = _catchable(before)
     return {t for t in one - _catchable(now) if t in was or held.get(t, 1) > 1}
 
@@ -232,8 +263,8 @@ def _rare_refusal(obs: Mapping[str, Any]) -> bool:
     if cur is None:
         return False
     top = str(obs.get("top") or "")
-    own = cmp.normalize("hands", obs.get("hands") or {}).get(str(cur), [])
-    return len(own) == 1 or top.startswith("W4") or top[1:].startswith("D")
+    own = cmp.hand_sizes(obs.get("hands") or {}).get(str(cur), 0)
+    return own == 1 or top.startswith("W4") or top[1:].startswith("D")
 
 
 def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:

@@ -71,3 +71,21 @@ def test_unknown_ruleset_is_unsupported() -> None:
     a = ReferenceAdapter()
     with pytest.raises(Unsupported):
         a.setup({"ruleset": "no-such-ruleset", "setup": {"players": 2}, "seed": 0})
+
+
+@pytest.mark.parametrize("taken,lookalike", [
+    ({"player": 0, "draw": True}, {"player": 0, "draw": 1}),  # `true` is not `1`
+    ({"player": 0, "catch": 1}, {"player": 0, "catch": True}),  # a seat is not `true`
+    ({"player": 0, "play": "W4", "uno": False, "color": "red"},
+     {"player": 0, "play": "W4", "uno": 0, "color": "red"}),
+])
+def test_a_remembered_action_does_not_stand_for_its_lookalike(
+        taken: dict[str, object], lookalike: dict[str, object]) -> None:
+    """The adapter remembers each action it converted (the fuzzer's oracle converts the same
+    few at every step): an action equal to one of them in Python but not in JSON is still
+    refused as malformed."""
+    a = adapter()
+    a.act(dict(taken))  # converted (and played or refused) first
+    a = adapter()
+    err = a.act(lookalike)
+    assert err is not None and err["code"] == "malformed-action", err

@@ -142,8 +142,14 @@ class DeadlineGuard:
         self._call("close", self.inner.close)
 
     def __getattr__(self, name: str) -> Any:
-        """Any other method of the adapter (an optional capability) runs guarded too."""
+        """Any other method of the adapter (an optional capability) runs guarded too (its
+        wrapper made once: the fuzzer calls `act_observe` at every step)."""
         attr = getattr(self.inner, name)
         if not callable(attr):
             return attr
-        return lambda *args: self._call(name, attr, *args)
+
+        def guarded(*args: Any) -> Any:
+            return self._call(name, attr, *args)
+
+        self.__dict__[name] = guarded
+        return guarded

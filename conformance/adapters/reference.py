@@ -151,9 +151,9 @@ class ReferenceAdapter:
             raise AdapterError("bad-request", f"setup: {exc}") from exc
         self.events = list(self.game.setup_events)
         self.applied = _rules_of(self.events)
-        rng = self.game.state.rng
-        self.shuffled = rng.getstate() != _fresh_rng_state(seed)
-        self.game.state.rng = _Watched(rng)
+        state = self.game.state.rng.getstate()
+        self.shuffled = state != _fresh_rng_state(seed)
+        self.game.state.rng = _Watched(state)
         return None
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -163,7 +163,7 @@ class ReferenceAdapter:
         if self.game is None:
             raise AdapterError("bad-request", "act before setup")
         try:
-            engine_action = self._to_engine(action)
+            engine_action = _remembered(self._to_engine, action)
         except CardNotationError as exc:
             return _error("malformed-action", MALFORMED_RULE, str(exc))
         except _Malformed as exc:
@@ -188,7 +188,7 @@ class ReferenceAdapter:
             self.shuffled = rng.draws != draws
         else:  # the engine replaced its random source (with a copy of it, then drawn on?)
             self.shuffled = now.getstate() != rng.getstate()
-            st.rng = _Watched(now)
+            st.rng = _Watched(now.getstate())
         return None
 
     def act_observe(self, action: dict[str, Any], keys: list[str]
@@ -520,8 +520,8 @@ class _Watched(random.Random):
     `getrandbits` keeps `_randbelow_with_getrandbits`, so the numbers are those of the
     generator it copies."""
 
-    def __init__(self, of: random.Random) -> None:  # noqa: D107 - no seeding from the OS
-        self.setstate(of.getstate())
+    def __init__(self, state: Any) -> None:  # noqa: D107 - no seeding from the OS
+        self.setstate(state)  # the state of the generator it copies
         self.draws = 0
 
     def random(self) -> float:
@@ -533,6 +533,28 @@ class _Watched(random.Random):
         return super().getrandbits(k)
 
 
+_ACTIONS: dict[tuple[Any, ...], Any] = {}  # a protocol action's items -> its engine Action
+ACTIONS_KEPT = 4096
+
+
+def _remembered(to_engine: Any, action: Any) -> Any:
+    """`to_engine(action)`, remembered for an action of plain values (the fuzzer's oracle
+    converts the same few actions at every step): keyed by each item's type too (`true` is
+    not `1`); a refused action is converted (and refused) again each time."""
+    try:
+        key = tuple((k, v, type(v)) for k, v in action.items())
+        got = _ACTIONS.get(key)
+    except (AttributeError, TypeError):  # not an object, or a `deal`'s lists: not kept
+        return to_engine(action)
+    if got is None:
+        got = to_engine(action)
+        if len(_ACTIONS) >= ACTIONS_KEPT:
+            _ACTIONS.clear()
+        _ACTIONS[key] = got
+    return got
+
+
+@functools.lru_cache(maxsize=64)  # an example's set-ups, resyncs and replays share its seeds
 def _fresh_rng_state(seed: int) -> Any:
     return random.Random(seed).getstate()
 

@@ -202,7 +202,10 @@ def _rejection(code: str, message: str, rule: str | None = None) -> dict[str, An
     return out
 
 
+@functools.cache
 def rlcard_version(distribution: str = "rlcard") -> str:
+    """The installed version (read once: `importlib.metadata` reads the files each time, 5 to
+    10 ms, and the fuzzer greets a new adapter for each run and after each crash)."""
     try:
         from importlib.metadata import version
 
