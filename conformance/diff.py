@@ -83,8 +83,9 @@ if TYPE_CHECKING:
     from conformance.reduce import Reduction
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
-ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position",
-               "turn_position")
+# the oracle's own observations, never compared (`legal_actions` is compared where the
+# implementation declares it: `Differ.expected`)
+ORACLE_KEYS = ("rules_applied", "events", "shuffled", "position", "turn_position")
 REQUIRED_ORACLE_KEYS = ("legal_actions", "rules_applied", "shuffled", "position")
 # what a shuffle can leave fixed, at a deal (the setup, a next round: a new first card) ...
 SETUP_CODES = ("unresolvable-setup", "wrong-player-count")  # a deal the rules refuse
@@ -1076,7 +1077,7 @@ class Differ:
             expect = self._fixed(record, o_obs, DEAL_SHUFFLE_KEYS if deal
                                  else PLAY_SHUFFLE_KEYS)
         else:
-            expect = {k: o_obs[k] for k in self.compared}
+            expect = self.expected(o_obs, record.ruleset)
         if o_obs.get("round_over") or o_obs.get("game_over"):
             # CL.END.OUT: the hand is over, so no rule fixes the direction any more (a last
             # Reverse may or may not turn it: it governs no turn; the next hand's direction is
@@ -1157,6 +1158,17 @@ class Differ:
             self._o(self.oracle.act, act)
         return self._o(self.oracle.observe, list(keys))  # type: ignore[no-any-return]
 
+    def expected(self, o_obs: dict[str, Any], ruleset: str) -> dict[str, Any]:
+        """The oracle's observations the implementation is compared on after a step that did
+        not shuffle: every compared key, but `legal_actions` only where every action it
+        compares (`compare.legal_actions`) is within the implementation's features (the
+        reference lists a challenge an implementation without it cannot list)."""
+        expect = {k: o_obs[k] for k in self.compared}
+        if "legal_actions" in expect and not all(
+                self.allowed(a, ruleset) for a in cmp.legal_actions(expect["legal_actions"])):
+            del expect["legal_actions"]
+        return expect
+
     def _accepting(self, o_obs: dict[str, Any], ruleset: str) -> bool:
         """The oracle waits for a challenge decision the implementation cannot make (it lacks
         the challenge feature) and only its acceptance (`challenge: false`) is allowed."""
@@ -1179,7 +1191,7 @@ class Differ:
     def _crash(self, record: Divergence, exc: AdapterError, o_obs: dict[str, Any]) -> str:
         kind = "hang" if exc.code == "timeout" else "crash"
         expect = {k: o_obs[k] for k in self.compared if k in COUNT_KEYS} \
-            if o_obs.get("shuffled") else {k: o_obs[k] for k in self.compared}
+            if o_obs.get("shuffled") else self.expected(o_obs, record.ruleset)
         return self._diverged(record, kind, o_obs, {}, expect=expect,
                               codes=("", exc.code), message=f"{exc.code}: {exc.message}",
                               resync=False)
@@ -1213,7 +1225,7 @@ class Differ:
         from conformance.diff_scenarios import scenario_features
 
         if expect is None:
-            expect = {k: o_obs[k] for k in self.compared}
+            expect = self.expected(o_obs, record.ruleset)
         setup_events = list(o_obs.get("events") or []) if not record.steps else []
         if not setup_events and not record.steps:
             setup_events = [{"kind": "", "rule": r} for r in o_obs.get("rules_applied") or []]

@@ -187,7 +187,7 @@ def record(differ: Differ, div: Divergence, setup: dict[str, Any],
         deal = not steps or bool(steps[-1].act.get("next_round"))
         expect = differ._fixed(probe, obs, DEAL_SHUFFLE_KEYS if deal else PLAY_SHUFFLE_KEYS)
     else:
-        expect = {k: obs[k] for k in differ.compared}
+        expect = differ.expected(obs, div.ruleset)
     return replace(probe, rules=rules, expect=expect, setup_events=setup_events,
                    observed={}, after=(obs.get("pending") or {}).get("decision"),
                    setup_after=setup_after)
