@@ -522,6 +522,8 @@ class Differ:
         self._before: dict[str, Any] = {}  # the oracle's observations at the last step chosen
         self._resume_at: dict[str, Any] | None = None  # its position after a shuffle
         self._example_rules: set[str] = set()
+        # a hand won short of the target: its set-up with the score raised, its steps
+        self._to_target: tuple[dict[str, Any], list[dict[str, Any]]] | None = None
         try:
             self._greet(rulesets)
             self._only(starts)
@@ -804,8 +806,11 @@ class Differ:
             return
         self.stats.examples += 1
         self._example_rules = set()
+        self._to_target = None
         try:
             self._play(plan.choices, plan.ruleset, plan.players, plan.seed, setup)
+            if self._to_target is not None:
+                self._on_target(plan.ruleset, plan.seed, *self._to_target)
         finally:
             novelty = sum(1.0 / (1 + self.coverage[r]) for r in self._example_rules)
             self.coverage.update(self._example_rules)
@@ -889,6 +894,9 @@ class Differ:
             if verdict != "go":
                 return
             o_obs, i_obs = self._last
+            if self._to_target is None and o_obs.get("round_over") and \
+                    not o_obs.get("game_over"):
+                self._to_target = self._short_of_target(record, o_obs)
             if o_obs.get("game_over"):  # one action after the game's end (game-over), no more
                 todo = [] if ended else [100 - self.illegal_percent]
                 ended = True
@@ -897,6 +905,49 @@ class Differ:
                 # a hand over: an action after its end tried (round-over), then the next hand
                 # dealt (its scores, its deal)
                 todo.extend([100 - self.illegal_percent, 0])
+
+    def _short_of_target(self, record: Divergence, o_obs: dict[str, Any]
+                         ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """A hand just won without reaching the target, from a `start: turn` set-up: that
+        set-up with the winner's score raised by what the hand left short of the target, and
+        the steps played from it (played again by `_on_target`: the same hand then ends on
+        the target exactly, CL.SCORE.TARGET). None where scores are not kept, or the hand
+        scored for more than one seat."""
+        from conformance import specdata
+
+        target_ = (specdata.ruleset_params(record.ruleset).get("scoring") or {}).get("target")
+        setup = record.setup
+        if "scoring" not in self.features or not target_ or setup.get("start") != "turn" or \
+                not isinstance(o_obs.get("scores"), dict):
+            return None
+        before = {str(s): int(v) for s, v in (setup.get("scores") or {}).items()}
+        after = {str(s): int(v) for s, v in o_obs["scores"].items()}
+        won = [s for s, v in after.items() if v != before.get(s, 0)]
+        if len(won) != 1 or not 0 < int(target_) - after[won[0]]:
+            return None
+        short = int(target_) - after[won[0]]
+        scores = {**before, won[0]: before.get(won[0], 0) + short}
+        return {**setup, "scores": scores}, [s.act for s in record.steps]
+
+    def _on_target(self, ruleset: str, seed: int, setup: dict[str, Any],
+                   acts: Sequence[dict[str, Any]]) -> None:
+        """The hand of `_short_of_target` played again from its set-up with the winner's
+        score raised: it ends on the target exactly (the game is over, CL.SCORE.TARGET, and
+        one action after its end tried), judged as any example."""
+        begun = self._begin(ruleset, seed, setup)
+        if begun is None or begun[2] is None:
+            return
+        record, o_obs, i_obs = begun
+        if self._judge(record, o_obs, i_obs, deal=True) != "go":
+            return
+        for act in acts:
+            if self._step(record, act, o_obs, i_obs) != "go":
+                return
+            o_obs, i_obs = self._last
+        if o_obs.get("game_over"):  # one action after the game's end (game-over)
+            chosen = self._choose(100 - self.illegal_percent, o_obs, record.players, ruleset)
+            if chosen is not None:
+                self._step(record, chosen[0], o_obs, i_obs)
 
     def _choose(self, r: int, o_obs: dict[str, Any], players: int, ruleset: str
                 ) -> tuple[dict[str, Any], bool] | None:
