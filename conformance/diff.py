@@ -57,8 +57,6 @@ from conformance.blame import Group, Signature, more_cards, signature, top_taken
 from conformance.divergence import (
     BATCH,
     COUNT_KEYS,
-    DEAL_SHUFFLE_KEYS,
-    PLAY_SHUFFLE_KEYS,
     REDUCE_SECONDS,
     SHRINK_SECONDS,
     STARTS,
@@ -67,6 +65,7 @@ from conformance.divergence import (
     StepRecord,
     action_features,
     before_step,
+    shuffle_keys,
     stateable,
 )
 from conformance.processes import kill_all
@@ -1125,8 +1124,7 @@ class Differ:
         shuffled = bool(o_obs.get("shuffled"))
         if shuffled:
             self._resume_at = self._turn()  # before `_fixed` moves the oracle
-            expect = self._fixed(record, o_obs, DEAL_SHUFFLE_KEYS if deal
-                                 else PLAY_SHUFFLE_KEYS)
+            expect = self._fixed(record, o_obs, shuffle_keys(deal, o_obs.get("events")))
         else:
             expect = self.expected(o_obs, record.ruleset)
         if o_obs.get("round_over") or o_obs.get("game_over"):
