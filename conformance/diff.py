@@ -138,6 +138,7 @@ class Plan:
     prefix: int  # `turn`: random actions the oracle plays from its deal
     drawing: bool  # ... drawing or keeping whenever it may
     choices: tuple[int, ...]  # one per step
+    out: int = -1  # `turn`: the player to play then left one card (`_one_left`); -1: not
 
 
 class DivergenceFound(Exception):  # noqa: N818 - what it reports
@@ -233,6 +234,30 @@ def _rare_refusal(obs: Mapping[str, Any]) -> bool:
     top = str(obs.get("top") or "")
     own = cmp.normalize("hands", obs.get("hands") or {}).get(str(cur), [])
     return len(own) == 1 or top.startswith("W4") or top[1:].startswith("D")
+
+
+def _face(card: str, side: Any) -> str:
+    """A card's face in play (Flip's `R5/PD5`: light `R5`, dark `PD5`)."""
+    faces = card.split("/", 1)
+    return faces[1] if side == "dark" and len(faces) == 2 else faces[0]
+
+
+def _one_left(pos: dict[str, Any], legal: Sequence[dict[str, Any]], pick: int
+              ) -> dict[str, Any]:
+    """The `start: turn` position `pos` with its player to play left one card that they may
+    play (`legal`: the oracle's actions there; an even `pick` prefers a Flip card), the rest
+    of their hand put under the draw pile: every card is still in the game. `pos` as it is
+    when they may play none."""
+    cur = str(pos.get("current"))
+    plays = sorted({str(a["play"]) for a in legal if "play" in a and str(a.get("player")) == cur})
+    flips = [c for c in plays if _face(c, pos.get("side"))[1:] == "F"]
+    among = flips if flips and pick % 2 == 0 else plays
+    if not among:
+        return pos
+    card = among[(pick // 2) % len(among)]
+    hand = list(pos["hands"][cur])
+    hand.remove(card)
+    return {**pos, "hands": {**pos["hands"], cur: [card]}, "draw": [*pos["draw"], *hand]}
 
 
 def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:
@@ -646,9 +671,10 @@ class Differ:
             raise _OracleFailed(f"the oracle failed: {exc}") from None
 
     def _position(self, ruleset: str, players: int, start: str, seed: int,
-                  prefix: int, drawing: bool = False) -> dict[str, Any] | None:
+                  prefix: int, drawing: bool = False, out: int = -1) -> dict[str, Any] | None:
         """A start position: the oracle's own deal and `prefix` random actions of play
-        (`drawing`: a draw or a keep whenever one is listed)."""
+        (`drawing`: a draw or a keep whenever one is listed; `out` >= 0: the player to play
+        then left one card, `_one_left`)."""
         try:
             if self.oracle.setup({"ruleset": ruleset, "seed": seed,
                                   "setup": {"players": players, "start": "game"}}) is not None:
@@ -668,7 +694,7 @@ class Differ:
             if i >= prefix:
                 pos = self._turn()
                 if pos is not None:
-                    return pos  # type: ignore[no-any-return]
+                    return pos if out < 0 else _one_left(pos, obs["legal_actions"], out)
             legal = [a for a in obs["legal_actions"] if not a.get("next_round")]
             if not legal:
                 return None
@@ -772,20 +798,26 @@ class Differ:
                                       if s in starts]))
         seed = draw(st.integers(0, 2**16 - 1))
         made: dict[str, Any] | None = None
-        prefix, drawing = 0, False
+        prefix, drawing, out = 0, False, -1
         if start.startswith("made"):
             made = self._made(draw, ruleset, players, deal=start == "made-round")
         elif start == "turn":
             prefix = draw(st.integers(0, self.max_prefix))
             # a prefix that draws whenever it may runs the draw pile down: reshuffles get played
             drawing = draw(st.booleans()) if prefix else False
+            if ruleset.split("+")[0] == "flip" and "scoring" in self.features and \
+                    draw(st.booleans()):
+                # Flip, where hands are scored: half the time the player to play is left one
+                # card, so that hands end (on either side, on a Flip card: FL.END.GO-OUT-FLIP,
+                # FL.SCORE.SIDE), which random play from a deal seldom reaches
+                out = draw(st.integers(0, 2**8 - 1))
         # every step's choice in one draw (one Hypothesis draw per step cost more than the
         # step): STEP_BYTES bytes each, shrinking toward fewer steps and toward 0 each
         steps = draw(st.integers(1, self.max_steps)) * STEP_BYTES
         raw = draw(st.binary(min_size=steps, max_size=steps))
         choices = tuple(int.from_bytes(raw[i:i + STEP_BYTES], "big")
                         for i in range(0, steps, STEP_BYTES))
-        return Plan(ruleset, players, start, seed, made, prefix, drawing, choices)
+        return Plan(ruleset, players, start, seed, made, prefix, drawing, choices, out)
 
     def example(self, plan: Plan) -> None:
         if self._shrink_end is not None and time.monotonic() > self._shrink_end:
@@ -794,7 +826,7 @@ class Differ:
             setup = plan.made
         else:
             where = (plan.ruleset, plan.players, plan.start, plan.seed, plan.prefix,
-                     plan.drawing)
+                     plan.drawing, plan.out)
             if where not in self._positions:
                 if len(self._positions) >= POSITION_CACHE:
                     self._positions.clear()
