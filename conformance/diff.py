@@ -502,6 +502,26 @@ def _made_deck(ruleset: str) -> tuple[str, ...]:
     return tuple(sorted(deck.light, key=_card_order))
 
 
+@functools.cache
+def _first_tops(ruleset: str) -> tuple[str, ...]:
+    """The cards of a classic deck that may lie on top once a hand is dealt: every card but
+    those the ruleset returns to the pile when turned first (`first_card`: a `return-...`
+    policy; classic-official's Wild Draw Four, CL.FIRST.WD4). () for other decks."""
+    from conformance import specdata
+    from uno_spec.notation import kinds
+
+    first = (specdata.ruleset_params(ruleset) or {}).get("first_card") or {}
+    by_rank = {k.rank: k.kind for k in kinds()}
+    returned = {kind for kind, policy in first.items() if str(policy).startswith("return")}
+
+    def kind(card: str) -> str:
+        symbol = card if card.startswith("W") else card[1:]
+        return "number" if symbol.isdigit() else by_rank.get(symbol, symbol)
+
+    deck = _made_deck(ruleset)
+    return tuple(c for c in deck if kind(c) not in returned) if returned else ()
+
+
 class Differ:
     """The oracle and the implementation under test, and the Hypothesis test that plays them."""
 
@@ -683,6 +703,12 @@ class Differ:
             return None  # e.g. a player count the ruleset does not allow
         except Unsupported:
             return None
+        if start == "game" and seed % 2 and self._made_deck(ruleset):
+            # half the time the whole deck in an order of the oracle's (classic decks): the
+            # dealer it decides is fixed, so the hands dealt are judged (CL.DEAL.SEVEN)
+            deal = self._exported()["deal"]
+            return {"players": players, "start": "game",
+                    "draw": [*deal["draw"], *(c for h in deal["hands"].values() for c in h)]}
         if start == "game":
             return {"players": players, "start": "game"}
         rng = random.Random(seed)
@@ -1156,7 +1182,7 @@ class Differ:
         shuffled = bool(o_obs.get("shuffled"))
         if shuffled:
             self._resume_at = self._turn()  # before `_fixed` moves the oracle
-            expect = self._fixed(record, o_obs, shuffle_keys(deal, o_obs.get("events")))
+            expect = self.shuffle_fixed(record, o_obs, deal)
         else:
             expect = self.expected(o_obs, record.ruleset)
         if o_obs.get("round_over") or o_obs.get("game_over"):
@@ -1198,6 +1224,22 @@ class Differ:
         if i_obs is None or self._judge(new, o_obs, i_obs) != "go":
             return None
         return new, o_obs, i_obs
+
+    def shuffle_fixed(self, record: Divergence, o_obs: dict[str, Any], deal: bool
+                      ) -> dict[str, Any]:
+        """What the rules fix after a step (`deal`: the set-up or a next hand) that shuffled:
+        the keys `shuffle_keys` names that the oracle's replays observe alike (`_fixed`); at a
+        deal, the hand sizes only where the dealer is fixed too (CL.DEAL.SEVEN: a `start:
+        game` whose deck decides the dealer, a next hand), and the top, where no other seed
+        turns the same, as any card of the deck the ruleset does not return to the pile
+        when turned first (`_first_tops`: CL.FIRST.WD4)."""
+        expect = self._fixed(record, o_obs, shuffle_keys(deal, o_obs.get("events")))
+        if deal and "dealer" not in expect:
+            expect.pop("hand_sizes", None)
+        tops = _first_tops(record.ruleset) if deal and "top" in self.compared else ()
+        if tops and o_obs.get("top") in tops and not o_obs.get("round_over"):
+            expect["top"] = {"one_of": list(tops)}
+        return expect
 
     def _fixed(self, record: Divergence, o_obs: dict[str, Any], candidates: Sequence[str]
                ) -> dict[str, Any]:

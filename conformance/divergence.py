@@ -30,7 +30,7 @@ SHRINK_SECONDS = 20.0  # shrinking budget per run, from its first divergence
 REDUCE_SECONDS = 15.0  # reduction budget per group (conformance.reduce)
 
 DEAL_SHUFFLE_KEYS = ("total_cards", "card_counts", "dealer", "scores", "eliminated",
-                     "round_over", "game_over")
+                     "round_over", "game_over", "hand_sizes")
 COUNT_KEYS = ("hand_sizes", "draw_size", "discard_size", "total_cards", "card_counts")
 # ... and during play: counts, and the discard's top stays (CL.RESHUFFLE.KEEP-TOP) with the
 # colour in force, the direction and the side
