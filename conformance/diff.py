@@ -994,7 +994,7 @@ class Differ:
         begun = self._begin(ruleset, seed, setup)
         if begun is None or begun[2] is None:
             return
-        record, o_obs, i_obs = begun
+        record, o_obs, i_obs = begun[0], begun[1], begun[2]
         if self._judge(record, o_obs, i_obs, deal=True) != "go":
             return
         for act in acts:
