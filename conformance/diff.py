@@ -236,12 +236,6 @@ def _rare_refusal(obs: Mapping[str, Any]) -> bool:
     return len(own) == 1 or top.startswith("W4") or top[1:].startswith("D")
 
 
-def _face(card: str, side: Any) -> str:
-    """A card's face in play (Flip's `R5/PD5`: light `R5`, dark `PD5`)."""
-    faces = card.split("/", 1)
-    return faces[1] if side == "dark" and len(faces) == 2 else faces[0]
-
-
 def _one_left(pos: dict[str, Any], legal: Sequence[dict[str, Any]], pick: int
               ) -> dict[str, Any]:
     """The `start: turn` position `pos` with its player to play left one card that they may
@@ -250,7 +244,7 @@ def _one_left(pos: dict[str, Any], legal: Sequence[dict[str, Any]], pick: int
     when they may play none."""
     cur = str(pos.get("current"))
     plays = sorted({str(a["play"]) for a in legal if "play" in a and str(a.get("player")) == cur})
-    flips = [c for c in plays if _face(c, pos.get("side"))[1:] == "F"]
+    flips = [c for c in plays if cmp._face_of(c, str(pos.get("side")))[1:] == "F"]
     among = flips if flips and pick % 2 == 0 else plays
     if not among:
         return pos
