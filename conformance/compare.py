@@ -16,11 +16,15 @@ Rules (docs/scenario-format.md):
   predicate `{kind, color, face, side}`; a colour or a seat `{one_of: [...]}`;
 - `events`: the observed events of the kinds the expectation lists must be exactly the listed
   ones, in order, each compared on the sub-keys it gives (other kinds are ignored);
+- `legal_actions`: the actions of the pending decision and jump-ins, compared as a set
+  (`legal_actions`: UNO calls, catches, `next_round` and table penalties left out, a play's
+  `uno` flag dropped);
 - cards compared in upper case, colours and words in lower case; seat keys as strings.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -137,6 +141,8 @@ def normalize(key: str, value: Any) -> Any:
         return {k: _view(x) for k, x in v.items()} if isinstance(v, dict) else v
     if key == "events" and isinstance(value, list):
         return [_event(e) for e in value]
+    if key == "legal_actions" and isinstance(value, list):
+        return legal_actions(value)
     if key == "pending":
         if isinstance(value, dict):
             out = dict(value)
@@ -145,6 +151,27 @@ def normalize(key: str, value: Any) -> Any:
             return out
         return value
     return value
+
+
+# actions an engine may list or not whatever the rules (an UNO call, late or not, a catch, the
+# next hand's deal, a table penalty): not compared in `legal_actions`
+UNLISTED = ("catch", "next_round", "referee")
+
+
+def legal_actions(actions: list[Any]) -> list[Any]:
+    """`legal_actions` in normal form: the set (sorted, each once) of the listed plays, draws,
+    passes, challenges, colours and swaps, a play's `uno` flag dropped; UNO calls alone,
+    catches, `next_round` and table penalties left out (what the reference lists and others
+    need not: docs/adapter-protocol.md). Cards in upper case, colours in lower case."""
+    out: dict[str, dict[str, Any]] = {}
+    for a in actions:
+        if not isinstance(a, dict) or any(k in a for k in UNLISTED) or \
+                (a.get("uno") and len(set(a) - {"player", "uno"}) == 0):
+            continue
+        act = {k: _card(v) if k == "play" else _word(v) if k == "color" else v
+               for k, v in a.items() if k != "uno"}
+        out[json.dumps(act, sort_keys=True)] = act
+    return [out[k] for k in sorted(out)]
 
 
 def _event(value: Any) -> Any:
@@ -281,6 +308,11 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
                 got = obs.get(sub, MISSING) if isinstance(obs, dict) else MISSING
                 if got != val:
                     out.append(Mismatch(f"pending.{sub}", val, got))
+        elif key == "legal_actions" and isinstance(want, list):
+            if obs != want:  # in normal form: what each side lists and the other does not
+                missing = [a for a in want if not isinstance(obs, list) or a not in obs]
+                extra = [a for a in obs if a not in want] if isinstance(obs, list) else obs
+                out.append(Mismatch(key, {"not listed": missing}, {"listed": extra}))
         elif not holds(key, want, obs):
             out.append(Mismatch(key, exp, observed[key]))
     return out

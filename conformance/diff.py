@@ -58,8 +58,6 @@ from conformance.blame import Group, Signature, more_cards, signature, top_taken
 from conformance.divergence import (
     BATCH,
     COUNT_KEYS,
-    DEAL_SHUFFLE_KEYS,
-    PLAY_SHUFFLE_KEYS,
     REDUCE_SECONDS,
     SHRINK_SECONDS,
     STARTS,
@@ -68,6 +66,7 @@ from conformance.divergence import (
     StepRecord,
     action_features,
     before_step,
+    shuffle_keys,
     stateable,
 )
 from conformance.processes import kill_all
@@ -84,8 +83,9 @@ if TYPE_CHECKING:
     from conformance.reduce import Reduction
 
 POSITION_VERSION = 1  # the `position` observation format this module reads
-ORACLE_KEYS = ("legal_actions", "rules_applied", "events", "shuffled", "position",
-               "turn_position")
+# the oracle's own observations, never compared (`legal_actions` is compared where the
+# implementation declares it: `Differ.expected`)
+ORACLE_KEYS = ("rules_applied", "events", "shuffled", "position", "turn_position")
 REQUIRED_ORACLE_KEYS = ("legal_actions", "rules_applied", "shuffled", "position")
 # what a shuffle can leave fixed, at a deal (the setup, a next round: a new first card) ...
 SETUP_CODES = ("unresolvable-setup", "wrong-player-count")  # a deal the rules refuse
@@ -171,6 +171,7 @@ class Plan:
     prefix: int  # `turn`: random actions the oracle plays from its deal
     drawing: bool  # ... drawing or keeping whenever it may
     choices: tuple[int, ...]  # one per step
+    out: int = -1  # `turn`: the player to play then left one card (`_one_left`); -1: not
 
 
 class DivergenceFound(Exception):  # noqa: N818 - what it reports
@@ -265,6 +266,24 @@ def _rare_refusal(obs: Mapping[str, Any]) -> bool:
     top = str(obs.get("top") or "")
     own = cmp.hand_sizes(obs.get("hands") or {}).get(str(cur), 0)
     return own == 1 or top.startswith("W4") or top[1:].startswith("D")
+
+
+def _one_left(pos: dict[str, Any], legal: Sequence[dict[str, Any]], pick: int
+              ) -> dict[str, Any]:
+    """The `start: turn` position `pos` with its player to play left one card that they may
+    play (`legal`: the oracle's actions there; an even `pick` prefers a Flip card), the rest
+    of their hand put under the draw pile: every card is still in the game. `pos` as it is
+    when they may play none."""
+    cur = str(pos.get("current"))
+    plays = sorted({str(a["play"]) for a in legal if "play" in a and str(a.get("player")) == cur})
+    flips = [c for c in plays if cmp._face_of(c, str(pos.get("side")))[1:] == "F"]
+    among = flips if flips and pick % 2 == 0 else plays
+    if not among:
+        return pos
+    card = among[(pick // 2) % len(among)]
+    hand = list(pos["hands"][cur])
+    hand.remove(card)
+    return {**pos, "hands": {**pos["hands"], cur: [card]}, "draw": [*pos["draw"], *hand]}
 
 
 def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:
@@ -509,6 +528,26 @@ def _made_deck(ruleset: str) -> tuple[str, ...]:
     return tuple(sorted(deck.light, key=_card_order))
 
 
+@functools.cache
+def _first_tops(ruleset: str) -> tuple[str, ...]:
+    """The cards of a classic deck that may lie on top once a hand is dealt: every card but
+    those the ruleset returns to the pile when turned first (`first_card`: a `return-...`
+    policy; classic-official's Wild Draw Four, CL.FIRST.WD4). () for other decks."""
+    from conformance import specdata
+    from uno_spec.notation import kinds
+
+    first = (specdata.ruleset_params(ruleset) or {}).get("first_card") or {}
+    by_rank = {k.rank: k.kind for k in kinds()}
+    returned = {kind for kind, policy in first.items() if str(policy).startswith("return")}
+
+    def kind(card: str) -> str:
+        symbol = card if card.startswith("W") else card[1:]
+        return "number" if symbol.isdigit() else by_rank.get(symbol, symbol)
+
+    deck = _made_deck(ruleset)
+    return tuple(c for c in deck if kind(c) not in returned) if returned else ()
+
+
 class Differ:
     """The oracle and the implementation under test, and the Hypothesis test that plays them."""
 
@@ -553,6 +592,8 @@ class Differ:
         self._before: dict[str, Any] = {}  # the oracle's observations at the last step chosen
         self._resume_at: dict[str, Any] | None = None  # its position after a shuffle
         self._example_rules: set[str] = set()
+        # a hand won short of the target: its set-up with the score raised, its steps
+        self._to_target: tuple[dict[str, Any], list[dict[str, Any]]] | None = None
         try:
             self._greet(rulesets)
             self._only(starts)
@@ -676,9 +717,10 @@ class Differ:
             raise _OracleFailed(f"the oracle failed: {exc}") from None
 
     def _position(self, ruleset: str, players: int, start: str, seed: int,
-                  prefix: int, drawing: bool = False) -> dict[str, Any] | None:
+                  prefix: int, drawing: bool = False, out: int = -1) -> dict[str, Any] | None:
         """A start position: the oracle's own deal and `prefix` random actions of play
-        (`drawing`: a draw or a keep whenever one is listed)."""
+        (`drawing`: a draw or a keep whenever one is listed; `out` >= 0: the player to play
+        then left one card, `_one_left`)."""
         try:
             if self.oracle.setup({"ruleset": ruleset, "seed": seed,
                                   "setup": {"players": players, "start": "game"}}) is not None:
@@ -687,6 +729,12 @@ class Differ:
             return None  # e.g. a player count the ruleset does not allow
         except Unsupported:
             return None
+        if start == "game" and seed % 2 and self._made_deck(ruleset):
+            # half the time the whole deck in an order of the oracle's (classic decks): the
+            # dealer it decides is fixed, so the hands dealt are judged (CL.DEAL.SEVEN)
+            deal = self._exported()["deal"]
+            return {"players": players, "start": "game",
+                    "draw": [*deal["draw"], *(c for h in deal["hands"].values() for c in h)]}
         if start == "game":
             return {"players": players, "start": "game"}
         rng = random.Random(seed)
@@ -698,7 +746,7 @@ class Differ:
             if i >= prefix:
                 pos = self._turn()
                 if pos is not None:
-                    return pos  # type: ignore[no-any-return]
+                    return pos if out < 0 else _one_left(pos, obs["legal_actions"], out)
             legal = [a for a in obs["legal_actions"] if not a.get("next_round")]
             if not legal:
                 return None
@@ -802,20 +850,26 @@ class Differ:
                                       if s in starts]))
         seed = draw(st.integers(0, 2**16 - 1))
         made: dict[str, Any] | None = None
-        prefix, drawing = 0, False
+        prefix, drawing, out = 0, False, -1
         if start.startswith("made"):
             made = self._made(draw, ruleset, players, deal=start == "made-round")
         elif start == "turn":
             prefix = draw(st.integers(0, self.max_prefix))
             # a prefix that draws whenever it may runs the draw pile down: reshuffles get played
             drawing = draw(st.booleans()) if prefix else False
+            if ruleset.split("+")[0] == "flip" and "scoring" in self.features and \
+                    draw(st.booleans()):
+                # Flip, where hands are scored: half the time the player to play is left one
+                # card, so that hands end (on either side, on a Flip card: FL.END.GO-OUT-FLIP,
+                # FL.SCORE.SIDE), which random play from a deal seldom reaches
+                out = draw(st.integers(0, 2**8 - 1))
         # every step's choice in one draw (one Hypothesis draw per step cost more than the
         # step): STEP_BYTES bytes each, shrinking toward fewer steps and toward 0 each
         steps = draw(st.integers(1, self.max_steps)) * STEP_BYTES
         raw = draw(st.binary(min_size=steps, max_size=steps))
         choices = tuple(int.from_bytes(raw[i:i + STEP_BYTES], "big")
                         for i in range(0, steps, STEP_BYTES))
-        return Plan(ruleset, players, start, seed, made, prefix, drawing, choices)
+        return Plan(ruleset, players, start, seed, made, prefix, drawing, choices, out)
 
     def example(self, plan: Plan) -> None:
         if self._shrink_end is not None and time.monotonic() > self._shrink_end:
@@ -824,7 +878,7 @@ class Differ:
             setup = plan.made
         else:
             where = (plan.ruleset, plan.players, plan.start, plan.seed, plan.prefix,
-                     plan.drawing)
+                     plan.drawing, plan.out)
             if where not in self._positions:
                 if len(self._positions) >= POSITION_CACHE:
                     self._positions.clear()
@@ -835,8 +889,11 @@ class Differ:
             return
         self.stats.examples += 1
         self._example_rules = set()
+        self._to_target = None
         try:
             self._play(plan.choices, plan.ruleset, plan.players, plan.seed, setup)
+            if self._to_target is not None:
+                self._on_target(plan.ruleset, plan.seed, *self._to_target)
         finally:
             # summed in a fixed order: a set's order follows the string hash, randomised per
             # process, and a float sum's last bit with it (Hypothesis compares the scores)
@@ -922,6 +979,9 @@ class Differ:
             if verdict != "go":
                 return
             o_obs, i_obs = self._last
+            if self._to_target is None and o_obs.get("round_over") and \
+                    not o_obs.get("game_over"):
+                self._to_target = self._short_of_target(record, o_obs)
             if o_obs.get("game_over"):  # one action after the game's end (game-over), no more
                 todo = [] if ended else [100 - self.illegal_percent]
                 ended = True
@@ -930,6 +990,49 @@ class Differ:
                 # a hand over: an action after its end tried (round-over), then the next hand
                 # dealt (its scores, its deal)
                 todo.extend([100 - self.illegal_percent, 0])
+
+    def _short_of_target(self, record: Divergence, o_obs: dict[str, Any]
+                         ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """A hand just won without reaching the target, from a `start: turn` set-up: that
+        set-up with the winner's score raised by what the hand left short of the target, and
+        the steps played from it (played again by `_on_target`: the same hand then ends on
+        the target exactly, CL.SCORE.TARGET). None where scores are not kept, or the hand
+        scored for more than one seat."""
+        from conformance import specdata
+
+        target_ = (specdata.ruleset_params(record.ruleset).get("scoring") or {}).get("target")
+        setup = record.setup
+        if "scoring" not in self.features or not target_ or setup.get("start") != "turn" or \
+                not isinstance(o_obs.get("scores"), dict):
+            return None
+        before = {str(s): int(v) for s, v in (setup.get("scores") or {}).items()}
+        after = {str(s): int(v) for s, v in o_obs["scores"].items()}
+        won = [s for s, v in after.items() if v != before.get(s, 0)]
+        if len(won) != 1 or not 0 < int(target_) - after[won[0]]:
+            return None
+        short = int(target_) - after[won[0]]
+        scores = {**before, won[0]: before.get(won[0], 0) + short}
+        return {**setup, "scores": scores}, [s.act for s in record.steps]
+
+    def _on_target(self, ruleset: str, seed: int, setup: dict[str, Any],
+                   acts: Sequence[dict[str, Any]]) -> None:
+        """The hand of `_short_of_target` played again from its set-up with the winner's
+        score raised: it ends on the target exactly (the game is over, CL.SCORE.TARGET, and
+        one action after its end tried), judged as any example."""
+        begun = self._begin(ruleset, seed, setup)
+        if begun is None or begun[2] is None:
+            return
+        record, o_obs, i_obs = begun[0], begun[1], begun[2]
+        if self._judge(record, o_obs, i_obs, deal=True) != "go":
+            return
+        for act in acts:
+            if self._step(record, act, o_obs, i_obs) != "go":
+                return
+            o_obs, i_obs = self._last
+        if o_obs.get("game_over"):  # one action after the game's end (game-over)
+            chosen = self._choose(100 - self.illegal_percent, o_obs, record.players, ruleset)
+            if chosen is not None:
+                self._step(record, chosen[0], o_obs, i_obs)
 
     def _choose(self, r: int, o_obs: dict[str, Any], players: int, ruleset: str
                 ) -> tuple[dict[str, Any], bool] | None:
@@ -1107,10 +1210,9 @@ class Differ:
         shuffled = bool(o_obs.get("shuffled"))
         if shuffled:
             self._resume_at = self._turn()  # before `_fixed` moves the oracle
-            expect = self._fixed(record, o_obs, DEAL_SHUFFLE_KEYS if deal
-                                 else PLAY_SHUFFLE_KEYS)
+            expect = self.shuffle_fixed(record, o_obs, deal)
         else:
-            expect = {k: o_obs[k] for k in self.compared}
+            expect = self.expected(o_obs, record.ruleset)
         if o_obs.get("round_over") or o_obs.get("game_over"):
             # CL.END.OUT: the hand is over, so no rule fixes the direction any more (a last
             # Reverse may or may not turn it: it governs no turn; the next hand's direction is
@@ -1125,8 +1227,12 @@ class Differ:
                                      more=more_cards(mismatches),
                                      taken=top_taken(mismatches),
                                      message="; ".join(m.describe() for m in mismatches[:4]))
-            if not shuffled:
+            if not shuffled and (verdict != "resync"
+                                 or any(m.key != "legal_actions" for m in mismatches)):
                 return verdict
+            # only the listed actions differ, in a known group: both sides are in the same
+            # position, and play goes on from it (set up again there, the list would differ
+            # again: the example could never get past it)
         over = o_obs.get("game_over") or \
             o_obs.get("round_over") and "scoring" not in self.features
         if shuffled:
@@ -1150,6 +1256,22 @@ class Differ:
         if i_obs is None or self._judge(new, o_obs, i_obs) != "go":
             return None
         return new, o_obs, i_obs
+
+    def shuffle_fixed(self, record: Divergence, o_obs: dict[str, Any], deal: bool
+                      ) -> dict[str, Any]:
+        """What the rules fix after a step (`deal`: the set-up or a next hand) that shuffled:
+        the keys `shuffle_keys` names that the oracle's replays observe alike (`_fixed`); at a
+        deal, the hand sizes only where the dealer is fixed too (CL.DEAL.SEVEN: a `start:
+        game` whose deck decides the dealer, a next hand), and the top, where no other seed
+        turns the same, as any card of the deck the ruleset does not return to the pile
+        when turned first (`_first_tops`: CL.FIRST.WD4)."""
+        expect = self._fixed(record, o_obs, shuffle_keys(deal, o_obs.get("events")))
+        if deal and "dealer" not in expect:
+            expect.pop("hand_sizes", None)
+        tops = _first_tops(record.ruleset) if deal and "top" in self.compared else ()
+        if tops and o_obs.get("top") in tops and not o_obs.get("round_over"):
+            expect["top"] = {"one_of": list(tops)}
+        return expect
 
     def _fixed(self, record: Divergence, o_obs: dict[str, Any], candidates: Sequence[str]
                ) -> dict[str, Any]:
@@ -1191,6 +1313,17 @@ class Differ:
             self._o(self.oracle.act, act)
         return self._o(self.oracle.observe, list(keys))  # type: ignore[no-any-return]
 
+    def expected(self, o_obs: dict[str, Any], ruleset: str) -> dict[str, Any]:
+        """The oracle's observations the implementation is compared on after a step that did
+        not shuffle: every compared key, but `legal_actions` only where every action it
+        compares (`compare.legal_actions`) is within the implementation's features (the
+        reference lists a challenge an implementation without it cannot list)."""
+        expect = {k: o_obs[k] for k in self.compared}
+        if "legal_actions" in expect and not all(
+                self.allowed(a, ruleset) for a in cmp.legal_actions(expect["legal_actions"])):
+            del expect["legal_actions"]
+        return expect
+
     def _accepting(self, o_obs: dict[str, Any], ruleset: str) -> bool:
         """The oracle waits for a challenge decision the implementation cannot make (it lacks
         the challenge feature) and only its acceptance (`challenge: false`) is allowed."""
@@ -1213,7 +1346,7 @@ class Differ:
     def _crash(self, record: Divergence, exc: AdapterError, o_obs: dict[str, Any]) -> str:
         kind = "hang" if exc.code == "timeout" else "crash"
         expect = {k: o_obs[k] for k in self.compared if k in COUNT_KEYS} \
-            if o_obs.get("shuffled") else {k: o_obs[k] for k in self.compared}
+            if o_obs.get("shuffled") else self.expected(o_obs, record.ruleset)
         return self._diverged(record, kind, o_obs, {}, expect=expect,
                               codes=("", exc.code), message=f"{exc.code}: {exc.message}",
                               resync=False)
@@ -1247,7 +1380,7 @@ class Differ:
         from conformance.diff_scenarios import scenario_features
 
         if expect is None:
-            expect = {k: o_obs[k] for k in self.compared}
+            expect = self.expected(o_obs, record.ruleset)
         setup_events = list(o_obs.get("events") or []) if not record.steps else []
         if not setup_events and not record.steps:
             setup_events = [{"kind": "", "rule": r} for r in o_obs.get("rules_applied") or []]

@@ -30,12 +30,27 @@ SHRINK_SECONDS = 20.0  # shrinking budget per run, from its first divergence
 REDUCE_SECONDS = 15.0  # reduction budget per group (conformance.reduce)
 
 DEAL_SHUFFLE_KEYS = ("total_cards", "card_counts", "dealer", "scores", "eliminated",
-                     "round_over", "game_over")
+                     "round_over", "game_over", "hand_sizes")
 COUNT_KEYS = ("hand_sizes", "draw_size", "discard_size", "total_cards", "card_counts")
 # ... and during play: counts, and the discard's top stays (CL.RESHUFFLE.KEEP-TOP) with the
 # colour in force, the direction and the side
 PLAY_SHUFFLE_KEYS = (*COUNT_KEYS, "top", "active_color", "direction", "side", "scores",
                      "round_over", "game_over", "eliminated")
+# ... and, after a shuffle of the hands alone (no card drawn: a Wild Shuffle Hands), whose turn
+# it is: the card's rule fixes it whatever the cards dealt (CL18.WSH.NEXT)
+HANDS_ONLY = frozenset({"hands-shuffled"})
+DRAWING = frozenset({"drew", "reshuffled", "exhausted", "dealt", "first-card", "caught"})
+
+
+def shuffle_keys(deal: bool, events: list[dict[str, Any]] | None = None) -> tuple[str, ...]:
+    """The keys a shuffle can leave fixed after a step (`deal`: a set-up or a next hand)
+    whose reference events are `events`: the turn too when it only redistributed the hands."""
+    if deal:
+        return DEAL_SHUFFLE_KEYS
+    kinds = {str(e.get("kind")) for e in events or []}
+    if kinds & HANDS_ONLY and not kinds & DRAWING:
+        return (*PLAY_SHUFFLE_KEYS, "pending", "current")
+    return PLAY_SHUFFLE_KEYS
 
 
 @dataclass

@@ -152,12 +152,7 @@ def record(differ: Differ, div: Divergence, setup: dict[str, Any],
     """The divergence `div` as it would be found from `setup` and `acts`: the oracle's steps
     (rejections, rules, events) and its observations after the last one (after a shuffle, only
     what it leaves fixed). None when the oracle refuses the set-up."""
-    from conformance.divergence import (
-        DEAL_SHUFFLE_KEYS,
-        PLAY_SHUFFLE_KEYS,
-        StepRecord,
-        before_step,
-    )
+    from conformance.divergence import StepRecord, before_step
 
     o = differ.oracle
     keys = differ.oracle_keys
@@ -185,9 +180,9 @@ def record(differ: Differ, div: Divergence, setup: dict[str, Any],
     probe = replace(div, setup=setup, steps=steps, shuffled=shuffled)
     if shuffled:
         deal = not steps or bool(steps[-1].act.get("next_round"))
-        expect = differ._fixed(probe, obs, DEAL_SHUFFLE_KEYS if deal else PLAY_SHUFFLE_KEYS)
+        expect = differ.shuffle_fixed(probe, obs, deal)
     else:
-        expect = {k: obs[k] for k in differ.compared}
+        expect = differ.expected(obs, div.ruleset)
     return replace(probe, rules=rules, expect=expect, setup_events=setup_events,
                    observed={}, after=(obs.get("pending") or {}).get("decision"),
                    setup_after=setup_after)

@@ -132,6 +132,49 @@ def test_mutant_served_over_stdio_is_caught(name: str, rule: str, options: dict[
     assert [r.status for r in on_mutant.results] == ["failed"]
 
 
+# the bugs caught by what a first version did not judge (docs/differential.md "The planted-bug
+# campaign"): name, what the group shows differ (`Signature.what`), Differ options
+REACHED = [
+    # the listed legal actions, where the implementation declares `legal_actions`
+    ("wild-last-resort", "legal_actions", {"players": (2, 3), "starts": ["made"],
+                                           "max_steps": 5}),
+    # a hand won short of the target played again to end on it
+    ("target-strict", "game_over", {"players": (2, 3), "starts": ["made"], "max_steps": 10}),
+    # the turn after a Wild Shuffle Hands
+    ("wsh-plays-again", "pending.player", {"rulesets": ["classic-official+cards-2018"],
+                                           "players": (2, 3), "starts": ["made"],
+                                           "max_steps": 10}),
+    # Flip turn starts with the player to play one card from going out
+    ("flip-go-out", "side", {"rulesets": ["flip"], "players": (2, 3), "starts": ["turn"],
+                             "max_prefix": 60, "max_steps": 5}),
+    ("dark-scored-light", "scores", {"rulesets": ["flip"], "players": (2, 3),
+                                     "starts": ["turn"], "max_prefix": 60, "max_steps": 5}),
+    # a deal whose dealer the deck fixes; the first top against the cards the ruleset returns
+    ("deal-short", "hand_sizes", {"players": (2, 3), "starts": ["game"], "max_steps": 3}),
+    ("first-wd4-stays", "top", {"players": (2, 3), "starts": ["made-round"], "max_steps": 3}),
+]
+
+
+@pytest.mark.parametrize(("name", "what", "options"), REACHED, ids=[m[0] for m in REACHED])
+def test_mutant_of_a_rule_first_missed_is_caught(name: str, what: str, options: dict[str, Any],
+                                                 tmp_path: Path) -> None:
+    def shows(found: Any) -> bool:
+        return any(d.signature.what == what for d in found.values())
+
+    report = Differ(ReferenceOracle, stdio(mutant(name)), shrink_seconds=0.5,
+                    reduce_seconds=0.5, **options).run(examples=200, seed=1, until=shows)
+    caught = [(d, c) for d, c in report.groups if d.signature.what == what]
+    assert caught, [d.signature.describe() for d, _ in report.groups]
+    written = write_all(caught[:1], f"mutant-{name}", tmp_path)
+    corpus = load_corpus([tmp_path])
+    assert corpus.errors == [] and len(written) == 1
+    sc = corpus.scenarios[0]
+    on_reference = Runner(ReferenceAdapter).run([sc])
+    assert [r.status for r in on_reference.results] == ["passed"], on_reference.results
+    on_mutant = Runner(stdio(mutant(name))).run([sc])
+    assert [r.status for r in on_mutant.results] == ["failed"]
+
+
 def test_a_crash_is_its_own_kind_of_divergence() -> None:
     report = Differ(ReferenceOracle, stdio(mutant("crash")), players=(3, 4), max_prefix=40,
                     max_steps=10, shrink_seconds=0.5, reduce_seconds=0.5, confirm_runs=1
@@ -390,7 +433,10 @@ def test_an_oracle_without_the_diff_observations_exits_2(
     assert main(["conformance", "diff", "--adapter", "reference", "--oracle", "reference",
                  "--no-database", "--examples", "1"]) == 2
     lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(lines) == 1 and "does not declare the observation(s) legal_actions" in lines[0]
+    # the plain reference declares `legal_actions` (compared where an implementation does), not
+    # the oracle's own observations
+    assert len(lines) == 1 and "does not declare the observation(s) rules_applied, shuffled, " \
+        "position" in lines[0]
 
 
 def test_cli_reports_and_writes_scenarios_that_run_as_is(tmp_path: Path,

@@ -16,16 +16,16 @@ from typing import Any
 from conformance.protocol import PROTOCOL, AdapterError, Unsupported, setup_request
 
 # The observations the engine answers: the protocol's vocabulary and the optional ones of the
-# `game-start` and `views` features (docs/adapter-protocol.md).
+# `game-start` and `views` features, `events` and `legal_actions` (docs/adapter-protocol.md).
 OBSERVATIONS = [
     "hands", "hand_sizes", "top", "active_color", "current", "pending", "direction", "side",
     "draw_size", "discard_size", "scores", "round_over", "game_over", "winner", "dealer",
-    "total_cards", "card_counts", "views", "eliminated", "events",
+    "total_cards", "card_counts", "views", "eliminated", "events", "legal_actions",
 ]
 # docs/adapter-protocol.md "Differential fuzzing": what the oracle of `conformance diff` answers
 # besides the scenario observations; declared by `ReferenceOracle` only, so that a corpus run's
 # `state_unchanged` (which observes every declared key) does not compute them
-ORACLE_OBSERVATIONS = ["legal_actions", "rules_applied", "shuffled", "position", "turn_position"]
+ORACLE_OBSERVATIONS = ["rules_applied", "shuffled", "position", "turn_position"]
 PLAYERS = (2, 10)  # CL.DECK.PLAYERS; a ruleset narrower still refuses the others at setup
 POSITION_VERSION = 1  # the `position` observation's format (docs/adapter-protocol.md)
 DECISION = {"play": "play", "play-drawn": "play-drawn", "color": "color",
@@ -701,7 +701,8 @@ def phase_edges(scenarios: Sequence[Any]) -> PhaseEdges:
 
 class ReferenceOracle(ReferenceAdapter):
     """The reference engine as the oracle of `conformance diff`: it also declares the
-    observations `legal_actions`, `rules_applied`, `shuffled` and `position`."""
+    observations `rules_applied`, `shuffled` and `position` (`legal_actions` is declared
+    by the plain reference too)."""
 
     def hello(self) -> dict[str, Any]:
         caps = super().hello()
