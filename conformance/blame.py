@@ -68,7 +68,8 @@ EFFECTS: dict[str, frozenset[str]] = {
     "jumped-in": TURN | {"top", "hands", "hand_sizes", "discard_size", "active_color"},
     "hands-swapped": frozenset({"hands", "hand_sizes", "views"}),
     "hands-rotated": frozenset({"hands", "hand_sizes", "views"}),
-    "hands-shuffled": frozenset({"hands", "hand_sizes", "views"}),
+    # a Wild Shuffle Hands' deal, then whose turn it is (CL18.WSH.NEXT, `TURN_AFTER`)
+    "hands-shuffled": TURN | {"hands", "hand_sizes", "views"},
 }
 
 # an action -> the event that records it (a draw may first reshuffle: the draw is the action)
@@ -96,8 +97,10 @@ CONSEQUENCES = frozenset({"CL.TWO.SKIP-AGAIN", "CL.TWO.D2-AGAIN", "CL.TWO.WD4-AG
                           "CL.TWO.REVERSE-DIRECTION"})
 # The rule that decides whose play follows an event whose own rule decides something else:
 # a card played with no turn effect (its event's rule is what lets it be played,
-# CL.PLAY.MATCH), and a Flip card (its `flipped` event's rule is the side change)
-TURN_AFTER = {"played": "CL.PLAY.ONE-CARD", "flipped": "FL.FLIP.NEXT-PLAYER"}
+# CL.PLAY.MATCH), a Flip card (its `flipped` event's rule is the side change) and a Wild
+# Shuffle Hands (its `hands-shuffled` event's rule is the deal, CL18.WSH.DEAL)
+TURN_AFTER = {"played": "CL.PLAY.ONE-CARD", "flipped": "FL.FLIP.NEXT-PLAYER",
+              "hands-shuffled": "CL18.WSH.NEXT"}
 # The decision a played card opens (the reference's `after`) -> (the card's symbol, '' any,
 # the rule that opens it), the first that applies to the ruleset: no event names these
 ASKED = {"swap": (("7", "V.SEVENO.SEVEN-PENDING"), ("", "V.SWAP.TARGET")),

@@ -295,6 +295,15 @@ def test_whose_play_follows_a_card_without_a_turn_effect_is_the_cards_turn_rule(
     assert governing_rule("pending.player", flip, players=3, ruleset="flip",
                           after="play") == "FL.FLIP.NEXT-PLAYER"
     assert governing_rule("side", flip, players=3, ruleset="flip") == "FL.FLIP.SIDE-CHANGE"
+    # after a Wild Shuffle Hands, CL18.WSH.NEXT, not the deal (CL18.WSH.DEAL) nor the play
+    # (the planted bug wsh-plays-again was named CL.PLAY.ONE-CARD)
+    wsh = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "WSH"},
+           {"kind": "hands-shuffled", "player": 0, "rule": "CL18.WSH.DEAL"}]
+    cards_2018 = "classic-official+cards-2018"
+    assert governing_rule("pending.player", wsh, players=3, ruleset=cards_2018,
+                          after="play") == "CL18.WSH.NEXT"
+    assert governing_rule("hand_sizes.1", wsh, players=3, ruleset=cards_2018,
+                          after="play") == "CL18.WSH.DEAL"
     # a Wild Draw Four's victim is asked to challenge: not a turn's play
     wd4 = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "W4"}]
     assert governing_rule("pending.decision", wd4, players=3, ruleset="classic-official",

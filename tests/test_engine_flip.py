@@ -325,6 +325,16 @@ def test_score_light_values() -> None:
     assert g.scores == [100 + 10 + 20 + 50, 0, 0]
 
 
+def test_the_hand_won_is_scored_under_flips_own_rule() -> None:
+    """FL.SCORE.WINNER: a Flip hand's scoring event cites Flip's rule, not the classic
+    CL.SCORE.WINNER, which no Flip ruleset has (conformance diff named a Flip scoring bug
+    by the classic rule)."""
+    g = game(hands={0: ["R3/P2"], 1: ["W2/T4"], 2: ["G1/T1"]})
+    events = g.apply(Action.play(0, parse("R3/P2")))
+    assert [(e.player, e.count, e.rule) for e in events if e.kind == "went-out"] == \
+        [(0, 50 + 1, "FL.SCORE.WINNER")]
+
+
 def test_game_to_500() -> None:  # FL.GAME.TARGET-500
     g = game(hands={0: ["R3/P2"], 1: ["W2/T4"], 2: ["G1/T1"]}, scores={0: 449})
     play(g, 0, "R3/P2")

@@ -20,6 +20,8 @@ from uno_fsm.rules.wild_draw import CHALLENGE_RULES
 # The rule of a game decided by one hand (a ruleset without a target), by base ruleset:
 # GUIDE.END.FIRST-OUT (RUL.GUIDE.GAME-END); any other base: CL22.SCORE.ONE-HAND
 ONE_HAND_RULES = {"classic-guide": "GUIDE.END.FIRST-OUT"}
+# The winner of a hand scores the others' cards, by the game's own rule
+WINNER_RULE = {"classic": "CL.SCORE.WINNER", "flip": "FL.SCORE.WINNER"}
 
 
 def _light(card: Card) -> Face:
@@ -86,7 +88,7 @@ class ScoringRules(Core):
                 break
         if scored is None:
             # CL.SCORE.WINNER, FL.SCORE.WINNER; CL.SCORE.ACCUMULATE, FL.GAME.ACCUMULATE
-            scored = sum(held) - held[winner], "CL.SCORE.WINNER"
+            scored = sum(held) - held[winner], WINNER_RULE[p.game]
             st.scores[winner] += scored[0]
         st.round_winner = winner
         st.uno_window = None
