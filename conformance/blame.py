@@ -22,6 +22,7 @@ only chooses among them, from the protocol's vocabulary (event kinds, observatio
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -323,6 +324,50 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     return rule
 
 
+def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
+                 ruleset: str | None = None) -> str | None:
+    """The rule of a difference in the listed actions (`legal_actions`: the reference's list,
+    the implementation's), at the position they were listed in (`at`: its `top`,
+    `active_color` and `pending`): the first play of the player to play (in the normal form's
+    order, `compare.legal_actions`) that one side lists alone. Listed by the reference alone,
+    the rule that makes it playable there: a plain Wild CL.PLAY.WILD-ANYTIME, a card of the
+    colour in force CL.PLAY.MATCH-COLOUR (on a Wild, CL.PLAY.MATCH-ON-WILD), of the top's
+    number CL.PLAY.MATCH-NUMBER, of its symbol CL.PLAY.MATCH-SYMBOL; listed by the
+    implementation alone, a coloured card the matching rule refuses, CL.PLAY.MATCH. Classic
+    decks only; None otherwise (a Wild Draw Four, a jump-in, a draw: the step's rule)."""
+    from conformance import compare as cmp
+
+    if not (ruleset or "classic").startswith("classic") or not at:
+        return None
+    ref, imp = ({json.dumps(a, sort_keys=True): a
+                 for a in (cmp.legal_actions(side) if isinstance(side, list) else [])}
+                for side in listed)
+    pending = at.get("pending") if isinstance(at.get("pending"), Mapping) else {}
+    top = str(at.get("top") or "").upper()
+    colour = str(at.get("active_color") or "")[:1].upper()
+    for key in sorted(ref.keys() ^ imp.keys()):
+        action = ref.get(key) or imp[key]
+        card = str(action.get("play") or "").upper()
+        if not card or card == "W4" or pending.get("decision") != "play" or \
+                str(action.get("player")) != str(pending.get("player")):
+            continue
+        if key in imp:
+            rule = None if card.startswith("W") else "CL.PLAY.MATCH"
+        elif card == "W":
+            rule = "CL.PLAY.WILD-ANYTIME"
+        elif top.startswith("W"):
+            rule = "CL.PLAY.MATCH-ON-WILD" if card[:1] == colour else None
+        elif card[:1] == colour:
+            rule = "CL.PLAY.MATCH-COLOUR"
+        elif _symbol(card) == _symbol(top):
+            rule = "CL.PLAY.MATCH-NUMBER" if _symbol(card).isdigit() else "CL.PLAY.MATCH-SYMBOL"
+        else:
+            rule = None
+        if rule is not None and _applies(rule, ruleset):
+            return rule
+    return None
+
+
 def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
     """The keys of `mismatches` (`compare.Mismatch`, or their JSON form) where the
     implementation shows more cards than the reference: a longer hand, a larger hand size."""
@@ -402,7 +447,9 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
               before: Mapping[str, Any] | None = None, players: int | None = None,
               ruleset: str | None = None, after: str | None = None,
               previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
-              more: Sequence[str] = (), taken: bool = False) -> Signature:
+              more: Sequence[str] = (), taken: bool = False,
+              listed: tuple[Any, Any] | None = None,
+              at: Mapping[str, Any] | None = None) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
@@ -411,7 +458,9 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     `not-your-turn` and the other does not, they disagree on whose turn it is: the rule is the
     one that governed the turn after that step); `more`: the mismatched keys where the
     implementation shows more cards (`more_cards`); `taken`: its discard pile lost the top
-    card the reference keeps (`top_taken`)."""
+    card the reference keeps (`top_taken`); `listed`: (the reference's, the implementation's)
+    `legal_actions` where they differ, listed at `at` (the reference's observations after the
+    step: `listing_rule`)."""
     drawn_played = decision == "play-drawn" and action is not None and "play" in action
     if drawn_played:
         decision = "play"  # the drawn card played: a play like any other
@@ -439,6 +488,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
                                   extra=key in more)
             if drawn_played and rule == "CL.PLAY.MATCH":
                 rule = "CL.DRAW.PLAY-DRAWN"  # what playing the drawn card does to the table
+            if what == "legal_actions" and listed is not None:
+                rule = listing_rule(listed, at, ruleset) or rule
         else:
             rule = (rejection or {}).get("rule")
     elif kind in ("accepted", "error-code"):
@@ -465,10 +516,12 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
                      before: Mapping[str, Any] | None = None, players: int | None = None,
                      ruleset: str | None = None, after: str | None = None,
                      previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
-                     action: Mapping[str, Any] | None = None) -> Signature | None:
+                     action: Mapping[str, Any] | None = None,
+                     at: Mapping[str, Any] | None = None) -> Signature | None:
     """The signature of a `conformance run` result (its JSON form, conformance.runner's
     `Result.to_json`) that did not pass; `events`, `rejection`, `before` and `decision` are the
-    reference's at the failing step. None for a result that passed or was not judged."""
+    reference's at the failing step, `at` its observations after it (`listing_rule`). None
+    for a result that passed or was not judged."""
     status = str(result.get("outcome") or result.get("status"))
     if action is None:  # the failing step's act (an `expect` step has none: give the last act)
         action = result.get("action") if isinstance(result.get("action"), dict) else None
@@ -483,6 +536,10 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
     if status != "failed":
         return None
     keys = [str(m.get("key", "")) for m in result.get("mismatches") or []]
+    common["listed"] = next((_listed(m.get("expected"), m.get("observed"))
+                             for m in result.get("mismatches") or []
+                             if m.get("key") == "legal_actions"), None)
+    common["at"] = at
     more = more_cards(result.get("mismatches") or [])
     taken = top_taken(result.get("mismatches") or [])
     if result.get("step_kind") == "expect" or (keys and result.get("step") is None):
@@ -504,7 +561,19 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
     return signature("observation", mismatches=keys, more=more, taken=taken, **common)
 
 
-ORACLE_VIEW = ["events", "rules_applied", "pending", "hands", "active_color", "legal_actions"]
+def _listed(expected: Any, observed: Any) -> tuple[Any, Any]:
+    """A `legal_actions` mismatch of a run (`compare`: what the reference lists and the
+    implementation does not, `{"not listed": [...]}`, and the other way, `{"listed": [...]}`)
+    as the two sides' lists that differ by exactly those (`listing_rule` reads only that)."""
+    def part(value: Any, name: str) -> Any:
+        return value.get(name) if isinstance(value, Mapping) else value
+
+    return part(expected, "not listed"), part(observed, "listed")
+
+
+ORACLE_VIEW = ["events", "rules_applied", "pending", "hands", "active_color", "legal_actions",
+               "top"]
+AT = ("top", "active_color", "pending")  # what `listing_rule` reads of the position
 
 
 @dataclass(frozen=True)
@@ -600,7 +669,7 @@ def _replay(result: Mapping[str, Any], scenario: Any, oracle: Any) -> dict[str, 
     except (AdapterError, Unsupported):
         return None
     return ctx | {"players": scenario.setup.get("players"), "ruleset": scenario.ruleset,
-                  "previous": prev}
+                  "previous": prev, "at": {k: obs.get(k) for k in AT}}
 
 
 def reference_oracle() -> Any:

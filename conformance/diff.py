@@ -1354,7 +1354,9 @@ class Differ:
     def signature_of(self, record: Divergence, kind: str, *, mismatches: Sequence[str] = (),
                      codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
                      events: Sequence[dict[str, Any]] = (), after: str | None = None,
-                     more: Sequence[str] = (), taken: bool = False) -> Signature:
+                     more: Sequence[str] = (), taken: bool = False,
+                     listed: tuple[Any, Any] | None = None,
+                     at: dict[str, Any] | None = None) -> Signature:
         """The group of a divergence at the record's last step (conformance.blame)."""
         last = record.steps[-1] if record.steps else None
         accepted = [s for s in record.steps[:-1] if s.rejection is None]
@@ -1368,7 +1370,7 @@ class Differ:
                          action=last.act if last is not None else None,
                          before=last.before if last is not None else None,
                          players=record.players, ruleset=record.ruleset, after=after,
-                         previous=previous, more=more, taken=taken)
+                         previous=previous, more=more, taken=taken, listed=listed, at=at)
 
     def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
                   observed: dict[str, Any], *, message: str,
@@ -1387,7 +1389,9 @@ class Differ:
         sig = self.signature_of(record, kind, mismatches=mismatches, codes=codes,
                                 rejection=rejection, events=setup_events,
                                 after=(o_obs.get("pending") or {}).get("decision"), more=more,
-                                taken=taken)
+                                taken=taken, at=expect,
+                                listed=(expect.get("legal_actions"),
+                                        observed.get("legal_actions")))
         div = Divergence(kind, tuple(record.steps[-1].rules if record.steps
                                      else o_obs.get("rules_applied") or ()),
                          message, record.ruleset, record.seed, record.setup,

@@ -94,7 +94,7 @@ class Checker:
             else div.setup_events,
             rejection=last.rejection if last else None, before=last.before if last else None,
             players=div.players, ruleset=div.ruleset, after=div.after,
-            previous=_previous(div), action=last.act if last else None)
+            previous=_previous(div), action=last.act if last else None, at=div.expect)
 
     def passes_on_reference(self, div: Divergence, seed: int | None = None) -> bool:
         sc = self._scenario(div, seed)

@@ -3,6 +3,8 @@ reference's events, and the signature of a failure (what differs, the decision, 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
@@ -338,3 +340,61 @@ def test_a_decision_a_card_opens_is_named_by_the_rule_that_opens_it() -> None:
     wd4 = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "W4"}]
     assert governing_rule("pending.decision", wd4, players=3, ruleset="classic-official",
                           after="challenge") == "CL.WD4.CHALLENGE.DECISION"
+
+
+def test_a_difference_in_the_listed_actions_is_named_by_the_rule_of_the_play_listed_once() -> None:
+    """`legal_actions` differs: the rule is that of the first play one side lists alone, not
+    the step's (the planted bug wild-last-resort, a plain Wild left out of the list, was
+    named CL.PLAY.MATCH, one group per rule of the step before)."""
+    from conformance.blame import listing_rule
+
+    at = {"top": "R5", "active_color": "red", "pending": {"player": 1, "decision": "play"}}
+
+    def plays(*cards: str, player: int = 1) -> list[dict[str, Any]]:
+        return [{"player": player, "draw": True}] + [{"player": player, "play": c}
+                                                     for c in cards]
+
+    official = "classic-official"
+    everything = plays("W", "R9", "B5", "BS", "W4")
+    assert listing_rule((everything, plays("R9", "B5", "BS", "W4")), at,
+                        official) == "CL.PLAY.WILD-ANYTIME"
+    assert listing_rule((everything, plays("W", "B5", "BS", "W4")), at,
+                        official) == "CL.PLAY.MATCH-COLOUR"
+    assert listing_rule((everything, plays("W", "R9", "BS", "W4")), at,
+                        official) == "CL.PLAY.MATCH-NUMBER"
+    skip = {**at, "top": "RS"}
+    assert listing_rule((plays("BS"), plays()), skip, official) == "CL.PLAY.MATCH-SYMBOL"
+    on_wild = {**at, "top": "W"}
+    assert listing_rule((plays("R2"), plays()), on_wild, official) == "CL.PLAY.MATCH-ON-WILD"
+    # listed by the implementation alone: a card that matches nothing
+    assert listing_rule((plays(), plays("GD2")), at, official) == "CL.PLAY.MATCH"
+    # the same lists in another order, a play's `uno` flag, case: no difference, no rule
+    assert listing_rule((plays("R9", "W"), [{"player": 1, "play": "w", "uno": True},
+                                            {"player": 1, "play": "r9"},
+                                            {"player": 1, "draw": True}]), at, official) is None
+    # not the turn's play (another seat's jump-in), a Wild Draw Four, another game: None
+    assert listing_rule((plays("R5", player=2), plays(player=2)), at, official) is None
+    assert listing_rule((plays("W4"), plays()), at, official) is None
+    assert listing_rule((everything, plays("R9")), at, "flip") is None
+
+
+def test_the_run_and_the_fuzzer_name_a_listing_difference_alike() -> None:
+    """A `legal_actions` mismatch of a `conformance run` result gets the rule `conformance
+    diff` gave it (the confirmation compares the two)."""
+    from conformance.blame import result_signature, signature
+
+    at = {"top": "R5", "active_color": "red", "pending": {"player": 1, "decision": "play"}}
+    ref = [{"player": 1, "play": "W"}, {"player": 1, "draw": True}]
+    imp = [{"player": 1, "draw": True}]
+    played = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "R5"}]
+    common = {"decision": "play", "events": played, "players": 2, "ruleset": "classic-official",
+              "after": "play"}
+    fuzzed = signature("observation", mismatches=["legal_actions"], listed=(ref, imp), at=at,
+                       **common)
+    # as `compare` writes it: what the reference lists alone, what the implementation does
+    result = {"outcome": "failed", "step": 1, "step_kind": "expect",
+              "mismatches": [{"key": "legal_actions",
+                              "expected": {"not listed": [{"player": 1, "play": "W"}]},
+                              "observed": {"listed": []}}]}
+    ran = result_signature(result, at=at, **common)
+    assert ran == fuzzed and fuzzed.rule == "CL.PLAY.WILD-ANYTIME"
