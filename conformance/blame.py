@@ -342,8 +342,8 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
     ref, imp = ({json.dumps(a, sort_keys=True): a
                  for a in (cmp.legal_actions(side) if isinstance(side, list) else [])}
                 for side in listed)
-    asked = at.get("pending")
-    pending: Mapping[str, Any] = asked if isinstance(asked, Mapping) else {}
+    waiting = at.get("pending")
+    pending: Mapping[str, Any] = waiting if isinstance(waiting, Mapping) else {}
     top = str(at.get("top") or "").upper()
     colour = str(at.get("active_color") or "")[:1].upper()
     for key in sorted(ref.keys() ^ imp.keys()):
