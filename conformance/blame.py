@@ -334,7 +334,8 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
     colour in force CL.PLAY.MATCH-COLOUR (on a Wild, CL.PLAY.MATCH-ON-WILD), of the top's
     number CL.PLAY.MATCH-NUMBER, of its symbol CL.PLAY.MATCH-SYMBOL; listed by the
     implementation alone, a coloured card the matching rule refuses, CL.PLAY.MATCH. Classic
-    decks only; None otherwise (a Wild Draw Four, a jump-in, a draw: the step's rule)."""
+    decks only; None otherwise (a Wild Draw Four, a play by another seat, a draw: the step's
+    rule)."""
     from conformance import compare as cmp
 
     if not (ruleset or "classic").startswith("classic") or not at:
