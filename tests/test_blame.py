@@ -398,3 +398,34 @@ def test_the_run_and_the_fuzzer_name_a_listing_difference_alike() -> None:
                               "observed": {"listed": []}}]}
     ran = result_signature(result, at=at, **common)
     assert ran == fuzzed and fuzzed.rule == "CL.PLAY.WILD-ANYTIME"
+
+
+@pytest.mark.parametrize("answer", ["x", None, 5, {"a": 1}, [[[]]], [1, "a", None],
+                                    [{"player": 1, "play": {"nested": [1]}}]])
+def test_a_malformed_list_of_actions_is_a_mismatch_named_by_what_it_lacks(answer: Any) -> None:
+    """An implementation that declares `legal_actions` and answers garbage (not a list, not
+    actions, nested) is judged, never crashes the comparison: the reference's list is the
+    mismatch, named by its play's rule."""
+    from conformance import compare as cmp
+    from conformance.blame import listing_rule
+
+    at = {"top": "R5", "active_color": "red", "pending": {"player": 1, "decision": "play"}}
+    want = cmp.normalize("legal_actions", [{"player": 1, "play": "W"}])
+    got = cmp.compare({"legal_actions": want}, {"legal_actions": answer})
+    assert [(m.key, m.expected) for m in got] == [("legal_actions", {"not listed": want})]
+    assert listing_rule((want, answer), at, "classic-official") == "CL.PLAY.WILD-ANYTIME"
+
+
+def test_a_huge_list_of_actions_is_judged_as_its_set() -> None:
+    """Ten thousand copies of one play are that play once: a card matching nothing, listed by
+    the implementation alone (CL.PLAY.MATCH)."""
+    from conformance import compare as cmp
+    from conformance.blame import listing_rule
+
+    at = {"top": "R5", "active_color": "red", "pending": {"player": 1, "decision": "play"}}
+    want = cmp.normalize("legal_actions", [{"player": 1, "play": "W"}])
+    answer = [{"player": 1, "play": "W"}] + [{"player": 1, "play": "G2"}] * 10_000
+    got = cmp.compare({"legal_actions": want}, {"legal_actions": answer})
+    assert [(m.key, m.expected, m.observed) for m in got] == \
+        [("legal_actions", {"not listed": []}, {"listed": [{"player": 1, "play": "G2"}]})]
+    assert listing_rule((want, answer), at, "classic-official") == "CL.PLAY.MATCH"
