@@ -326,16 +326,16 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
 
 def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
                  ruleset: str | None = None) -> str | None:
-    """The rule of a difference in the listed actions (`legal_actions`: the reference's list,
-    the implementation's), at the position they were listed in (`at`: its `top`,
-    `active_color` and `pending`): the first play of the player to play (in the normal form's
+    """The rule of a difference in the listed actions (`legal_actions`: the reference's list, the
+    implementation's), at the position they were listed in (`at`: its `top`, `active_color`,
+    `pending` and `legal_actions`): the first play of the player to play (in the normal form's
     order, `compare.legal_actions`) that one side lists alone. Listed by the reference alone,
-    the rule that makes it playable there: a plain Wild CL.PLAY.WILD-ANYTIME, a card of the
-    colour in force CL.PLAY.MATCH-COLOUR (on a Wild, CL.PLAY.MATCH-ON-WILD), of the top's
-    number CL.PLAY.MATCH-NUMBER, of its symbol CL.PLAY.MATCH-SYMBOL; listed by the
-    implementation alone, a coloured card the matching rule refuses, CL.PLAY.MATCH. Classic
-    decks only; None otherwise (a Wild Draw Four, a play by another seat, a draw: the step's
-    rule)."""
+    the rule that makes it playable there: a draw, by one who could play instead,
+    CL.DRAW.UNWILLING; a plain Wild CL.PLAY.WILD-ANYTIME, a card of the colour in force
+    CL.PLAY.MATCH-COLOUR (on a Wild, CL.PLAY.MATCH-ON-WILD), of the top's number
+    CL.PLAY.MATCH-NUMBER, of its symbol CL.PLAY.MATCH-SYMBOL; listed by the implementation
+    alone, a coloured card the matching rule refuses, CL.PLAY.MATCH. Classic decks only; None
+    otherwise (a Wild Draw Four, a play by another seat: the step's rule)."""
     from conformance import compare as cmp
 
     if not (ruleset or "classic").startswith("classic") or not at:
@@ -347,8 +347,16 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
     pending: Mapping[str, Any] = waiting if isinstance(waiting, Mapping) else {}
     top = str(at.get("top") or "").upper()
     colour = str(at.get("active_color") or "")[:1].upper()
+    # all the reference lists there (`at`'s own `legal_actions`; else its side of the difference)
+    whole = at.get("legal_actions")
+    everything = whole if isinstance(whole, list) else list(ref.values())
     for key in sorted(ref.keys() ^ imp.keys()):
         action = ref.get(key) or imp[key]
+        if key in ref and action.get("draw") is True and pending.get("decision") == "play" \
+                and str(action.get("player")) == str(pending.get("player")) and any(
+                    isinstance(a, Mapping) and "play" in a and
+                    str(a.get("player")) == str(action["player"]) for a in everything):
+            return "CL.DRAW.UNWILLING"  # a draw refused to one who could play instead
         card = str(action.get("play") or "").upper()
         if not card or card == "W4" or pending.get("decision") != "play" or \
                 str(action.get("player")) != str(pending.get("player")):
@@ -490,8 +498,14 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
                                   extra=key in more)
             if drawn_played and rule == "CL.PLAY.MATCH":
                 rule = "CL.DRAW.PLAY-DRAWN"  # what playing the drawn card does to the table
-            if what == "legal_actions" and listed is not None:
-                rule = listing_rule(listed, at, ruleset) or rule
+            listing = listing_rule(listed, at, ruleset) if what == "legal_actions" and \
+                listed is not None else None
+            if listing is not None:
+                # named by the position listed at: its decision is the one that differs
+                rule = listing
+                waiting = (at or {}).get("pending")
+                if isinstance(waiting, Mapping) and waiting.get("decision"):
+                    decision = str(waiting["decision"])
         else:
             rule = (rejection or {}).get("rule")
     elif kind in ("accepted", "error-code"):
@@ -575,7 +589,7 @@ def _listed(expected: Any, observed: Any) -> tuple[Any, Any]:
 
 ORACLE_VIEW = ["events", "rules_applied", "pending", "hands", "active_color", "legal_actions",
                "top"]
-AT = ("top", "active_color", "pending")  # what `listing_rule` reads of the position
+AT = ("top", "active_color", "pending", "legal_actions")  # what `listing_rule` reads there
 
 
 @dataclass(frozen=True)

@@ -107,3 +107,27 @@ def test_uno_game_declares_the_draw_pile_it_deals_from() -> None:
                                                           "hand_sizes": {0: 3, 1: 2}}
     finally:
         a.close()
+
+
+def test_rlcard_declares_the_actions_its_step_takes() -> None:
+    """RLCard's `get_legal_actions()` is what its `step` takes (round.py): the adapter lists
+    it as actions, one per colour for a Wild, `draw` when nothing can be played, and the Wild
+    Draw Four victim's `challenge: false` that `act` accepts; a listing the fuzzer compares."""
+    pytest.importorskip("rlcard")
+    from conformance.adapters.rlcard import RLCardAdapter
+
+    a = RLCardAdapter()
+    setup = {**SETUP, "setup": {**SETUP["setup"],
+                                "hands": {"0": ["W4", "G7"], "1": ["Y3", "R1", "G9"]}}}
+    assert "legal_actions" in a.hello()["observations"]
+    assert a.setup(setup) is None
+    colours = ["red", "green", "blue", "yellow"]
+    got = a.observe(["legal_actions"])["legal_actions"]
+    assert sorted(got, key=str) == sorted(
+        ({"player": 0, "play": "W4", "color": c} for c in colours), key=str)
+    assert a.act({"player": 0, "play": "W4", "color": "red"}) is None
+    # two players: the victim (seat 1) is skipped; seat 0's G7 does not match the red W4
+    assert sorted(a.observe(["legal_actions"])["legal_actions"], key=str) == sorted(
+        [{"player": 0, "draw": True}, {"player": 1, "challenge": False}], key=str)
+    assert a.act({"player": 1, "challenge": False}) is None
+    assert a.observe(["legal_actions"]) == {"legal_actions": [{"player": 0, "draw": True}]}

@@ -400,6 +400,36 @@ def test_the_run_and_the_fuzzer_name_a_listing_difference_alike() -> None:
     assert ran == fuzzed and fuzzed.rule == "CL.PLAY.WILD-ANYTIME"
 
 
+def test_a_draw_listed_by_the_reference_alone_is_the_voluntary_draw() -> None:
+    """RLCard lists `draw` only when nothing can be played: at a play decision where the player
+    could play, the draw the reference alone lists is CL.DRAW.UNWILLING, in the fuzzer (both
+    whole lists) and in the run (only the differences, the whole list in `at`) alike; and the
+    group is that of the decision listed at (a turn begun at the set-up is a play decision
+    there), not the deciding step's. With nothing playable, no rule of a draw is guessed."""
+    from conformance.blame import listing_rule, result_signature, signature
+
+    ref = [{"player": 1, "play": "R9"}, {"player": 1, "draw": True}]
+    imp = [{"player": 1, "play": "R9"}]
+    at = {"top": "R5", "active_color": "red", "pending": {"player": 1, "decision": "play"},
+          "legal_actions": ref}
+    official = "classic-official"
+    assert listing_rule((ref, imp), at, official) == "CL.DRAW.UNWILLING"
+    assert listing_rule((ref[1:], []), at, official) == "CL.DRAW.UNWILLING"  # the run's form
+    forced = {**at, "legal_actions": ref[1:]}  # nothing playable: the draw is forced
+    assert listing_rule((ref[1:], []), forced, official) is None
+    other = {**at, "pending": {"player": 0, "decision": "play"}}  # not the listed player's turn
+    assert listing_rule((ref, imp), other, official) is None
+    common = {"decision": "setup", "events": [], "players": 2, "ruleset": official,
+              "after": "play"}
+    fuzzed = signature("observation", mismatches=["legal_actions"], listed=(ref, imp), at=at,
+                       **common)
+    result = {"outcome": "failed", "step": None, "step_kind": "expect",
+              "mismatches": [{"key": "legal_actions", "expected": {"not listed": ref[1:]},
+                              "observed": {"listed": []}}]}
+    assert result_signature(result, at=at, **common) == fuzzed
+    assert (fuzzed.rule, fuzzed.decision) == ("CL.DRAW.UNWILLING", "play")
+
+
 @pytest.mark.parametrize("answer", ["x", None, 5, {"a": 1}, [[[]]], [1, "a", None],
                                     [{"player": 1, "play": {"nested": [1]}}]])
 def test_a_malformed_list_of_actions_is_a_mismatch_named_by_what_it_lacks(answer: Any) -> None:

@@ -57,7 +57,10 @@ Observations: `hands`, `hand_sizes`, `top` (`round.target`), `active_color` (the
 colour), `current`, `pending` (RLCard's only decision is `play`, i.e. play or draw; `none` once
 the hand is over), `direction`, `draw_size` (`len(dealer.deck)`), `discard_size`
 (`len(round.played_cards)`), `round_over` and `game_over` (both `round.is_over`), `winner`
-(`round.winner`). RLCard has no scores and no Flip side: `scores`, `side` are not declared.
+(`round.winner`), `legal_actions` (`get_legal_actions()`, the only actions RLCard's step takes,
+each as our action, a last Wild also without its colour; a Wild Draw Four's victim's
+`challenge: false` too, which the adapter accepts as a no-op; nothing once the hand is over).
+RLCard has no scores and no Flip side: `scores`, `side` are not declared.
 
 Declared (hello): ruleset `classic-official` only (RLCard plays one classic-like hand); features
 `basic-play`, `draw-then-play` (RLCard draws and then plays or keeps the drawn card, deciding
@@ -87,7 +90,7 @@ FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "firs
             "reshuffle", "two-player"]
 OBSERVATIONS = ["hands", "hand_sizes", "top", "active_color", "current", "pending",
                 "direction", "draw_size", "discard_size", "round_over", "game_over", "winner",
-                "total_cards", "card_counts"]
+                "total_cards", "card_counts", "legal_actions"]
 UNSUPPORTED_ACTIONS = {
     "uno": "RLCard has no UNO call",
     "catch": "RLCard has no UNO call, hence no catch",
@@ -511,8 +514,25 @@ class RLCardAdapter:
                 out[key] = over
             elif key == "winner":
                 out[key] = self.to_seat(rnd.winner[0]) if rnd.winner else None
+            elif key == "legal_actions":
+                out[key] = [] if over else self._legal_actions()
             else:
                 raise Unsupported(f"observation {key!r}: RLCard has no such state")
+        return out
+
+    def _legal_actions(self) -> list[dict[str, Any]]:
+        """What RLCard lets the turn's owner do (round.py get_legal_actions: one string per
+        play, 'draw' when nothing can be played), a last Wild without its colour, and the
+        Wild Draw Four victim's acceptance while it is open (`_accept_wd4`): exactly what `act`
+        accepts."""
+        rnd = self.game.round
+        seat = self.to_seat(rnd.current_player)
+        out = [{"player": seat, **action_from_string(a)} for a in self.game.get_legal_actions()]
+        if len(self.game.players[rnd.current_player].hand) == 1:  # a last Wild: no colour
+            out += [{"player": seat, "play": w} for w in sorted({a["play"] for a in out
+                                                                  if "color" in a})]
+        if self.wd4_victim is not None:
+            out.append({"player": self.wd4_victim, "challenge": False})
         return out
 
     def close(self) -> None:
