@@ -30,10 +30,11 @@ from typing import Any
 # The order in which differing observations are reported: the first that differs is "what
 # differs". What the step did to the cards and the table comes before whose turn follows, which
 # is often its consequence (a challenge judged the wrong way gives the cards and the turn to the
-# wrong player: the cards say which rule was broken).
+# wrong player: the cards say which rule was broken). A hand's scores come before whether the
+# game is over and who won it, which they decide (CL.SCORE.TARGET).
 KEY_ORDER = ("side", "direction", "active_color", "top", "hand_sizes", "hands", "pending",
-             "current", "draw_size", "discard_size", "round_over", "game_over", "winner",
-             "scores", "eliminated", "dealer", "total_cards", "card_counts", "views")
+             "current", "draw_size", "discard_size", "round_over", "scores", "game_over",
+             "winner", "eliminated", "dealer", "total_cards", "card_counts", "views")
 SEAT_KEYS = ("hands", "hand_sizes", "scores", "views")
 TURN = frozenset({"current", "pending"})
 
@@ -244,6 +245,11 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     if not cands:
         return None
     event = cands[-1]
+    turned = [e for e in cands if e.get("kind") == "first-card"]
+    if top == "top" and len(turned) > 1:
+        # the first card turned was returned (CL.FIRST.WD4: a Wild Draw Four goes back) or
+        # ignored, and another turned: the rule that did not leave it on top decides the top
+        event = turned[0]
     rule = str(event["rule"])
     kind = event.get("kind")
     if kind == "drew" and top == "draw_size" and not any(
@@ -322,6 +328,42 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
             rule = next((who for e in events for prefix, who in FLIP_CHALLENGER.items()
                          if str(e.get("rule") or "").startswith(prefix)), rule)
     return rule
+
+
+# The event by which a player holding one card became safe from a catch (the reference's
+# `uno`: its rule is the call's, CL.UNO.CALL-WITH-PLAY or CL.UNO.CALL-LATE), and those by
+# which they played the card that left them one (the window they then opened is closed when
+# a catch of them is refused: CL.UNO.LATE-CATCH)
+CALLED = "uno"
+PLAYS = frozenset({"played", "jumped-in"})
+
+
+def catch_rule(action: Mapping[str, Any], before: Mapping[str, Any] | None,
+               history: Sequence[Mapping[str, Any]], ruleset: str | None = None) -> str | None:
+    """The rule broken by accepting a catch the reference refused `nothing-to-catch`
+    (CL.UNO.FALSE-CATCH, which lists every reason) of a player holding one card there
+    (`before["hands"]`), by why the reference protects them: `history`, its events of the
+    set-up and of each accepted step before, in order, names the target's call since the play
+    that left them one card (CL.UNO.CALL-WITH-PLAY, CL.UNO.CALL-LATE), or that play and no
+    call (the window closed by the next action: CL.UNO.LATE-CATCH). None when the target
+    holds another number of cards, or the history shows neither (a position set up with one
+    card): CL.UNO.FALSE-CATCH stands."""
+    from conformance import compare as cmp
+
+    target = action.get("catch")
+    hands = cmp.normalize("hands", (before or {}).get("hands") or {})
+    held = hands.get(str(target)) if isinstance(hands, dict) else None
+    if target is None or not isinstance(held, list) or len(held) != 1:
+        return None
+    for e in reversed(history):
+        if str(e.get("player")) != str(target):
+            continue
+        rule = str(e.get("rule") or "")
+        if e.get("kind") == CALLED and rule:
+            return rule if _applies(rule, ruleset) else None
+        if e.get("kind") in PLAYS:
+            return "CL.UNO.LATE-CATCH" if _applies("CL.UNO.LATE-CATCH", ruleset) else None
+    return None
 
 
 def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
@@ -459,7 +501,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
               previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
               more: Sequence[str] = (), taken: bool = False,
               listed: tuple[Any, Any] | None = None,
-              at: Mapping[str, Any] | None = None) -> Signature:
+              at: Mapping[str, Any] | None = None,
+              history: Sequence[Mapping[str, Any]] = ()) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
@@ -470,7 +513,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     implementation shows more cards (`more_cards`); `taken`: its discard pile lost the top
     card the reference keeps (`top_taken`); `listed`: (the reference's, the implementation's)
     `legal_actions` where they differ, listed at `at` (the reference's observations after the
-    step: `listing_rule`)."""
+    step: `listing_rule`); `history`: the reference's events of the set-up and of each
+    accepted step before this one, in order (`catch_rule`)."""
     drawn_played = decision == "play-drawn" and action is not None and "play" in action
     if drawn_played:
         decision = "play"  # the drawn card played: a play like any other
@@ -491,6 +535,12 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
             # the reference: the top stays, whatever the step went on to (a draw, a drawn
             # card's decision, a draw stopped short, a Wild Draw Four's four)
             return Signature(kind, "top", decision, "CL.RESHUFFLE.KEEP-TOP")
+        if kind == "observation" and "top" in {k.split(".", 1)[0] for k in mismatches} and \
+                sum(e.get("kind") == "first-card" for e in events) > 1:
+            # a first card returned (or ignored) and another turned, and the tops differ: the
+            # card on top decides what the rest differs by (a Reverse turned after a Wild Draw
+            # Four that one side left on top: the direction, the turn)
+            what = "top"
         if kind == "observation":
             key = min(mismatches, key=lambda k: (first_key([k]) != what, k)) if mismatches \
                 else what
@@ -511,6 +561,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     elif kind in ("accepted", "error-code"):
         what = "/".join(c for c in codes if c) or codes[0]
         rule = (rejection or {}).get("rule")
+        if kind == "accepted" and rule == "CL.UNO.FALSE-CATCH" and action is not None:
+            rule = catch_rule(action, before, history, ruleset) or rule
     elif kind == "rejected":
         what = codes[1]
         rule = allowing_rule(action or {}, events, before=before, ruleset=ruleset)
@@ -533,18 +585,21 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
                      ruleset: str | None = None, after: str | None = None,
                      previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
                      action: Mapping[str, Any] | None = None,
-                     at: Mapping[str, Any] | None = None) -> Signature | None:
+                     at: Mapping[str, Any] | None = None,
+                     history: Sequence[Mapping[str, Any]] = ()) -> Signature | None:
     """The signature of a `conformance run` result (its JSON form, conformance.runner's
     `Result.to_json`) that did not pass; `events`, `rejection`, `before` and `decision` are the
-    reference's at the failing step, `at` its observations after it (`listing_rule`). None
-    for a result that passed or was not judged."""
+    reference's at the failing step, `at` its observations after it (`listing_rule`),
+    `history` its events before it (`catch_rule`). None for a result that passed or was not
+    judged."""
     status = str(result.get("outcome") or result.get("status"))
     if action is None:  # the failing step's act (an `expect` step has none: give the last act)
         action = result.get("action") if isinstance(result.get("action"), dict) else None
     expected, observed = result.get("expected"), result.get("observed")
     common: dict[str, Any] = {"decision": decision, "events": events, "rejection": rejection,
                               "action": action, "before": before, "players": players,
-                              "ruleset": ruleset, "after": after, "previous": previous}
+                              "ruleset": ruleset, "after": after, "previous": previous,
+                              "history": history}
     if status == "errored":
         msg = str(result.get("message", ""))
         kind = "hang" if msg.startswith("timeout") else "crash"
@@ -665,6 +720,7 @@ def _replay(result: Mapping[str, Any], scenario: Any, oracle: Any) -> dict[str, 
                                "rejection": None, "before": None, "action": None,
                                "after": (obs.get("pending") or {}).get("decision")}
         prev: tuple[list[Any], Any] | None = None
+        history: list[Any] = []  # the events before the failing step (`catch_rule`)
         for s in scenario.steps:
             if step is None or s.index > step:  # None: it failed at the set-up
                 break
@@ -675,6 +731,7 @@ def _replay(result: Mapping[str, Any], scenario: Any, oracle: Any) -> dict[str, 
                                          if "play" in a})
             if ctx["rejection"] is None:
                 prev = (ctx["events"], ctx["after"])
+                history += ctx["events"]
             rejection = oracle.act(s.act)
             obs = oracle.observe(ORACLE_VIEW)
             pending = before.get("pending") or {}
@@ -685,7 +742,7 @@ def _replay(result: Mapping[str, Any], scenario: Any, oracle: Any) -> dict[str, 
     except (AdapterError, Unsupported):
         return None
     return ctx | {"players": scenario.setup.get("players"), "ruleset": scenario.ruleset,
-                  "previous": prev, "at": {k: obs.get(k) for k in AT}}
+                  "previous": prev, "at": {k: obs.get(k) for k in AT}, "history": history}
 
 
 def reference_oracle() -> Any:
