@@ -10,6 +10,7 @@ pytest.importorskip("rlcard", reason="RLCard is not installed (pip install '.[rl
 
 from conformance.adapters import resolve  # noqa: E402
 from conformance.adapters.rlcard import (  # noqa: E402
+    CardError,
     RLCardAdapter,
     action_from_string,
     action_string,
@@ -17,7 +18,7 @@ from conformance.adapters.rlcard import (  # noqa: E402
     make_card,
     parse_card,
 )
-from conformance.protocol import PROTOCOL, Unsupported, check_hello  # noqa: E402
+from conformance.protocol import PROTOCOL, AdapterError, Unsupported, check_hello  # noqa: E402
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -60,6 +61,29 @@ def test_every_rlcard_action_maps_to_ours_and_back() -> None:
             assert rl == "draw"
         else:
             assert action_string(ours["play"], ours.get("color")) == rl
+
+
+@pytest.mark.parametrize("bad", ["", "r", "r-", "-5", "q-5", "r-10", "r-wild_draw_2",
+                                 "draw-2", "x" * 100_000, None, 5, ["r-5"]])
+def test_a_string_that_names_no_rlcard_action_is_refused(bad: Any) -> None:
+    with pytest.raises(CardError, match="not an RLCard action"):
+        action_from_string(bad)
+
+
+@pytest.mark.parametrize("listed", [["r-5", "bogus"], ["draw", ""], [None]])
+def test_a_malformed_legal_action_of_rlcard_is_an_adapter_error(
+        listed: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    a = RLCardAdapter()
+    a.setup({"ruleset": "classic-official", "seed": 0, "setup": {
+        "players": 2, "dealer": 1, "start": "turn", "current": 0, "direction": "clockwise",
+        "hands": {"0": ["R5", "G7"], "1": ["Y3", "R1"]}, "discard": ["R9"],
+        "active_color": "red", "draw": ["Y1", "Y2"]}})
+    monkeypatch.setattr(a.game, "get_legal_actions", lambda: listed)
+    with pytest.raises(AdapterError) as err:
+        a.observe(["legal_actions"])
+    assert err.value.code == "rlcard-bad-action"
+    # what else it observes is still answered
+    assert a.observe(["hand_sizes"]) == {"hand_sizes": {0: 2, 1: 2}}
 
 
 def test_hello_declares_only_what_rlcard_supports() -> None:

@@ -187,15 +187,25 @@ def action_string(card: str, color: str | None) -> str:
     return f"{c}-{trait}"
 
 
-def action_from_string(action: str) -> dict[str, Any]:
-    """RLCard's action string -> our action payload (without `player`)."""
+def action_from_string(action: Any) -> dict[str, Any]:
+    """RLCard's action string -> our action payload (without `player`); CardError for a string
+    that names no classic card ('r-5', 'g-skip', 'b-wild_draw_4' and 'draw' do)."""
     if action == "draw":
         return {"draw": True}
-    c, trait = action.split("-", 1)
+    c, _, trait = str(action).partition("-")
+    if c not in COLORS or not (trait in ("wild", "wild_draw_4") or trait in TRAIT_SYMBOLS
+                               or (len(trait) == 1 and trait.isdigit())):
+        raise CardError(f"not an RLCard action: {str(action)[:80]!r}")
     if trait in ("wild", "wild_draw_4"):
         return {"play": "W" if trait == "wild" else "W4", "color": COLORS[c]}
     letter = COLORS[c][0].upper()
     return {"play": f"{letter}{TRAIT_SYMBOLS.get(trait, trait)}"}
+
+
+def colour_needed(hand: list[Any]) -> bool:
+    """Whether a Wild played from `hand` needs its colour: not as the last card, which ends
+    the hand (the colour then does not matter: the adapter sends `PLACEHOLDER`)."""
+    return len(hand) != 1
 
 
 def _rejection(code: str, message: str, rule: str | None = None) -> dict[str, Any]:
@@ -437,7 +447,7 @@ class RLCardAdapter:
         chosen = action.get("color")
         if ctype == "wild":
             if chosen is None:
-                if len(hand) != 1:
+                if colour_needed(hand):
                     return _rejection("color-required", "RLCard's Wild actions carry a colour",
                                       "CL.WILD.COLOUR")
                 chosen = COLORS[PLACEHOLDER]  # the last card: the colour does not matter
@@ -524,11 +534,17 @@ class RLCardAdapter:
         """What RLCard lets the turn's owner do (round.py get_legal_actions: one string per
         play, 'draw' when nothing can be played), a last Wild without its colour, and the
         Wild Draw Four victim's acceptance while it is open (`_accept_wd4`): exactly what `act`
-        accepts."""
+        accepts. A string RLCard lists that names no card is an adapter error (`rlcard-bad-
+        action`), not a list that hides it."""
         rnd = self.game.round
         seat = self.to_seat(rnd.current_player)
-        out = [{"player": seat, **action_from_string(a)} for a in self.game.get_legal_actions()]
-        if len(self.game.players[rnd.current_player].hand) == 1:  # a last Wild: no colour
+        try:
+            out = [{"player": seat, **action_from_string(a)}
+                   for a in self.game.get_legal_actions()]
+        except CardError as exc:
+            raise AdapterError("rlcard-bad-action", f"RLCard's get_legal_actions: {exc}"
+                               ) from exc
+        if not colour_needed(self.game.players[rnd.current_player].hand):  # a last Wild
             out += [{"player": seat, "play": w} for w in sorted({a["play"] for a in out
                                                                   if "color" in a})]
         if self.wd4_victim is not None:
