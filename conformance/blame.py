@@ -289,6 +289,21 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     return rule if _applies(rule, ruleset) else str(event["rule"])
 
 
+def wd4_rule(position: Mapping[str, Any], player: Any, others: bool) -> str:
+    """The rule that lets `player` play a Wild Draw Four at `position` (its `hands` and
+    `active_color`): a bluff while holding a card of the colour in force, which the rules
+    accept (CL.WD4.BLUFF-ACCEPTED); else a legal one, CL.WD4.LEGAL-OTHER-MATCHES when `others`
+    (other cards could be played), CL.WD4.LEGAL when not."""
+    from conformance import compare as cmp
+
+    hands = cmp.normalize("hands", position.get("hands") or {})
+    own = hands.get(str(player), []) if isinstance(hands, dict) else []
+    color = str(position.get("active_color") or "")[:1].upper()
+    if any(str(c)[:1] == color and not str(c).startswith("W") for c in own):
+        return "CL.WD4.BLUFF-ACCEPTED"
+    return "CL.WD4.LEGAL-OTHER-MATCHES" if others else "CL.WD4.LEGAL"
+
+
 def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *,
                   before: Mapping[str, Any] | None = None,
                   ruleset: str | None = None) -> str | None:
@@ -300,7 +315,6 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     (CL.DRAW.PLAY-DRAWN); a challenge, the rule that lets the victim challenge
     (CL.WD4.CHALLENGE.DECISION; Flip: the card's FL.LIGHT.W2.CHALLENGER,
     FL.DARK.WDC.CHALLENGER)."""
-    from conformance import compare as cmp
 
     before = before or {}
     which = next((k for k in ACTION_EVENTS if k in action), "")
@@ -310,13 +324,8 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     pending: Mapping[str, Any] = before.get("pending") or {}
     if card and (ruleset or "classic").startswith("classic"):
         if card == "W4" and pending.get("decision") == "play":
-            hands = cmp.normalize("hands", before.get("hands") or {})
-            own = hands.get(str(action.get("player")), []) if isinstance(hands, dict) else []
-            color = str(before.get("active_color") or "")[:1].upper()
-            bluff = any(c[:1] == color and not c.startswith("W") for c in own)
             others = [c for c in before.get("playable") or [] if str(c).upper() != "W4"]
-            rule = "CL.WD4.BLUFF-ACCEPTED" if bluff else \
-                "CL.WD4.LEGAL-OTHER-MATCHES" if others else "CL.WD4.LEGAL"
+            rule = wd4_rule(before, action.get("player"), bool(others))
         elif pending.get("decision") == "play-drawn":
             rule = "CL.DRAW.PLAY-DRAWN"
     elif action.get("challenge") is True:
@@ -370,14 +379,16 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
                  ruleset: str | None = None) -> str | None:
     """The rule of a difference in the listed actions (`legal_actions`: the reference's list, the
     implementation's), at the position they were listed in (`at`: its `top`, `active_color`,
-    `pending` and `legal_actions`): the first play of the player to play (in the normal form's
-    order, `compare.legal_actions`) that one side lists alone. Listed by the reference alone,
-    the rule that makes it playable there: a draw, by one who could play instead,
-    CL.DRAW.UNWILLING; a plain Wild CL.PLAY.WILD-ANYTIME, a card of the colour in force
+    `pending`, `legal_actions` and `hands`): the first play of the player to play (in the
+    normal form's order, `compare.legal_actions`) that one side lists alone. Listed by the
+    reference alone, the rule that makes it playable there: a draw, by one who could play
+    instead, CL.DRAW.UNWILLING; a plain Wild CL.PLAY.WILD-ANYTIME, a card of the colour in force
     CL.PLAY.MATCH-COLOUR (on a Wild, CL.PLAY.MATCH-ON-WILD), of the top's number
-    CL.PLAY.MATCH-NUMBER, of its symbol CL.PLAY.MATCH-SYMBOL; listed by the implementation
-    alone, a coloured card the matching rule refuses, CL.PLAY.MATCH. Classic decks only; None
-    otherwise (a Wild Draw Four, a play by another seat: the step's rule)."""
+    CL.PLAY.MATCH-NUMBER, of its symbol CL.PLAY.MATCH-SYMBOL, a Wild Draw Four the rule that
+    lets it be played there (`wd4_rule`, from `at`'s `hands`: the bluff, CL.WD4.BLUFF-ACCEPTED);
+    listed by the implementation alone, a coloured card the matching rule refuses,
+    CL.PLAY.MATCH. Classic decks only; None otherwise (a Wild or Wild Draw Four listed by the
+    implementation alone, a play by another seat: the step's rule)."""
     from conformance import compare as cmp
 
     if not (ruleset or "classic").startswith("classic") or not at:
@@ -400,10 +411,17 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
                     str(a.get("player")) == str(action["player"]) for a in everything):
             return "CL.DRAW.UNWILLING"  # a draw refused to one who could play instead
         card = str(action.get("play") or "").upper()
-        if not card or card == "W4" or pending.get("decision") != "play" or \
+        if not card or pending.get("decision") != "play" or \
                 str(action.get("player")) != str(pending.get("player")):
             continue
-        if key in imp:
+        rule: str | None
+        if card == "W4":
+            if key in imp or not isinstance(at.get("hands"), Mapping):
+                continue  # (the reference lists every Wild Draw Four held: the bluff too)
+            others = any(isinstance(a, Mapping) and str(a.get("play") or "W4").upper() != "W4"
+                         and str(a.get("player")) == str(action["player"]) for a in everything)
+            rule = wd4_rule(at, action["player"], others)
+        elif key in imp:
             rule = None if card.startswith("W") else "CL.PLAY.MATCH"
         elif card == "W":
             rule = "CL.PLAY.WILD-ANYTIME"
@@ -644,7 +662,7 @@ def _listed(expected: Any, observed: Any) -> tuple[Any, Any]:
 
 ORACLE_VIEW = ["events", "rules_applied", "pending", "hands", "active_color", "legal_actions",
                "top"]
-AT = ("top", "active_color", "pending", "legal_actions")  # what `listing_rule` reads there
+AT = ("top", "active_color", "pending", "legal_actions", "hands")  # `listing_rule` reads
 
 
 @dataclass(frozen=True)

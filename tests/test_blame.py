@@ -518,3 +518,33 @@ def test_the_top_after_a_first_card_returned_is_the_returns() -> None:
     sig = signature("observation", mismatches=["direction", "current", "top", "active_color"],
                     decision="setup", events=turned, players=3, ruleset="classic-official")
     assert (sig.what, sig.rule) == ("top", "CL.FIRST.WD4")
+
+
+def test_a_wild_draw_four_listed_by_the_reference_alone_is_named_by_what_allows_it() -> None:
+    """The reference lists every Wild Draw Four its player holds (CL.WD4.BLUFF-ACCEPTED: a bluff
+    is a play); an implementation that lists one only when it is legal, or never, breaks the
+    rule that allows it there, the one `allowing_rule` names for the play itself."""
+    from conformance.blame import allowing_rule, listing_rule
+
+    pending = {"player": 0, "decision": "play"}
+    official = "classic-official"
+
+    def at(hand: list[str], playable: list[str]) -> dict[str, Any]:
+        return {"top": "R5", "active_color": "red", "pending": pending,
+                "hands": {"0": hand, "1": ["B1"]},
+                "legal_actions": [{"player": 0, "play": c} for c in playable]}
+
+    for hand, playable, rule in [
+            (["W4", "R9"], ["W4", "R9"], "CL.WD4.BLUFF-ACCEPTED"),  # holds the colour in force
+            (["W4", "B5"], ["W4", "B5"], "CL.WD4.LEGAL-OTHER-MATCHES"),  # another card matches
+            (["W4", "B1"], ["W4"], "CL.WD4.LEGAL")]:
+        where = at(hand, playable)
+        without = [a for a in where["legal_actions"] if a["play"] != "W4"]
+        assert listing_rule((where["legal_actions"], without), where, official) == rule
+        before = {**where, "playable": playable}
+        assert allowing_rule({"player": 0, "play": "W4", "color": "blue"},
+                             [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH"}],
+                             before=before, ruleset=official) == rule
+    # without the hands it cannot tell: no rule (the step's)
+    bare = {k: v for k, v in at(["W4", "R9"], ["W4", "R9"]).items() if k != "hands"}
+    assert listing_rule(([{"player": 0, "play": "W4"}], []), bare, official) is None
