@@ -339,42 +339,6 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     return rule
 
 
-# The event by which a player holding one card became safe from a catch (the reference's
-# `uno`: its rule is the call's, CL.UNO.CALL-WITH-PLAY or CL.UNO.CALL-LATE), and those by
-# which they played the card that left them one (the window they then opened is closed when
-# a catch of them is refused: CL.UNO.LATE-CATCH)
-CALLED = "uno"
-PLAYS = frozenset({"played", "jumped-in"})
-
-
-def catch_rule(action: Mapping[str, Any], before: Mapping[str, Any] | None,
-               history: Sequence[Mapping[str, Any]], ruleset: str | None = None) -> str | None:
-    """The rule broken by accepting a catch the reference refused `nothing-to-catch`
-    (CL.UNO.FALSE-CATCH, which lists every reason) of a player holding one card there
-    (`before["hands"]`), by why the reference protects them: `history`, its events of the
-    set-up and of each accepted step before, in order, names the target's call since the play
-    that left them one card (CL.UNO.CALL-WITH-PLAY, CL.UNO.CALL-LATE), or that play and no
-    call (the window closed by the next action: CL.UNO.LATE-CATCH). None when the target
-    holds another number of cards, or the history shows neither (a position set up with one
-    card): CL.UNO.FALSE-CATCH stands."""
-    from conformance import compare as cmp
-
-    target = action.get("catch")
-    hands = cmp.normalize("hands", (before or {}).get("hands") or {})
-    held = hands.get(str(target)) if isinstance(hands, dict) else None
-    if target is None or not isinstance(held, list) or len(held) != 1:
-        return None
-    for e in reversed(history):
-        if str(e.get("player")) != str(target):
-            continue
-        rule = str(e.get("rule") or "")
-        if e.get("kind") == CALLED and rule:
-            return rule if _applies(rule, ruleset) else None
-        if e.get("kind") in PLAYS:
-            return "CL.UNO.LATE-CATCH" if _applies("CL.UNO.LATE-CATCH", ruleset) else None
-    return None
-
-
 def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
                  ruleset: str | None = None) -> str | None:
     """The rule of a difference in the listed actions (`legal_actions`: the reference's list, the
@@ -519,8 +483,7 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
               previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
               more: Sequence[str] = (), taken: bool = False,
               listed: tuple[Any, Any] | None = None,
-              at: Mapping[str, Any] | None = None,
-              history: Sequence[Mapping[str, Any]] = ()) -> Signature:
+              at: Mapping[str, Any] | None = None) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
@@ -531,8 +494,7 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     implementation shows more cards (`more_cards`); `taken`: its discard pile lost the top
     card the reference keeps (`top_taken`); `listed`: (the reference's, the implementation's)
     `legal_actions` where they differ, listed at `at` (the reference's observations after the
-    step: `listing_rule`); `history`: the reference's events of the set-up and of each
-    accepted step before this one, in order (`catch_rule`)."""
+    step: `listing_rule`)."""
     drawn_played = decision == "play-drawn" and action is not None and "play" in action
     if drawn_played:
         decision = "play"  # the drawn card played: a play like any other
@@ -579,8 +541,6 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     elif kind in ("accepted", "error-code"):
         what = "/".join(c for c in codes if c) or codes[0]
         rule = (rejection or {}).get("rule")
-        if kind == "accepted" and rule == "CL.UNO.FALSE-CATCH" and action is not None:
-            rule = catch_rule(action, before, history, ruleset) or rule
     elif kind == "rejected":
         what = codes[1]
         rule = allowing_rule(action or {}, events, before=before, ruleset=ruleset)
@@ -603,21 +563,18 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
                      ruleset: str | None = None, after: str | None = None,
                      previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
                      action: Mapping[str, Any] | None = None,
-                     at: Mapping[str, Any] | None = None,
-                     history: Sequence[Mapping[str, Any]] = ()) -> Signature | None:
+                     at: Mapping[str, Any] | None = None) -> Signature | None:
     """The signature of a `conformance run` result (its JSON form, conformance.runner's
     `Result.to_json`) that did not pass; `events`, `rejection`, `before` and `decision` are the
-    reference's at the failing step, `at` its observations after it (`listing_rule`),
-    `history` its events before it (`catch_rule`). None for a result that passed or was not
-    judged."""
+    reference's at the failing step, `at` its observations after it (`listing_rule`). None
+    for a result that passed or was not judged."""
     status = str(result.get("outcome") or result.get("status"))
     if action is None:  # the failing step's act (an `expect` step has none: give the last act)
         action = result.get("action") if isinstance(result.get("action"), dict) else None
     expected, observed = result.get("expected"), result.get("observed")
     common: dict[str, Any] = {"decision": decision, "events": events, "rejection": rejection,
                               "action": action, "before": before, "players": players,
-                              "ruleset": ruleset, "after": after, "previous": previous,
-                              "history": history}
+                              "ruleset": ruleset, "after": after, "previous": previous}
     if status == "errored":
         msg = str(result.get("message", ""))
         kind = "hang" if msg.startswith("timeout") else "crash"
@@ -738,7 +695,6 @@ def _replay(result: Mapping[str, Any], scenario: Any, oracle: Any) -> dict[str, 
                                "rejection": None, "before": None, "action": None,
                                "after": (obs.get("pending") or {}).get("decision")}
         prev: tuple[list[Any], Any] | None = None
-        history: list[Any] = []  # the events before the failing step (`catch_rule`)
         for s in scenario.steps:
             if step is None or s.index > step:  # None: it failed at the set-up
                 break
@@ -749,7 +705,6 @@ def _replay(result: Mapping[str, Any], scenario: Any, oracle: Any) -> dict[str, 
                                          if "play" in a})
             if ctx["rejection"] is None:
                 prev = (ctx["events"], ctx["after"])
-                history += ctx["events"]
             rejection = oracle.act(s.act)
             obs = oracle.observe(ORACLE_VIEW)
             pending = before.get("pending") or {}
@@ -760,7 +715,7 @@ def _replay(result: Mapping[str, Any], scenario: Any, oracle: Any) -> dict[str, 
     except (AdapterError, Unsupported):
         return None
     return ctx | {"players": scenario.setup.get("players"), "ruleset": scenario.ruleset,
-                  "previous": prev, "at": {k: obs.get(k) for k in AT}, "history": history}
+                  "previous": prev, "at": {k: obs.get(k) for k in AT}}
 
 
 def reference_oracle() -> Any:

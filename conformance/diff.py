@@ -66,7 +66,6 @@ from conformance.divergence import (
     StepRecord,
     action_features,
     before_step,
-    events_before,
     shuffle_keys,
     stateable,
 )
@@ -1371,8 +1370,7 @@ class Differ:
                          action=last.act if last is not None else None,
                          before=last.before if last is not None else None,
                          players=record.players, ruleset=record.ruleset, after=after,
-                         previous=previous, more=more, taken=taken, listed=listed, at=at,
-                         history=events_before(record.setup_events, record.steps))
+                         previous=previous, more=more, taken=taken, listed=listed, at=at)
 
     def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
                   observed: dict[str, Any], *, message: str,

@@ -111,13 +111,6 @@ class Divergence:
                 "expect": self.expect, "observed": self.observed, "shuffled": self.shuffled}
 
 
-def events_before(setup_events: list[dict[str, Any]], steps: list[StepRecord]
-                  ) -> list[dict[str, Any]]:
-    """The oracle's events of the set-up and of each accepted step before the deciding (last)
-    one, in order: what led to the deciding position (conformance.blame's `history`)."""
-    return [*setup_events, *(e for s in steps[:-1] if s.rejection is None for e in s.events)]
-
-
 def action_features(act: dict[str, Any], ruleset: str) -> set[str]:
     """The features (spec/features.yaml) an action belongs to."""
     parts = ruleset.split("+")

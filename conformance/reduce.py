@@ -32,7 +32,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from conformance.blame import Group, Signature, result_signature
-from conformance.divergence import events_before
 
 if TYPE_CHECKING:
     from conformance.diff import Differ
@@ -95,8 +94,7 @@ class Checker:
             else div.setup_events,
             rejection=last.rejection if last else None, before=last.before if last else None,
             players=div.players, ruleset=div.ruleset, after=div.after,
-            previous=_previous(div), action=last.act if last else None, at=div.expect,
-            history=events_before(div.setup_events, div.steps))
+            previous=_previous(div), action=last.act if last else None, at=div.expect)
 
     def passes_on_reference(self, div: Divergence, seed: int | None = None) -> bool:
         sc = self._scenario(div, seed)

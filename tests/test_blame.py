@@ -461,46 +461,6 @@ def test_a_huge_list_of_actions_is_judged_as_its_set() -> None:
     assert listing_rule((want, answer), at, "classic-official") == "CL.PLAY.MATCH"
 
 
-PLAYED_TO_ONE = [{"kind": "played", "player": 1, "rule": "CL.PLAY.MATCH", "card": "R5"}]
-CATCH = {"player": 0, "catch": 1}
-ONE_CARD = {"hands": {"0": ["G1", "G2"], "1": ["B7"]}}
-
-
-@pytest.mark.parametrize(("history", "before", "rule"), [
-    # called with the play: the `uno` event follows the `played` one (CL.UNO.CALL-WITH-PLAY)
-    (PLAYED_TO_ONE + [{"kind": "uno", "player": 1, "rule": "CL.UNO.CALL-WITH-PLAY"}],
-     ONE_CARD, "CL.UNO.CALL-WITH-PLAY"),
-    # called late, after another player's events (CL.UNO.CALL-LATE)
-    (PLAYED_TO_ONE + [{"kind": "uno", "player": 1, "rule": "CL.UNO.CALL-LATE"}],
-     ONE_CARD, "CL.UNO.CALL-LATE"),
-    # no call since the play, then the next player drew: the window closed (CL.UNO.LATE-CATCH)
-    (PLAYED_TO_ONE + [{"kind": "drew", "player": 2, "rule": "CL.DRAW.UNABLE"}],
-     ONE_CARD, "CL.UNO.LATE-CATCH"),
-    # a call of an earlier hand of one card does not protect after a later play to one card
-    ([{"kind": "uno", "player": 1, "rule": "CL.UNO.CALL-LATE"}, *PLAYED_TO_ONE,
-      {"kind": "played", "player": 2, "rule": "CL.PLAY.MATCH", "card": "R6"}],
-     ONE_CARD, "CL.UNO.LATE-CATCH"),
-    # the target holds two cards: CL.UNO.FALSE-CATCH itself (not one card)
-    (PLAYED_TO_ONE, {"hands": {"0": ["G1"], "1": ["B7", "B8"]}}, "CL.UNO.FALSE-CATCH"),
-    # a position set up with one card, nothing played: nothing says why (CL.UNO.FALSE-CATCH)
-    ([{"kind": "first-card", "player": None, "rule": "CL.DEAL.FIRST-DISCARD", "card": "R1"}],
-     ONE_CARD, "CL.UNO.FALSE-CATCH"),
-])
-def test_an_accepted_catch_is_named_by_what_protects_the_target(
-        history: list[dict[str, Any]], before: dict[str, Any], rule: str) -> None:
-    refused = {"code": "nothing-to-catch", "rule": "CL.UNO.FALSE-CATCH"}
-    sig = signature("accepted", codes=("nothing-to-catch", ""), decision="play",
-                    rejection=refused, action=CATCH, before=before, players=3,
-                    ruleset="classic-official", history=history)
-    assert (sig.what, sig.rule) == ("nothing-to-catch", rule)
-    # another refusal of the same catch keeps its own rule
-    other = signature("accepted", codes=("nothing-to-catch", ""), decision="play",
-                      rejection={"code": "nothing-to-catch", "rule": "CL.UNO.CATCH"},
-                      action=CATCH, before=before, players=3, ruleset="classic-official",
-                      history=history)
-    assert other.rule == "CL.UNO.CATCH"
-
-
 def test_the_top_after_a_first_card_returned_is_the_returns() -> None:
     # CL.FIRST.WD4: a Wild Draw Four turned first goes back and another card is turned; the
     # top differs where it stayed: the return decides it, not the card turned after it
