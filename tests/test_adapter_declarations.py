@@ -10,6 +10,7 @@ passed, elsewhere).
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from collections.abc import Callable
@@ -131,3 +132,137 @@ def test_rlcard_declares_the_actions_its_step_takes() -> None:
         [{"player": 0, "draw": True}, {"player": 1, "challenge": False}], key=str)
     assert a.act({"player": 1, "challenge": False}) is None
     assert a.observe(["legal_actions"]) == {"legal_actions": [{"player": 0, "draw": True}]}
+
+
+# --- the listed actions are exactly the accepted ones ---------------------------------------
+
+DECK = [f"{c}{v}" for c in "RGBY" for v in [*"0123456789", "S", "R", "D2"]] + ["W", "W4"]
+COLOURS = ["red", "green", "blue", "yellow"]
+
+
+def _candidates(players: int, extra: Callable[[int], list[dict[str, Any]]] | None = None
+                ) -> list[dict[str, Any]]:
+    """Every action of the listed vocabulary a seat could try in a classic game: each card of
+    the deck played (a Wild also once per colour), a draw, a pass, a challenge or not, and
+    what `extra` adds for the seat."""
+    out: list[dict[str, Any]] = []
+    for p in range(players):
+        for card in DECK:
+            out.append({"player": p, "play": card})
+            if card.startswith("W"):
+                out += [{"player": p, "play": card, "color": c} for c in COLOURS]
+        out += [{"player": p, "draw": True}, {"player": p, "pass": True},
+                {"player": p, "challenge": True}, {"player": p, "challenge": False}]
+        out += extra(p) if extra else []
+    return out
+
+
+def _key(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def _listing_is_what_act_accepts(adapter: Any, setup: dict[str, Any],
+                                 before: list[dict[str, Any]],
+                                 candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """From the position `before` leads to after `setup`, set up afresh for each candidate:
+    every listed action is accepted by `act` and every candidate not listed is refused (a
+    rejection or `unsupported`). Returns the listing."""
+    def position() -> list[dict[str, Any]]:
+        assert adapter.setup(setup) is None
+        for action in before:
+            assert adapter.act(action) is None, action
+        listed = adapter.observe(["legal_actions"])["legal_actions"]
+        assert isinstance(listed, list)
+        return listed  # type: ignore[no-any-return]
+
+    listed = position()
+    wanted = {_key(a): a for a in listed}
+    assert len(wanted) == len(listed), "an action listed twice"
+    accepted = set()
+    for action in {**{_key(a): a for a in candidates}, **wanted}.values():
+        assert position() == listed  # the same position each time
+        try:
+            answer = adapter.act(action)
+        except Unsupported:
+            continue
+        if answer is None:
+            accepted.add(_key(action))
+    assert sorted(accepted - wanted.keys()) == [], "accepted but not listed"
+    assert sorted(wanted.keys() - accepted) == [], "listed but refused"
+    return listed
+
+
+def _turn(hands: dict[str, list[str]], draw: list[str], top: str = "R9",
+          color: str = "red", players: int = 2) -> dict[str, Any]:
+    return {**SETUP, "setup": {**SETUP["setup"], "players": players, "hands": hands,
+                               "discard": ["B5", top], "active_color": color, "draw": draw}}
+
+
+def _plays(seat: int, *cards: str, last: bool = False) -> list[dict[str, Any]]:
+    """The listing of `cards` played by `seat`, a Wild once per colour (and without one when
+    it is the `last` card)."""
+    out: list[dict[str, Any]] = []
+    for card in cards:
+        if not card.startswith("W") or last:
+            out.append({"player": seat, "play": card})
+        if card.startswith("W"):
+            out += [{"player": seat, "play": card, "color": c} for c in COLOURS]
+    return out
+
+
+def _same(got: list[dict[str, Any]], want: list[dict[str, Any]]) -> bool:
+    return sorted(map(_key, got)) == sorted(map(_key, want))
+
+
+def test_uno_game_lists_what_its_player_callbacks_take() -> None:
+    """uno-game's `Player.can_play_card` judges the cards, `Player.play` draws only for one who
+    cannot play and then asks for a card (no pass), `WildDraw4.played` asks the victim: the
+    listing is exactly what `act` takes at each of those questions, nothing once it is over."""
+    pytest.importorskip("uno")
+    from conformance.adapters.unogame import UnoGameAdapter
+
+    a = UnoGameAdapter()
+    try:
+        assert "legal_actions" in a.hello()["observations"]
+        every = _candidates(2)
+        mixed = _turn({"0": ["R5", "G7", "W", "W4", "B2"], "1": ["Y3", "R1"]}, ["Y1"] * 6)
+        assert _same(_listing_is_what_act_accepts(a, mixed, [], every),
+                     _plays(0, "R5", "W", "W4"))
+        stuck = _turn({"0": ["G7", "B2"], "1": ["Y3", "R1"]}, ["R1", "Y1"])
+        assert _same(_listing_is_what_act_accepts(a, stuck, [], every),
+                     [{"player": 0, "draw": True}])
+        # the drawn R1 is playable: uno-game asks for a card (no pass, no second draw)
+        drew = [{"player": 0, "draw": True}]
+        assert _same(_listing_is_what_act_accepts(a, stuck, drew, every), _plays(0, "R1"))
+        wd4 = [{"player": 0, "play": "W4", "color": "green"}]
+        assert _same(_listing_is_what_act_accepts(a, mixed, wd4, every),
+                     [{"player": 1, "challenge": True}, {"player": 1, "challenge": False}])
+        last = _turn({"0": ["W"], "1": ["Y3", "R1"]}, ["Y1"])
+        assert _same(_listing_is_what_act_accepts(a, last, [], every),
+                     _plays(0, "W", last=True))
+        assert _listing_is_what_act_accepts(a, last, [{"player": 0, "play": "W"}], every) == []
+    finally:
+        a.close()
+
+
+def test_uno_game_leaves_out_a_hand_card_it_cannot_name_or_judge() -> None:
+    """An odd hand (a card our notation lacks, an object uno-game cannot judge) does not crash
+    the listing: a card no action names is left out; a hand uno-game's `Player.can_play`
+    raises on takes nothing (its `Player.play` would raise)."""
+    pytest.importorskip("uno")
+    import uno._card
+    import uno._colors
+
+    from conformance.adapters.unogame import UnoGameAdapter
+
+    a = UnoGameAdapter()
+    try:
+        a.setup(_turn({"0": ["R5", "G7"], "1": ["Y3", "R1"]}, ["Y1"]))
+        seat = a.seats[0]
+        odd = uno._card.Card("Red 11", "11", uno._colors.RED, 11, 1, 11)  # no such card
+        seat.hand.insert(0, odd)
+        assert a.observe(["legal_actions"]) == {"legal_actions": [{"player": 0, "play": "R5"}]}
+        seat.hand.insert(0, object())
+        assert a.observe(["legal_actions"]) == {"legal_actions": []}
+    finally:
+        a.close()

@@ -31,6 +31,16 @@ and `Game.__init__` call deals the pile's cards in order while a scenario runs. 
 pile is `unsupported` (uno-game's deck never runs out: no exhausted pile, no reshuffle). uno-game
 keeps no discard pile, only the card to match (`game.card`), so `discard_size` is not declared;
 `draw_size` is the pile the adapter deals from, all the deck uno-game has while a scenario runs.
+`legal_actions` is what `act` takes from the seat uno-game waits for, judged by uno-game's own
+`Player.can_play_card` on `game.card` (the test `Player.play` and `do()` make): at a turn, every
+card it lets be played (a Wild once per colour, a last card also without one), or `draw` alone
+when none can be (`Player.play` draws only then); after that draw, or after a card it refused,
+only those cards (it asks for a card: no draw, no pass); at a Wild Draw Four, its victim's
+`challenge` true or false (`WildDraw4.played` asks); nothing once the hand is over, nor at a
+colour question (never asked: a play carries its colour; an answer would be a card). A hand card
+that is not one of our notation's (`make_card(card_text(c)) != c`) is left out: no action names
+it. The draw is listed even when the scenario's pile is exhausted, where the adapter answers it
+`unsupported`: uno-game itself, whose deck is endless, would take it.
 Seats are `game.players` in order (`direction = 1` is clockwise); uno-game has no dealer and
 picks the first player at random, so for `start: round` the adapter sets the seat left of the
 dealer. For `start: turn` the top discard is a copy of the card with its effect marked
@@ -54,7 +64,7 @@ FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "wd4-
 # draw_size: the scenario's pile the adapter deals uno-game's draws from (decision
 # scenario-pile-is-the-deck) is all the deck there is while a scenario runs
 OBSERVATIONS = ["hands", "hand_sizes", "top", "active_color", "current", "pending",
-                "direction", "draw_size", "round_over", "game_over", "winner"]
+                "direction", "draw_size", "round_over", "game_over", "winner", "legal_actions"]
 UNSUPPORTED_ACTIONS = {
     "uno": "uno-game has no UNO call",
     "catch": "uno-game has no UNO call, hence no catch",
@@ -475,8 +485,34 @@ class UnoGameAdapter:
             elif key == "winner":
                 out[key] = self.seats.index(g.player) if over and g.player in self.seats \
                     else None
+            elif key == "legal_actions":
+                out[key] = [] if over or req is None else self._legal_actions(req)
             else:
                 raise Unsupported(f"observation {key!r}: uno-game has no such state")
+        return out
+
+    def _legal_actions(self, req: _Request) -> list[dict[str, Any]]:
+        """What `act` takes from the seat uno-game waits for (`req`): see the module's
+        docstring."""
+        if req.kind == "challenge":  # WildDraw4.played asks the victim: any answer is taken
+            return [{"player": req.seat, "challenge": c} for c in (True, False)]
+        if req.kind not in ("turn", "card"):  # a colour question: no action answers it
+            return []
+        seat = self.seats[req.seat]
+        try:
+            stuck = not seat.can_play(self.game.card)
+        except Exception:  # noqa: BLE001 - a hand uno-game cannot judge: its Player.play raises
+            return []
+        if stuck:
+            return [{"player": req.seat, "draw": True}] if req.kind == "turn" else []
+        out: list[dict[str, Any]] = []
+        for text in sorted(_playable(seat, self.game.card)):
+            if not text.startswith("W"):
+                out.append({"player": req.seat, "play": text})
+                continue
+            if len(seat.hand) == 1:  # a last Wild: `_play_action` needs no colour (the end)
+                out.append({"player": req.seat, "play": text})
+            out += [{"player": req.seat, "play": text, "color": c} for c in COLOR_NAMES]
         return out
 
     def close(self) -> None:
@@ -491,6 +527,21 @@ class UnoGameAdapter:
             uno._player.draw, uno._game.draw = self.saved["player"], self.saved["game"]
             self.saved = {}
         self.thread, self.game = None, None
+
+
+def _playable(seat: Any, current: Any) -> set[str]:
+    """The cards of `seat`'s hand that uno-game's `Player.can_play_card` lets be played on
+    `current`, in our notation (CL.PLAY.MATCH as uno-game has it: a Wild, or the same number
+    or colour); a card that our notation does not name is left out (no action can play it)."""
+    out = set()
+    for card in seat.hand:
+        try:
+            text = card_text(card)
+            if make_card(text) == card and seat.can_play_card(current, card):
+                out.add(text)
+        except (AttributeError, CardError, KeyError, TypeError, ValueError):
+            continue  # not a card of ours (odd state): no action names it
+    return out
 
 
 def _decision(req: _Request) -> str:
