@@ -266,3 +266,55 @@ def test_uno_game_leaves_out_a_hand_card_it_cannot_name_or_judge() -> None:
         assert a.observe(["legal_actions"]) == {"legal_actions": []}
     finally:
         a.close()
+
+
+def test_skilluno_lists_what_its_play_turn_takes() -> None:
+    """skilluno's `Card.is_playable_on` judges the cards, `play_turn` always takes a draw and
+    asks whether to play a playable drawn card; its Wild Draw Four victim's `challenge: false`
+    is the adapter's no-op: the listing is exactly what `act` takes, nothing once it is over
+    (a last Wild Draw Four opens no window)."""
+    a = _venv("skilluno", "skilluno")()
+    try:
+        assert "legal_actions" in check_hello(a.hello())["observations"]
+        every = _candidates(2)
+        draw = [{"player": 0, "draw": True}]
+        mixed = _turn({"0": ["R5", "G7", "W", "W4", "B2"], "1": ["Y3", "R1"]}, ["Y1"] * 6)
+        assert _same(_listing_is_what_act_accepts(a, mixed, [], every),
+                     _plays(0, "R5", "W", "W4") + draw)
+        # two players: the victim (seat 1) is skipped; on the green W4, G7 and the Wild play
+        wd4 = [{"player": 0, "play": "W4", "color": "green"}]
+        assert _same(_listing_is_what_act_accepts(a, mixed, wd4, every),
+                     [{"player": 1, "challenge": False}, *_plays(0, "G7", "W"), *draw])
+        stuck = _turn({"0": ["G7", "B2"], "1": ["Y3", "R1"]}, ["R1", "Y1"])
+        assert _same(_listing_is_what_act_accepts(a, stuck, draw, every),
+                     [{"player": 0, "pass": True}, *_plays(0, "R1")])
+        last = _turn({"0": ["W4"], "1": ["Y3", "R1"]}, ["Y1"] * 4)
+        assert _same(_listing_is_what_act_accepts(a, last, [], every),
+                     _plays(0, "W4", last=True) + draw)
+        assert _listing_is_what_act_accepts(a, last, [{"player": 0, "play": "W4"}], every) == []
+    finally:
+        a.close()
+
+
+def test_skilluno_lists_no_turn_once_its_discard_pile_is_empty() -> None:
+    """A draw from an empty deck with only the top discarded moves that card into the deck
+    (`Deck.reshuffle_from_discard`) and into the hand: skilluno's next `play_turn` reads
+    `discard_pile[-1]` and raises. The listing says so without crashing: nothing for the turn,
+    and `act` answers a play there as skilluno's crash, not as the adapter's IndexError."""
+    from conformance.protocol import AdapterError
+
+    a = _venv("skilluno", "skilluno")()
+    try:
+        a.setup({**SETUP, "setup": {**SETUP["setup"], "discard": ["R9"], "draw": [],
+                                    "hands": {"0": ["G7", "B2"], "1": ["Y3", "R1"]}}})
+        assert a.act({"player": 0, "draw": True}) is None  # draws the R9 itself: playable
+        assert a.observe(["discard_size", "legal_actions"]) == {
+            "discard_size": 0,
+            "legal_actions": [{"player": 0, "pass": True}, {"player": 0, "play": "R9"}]}
+        assert a.act({"player": 0, "pass": True}) is None
+        assert a.observe(["current", "legal_actions"]) == {"current": 1, "legal_actions": []}
+        with pytest.raises(AdapterError, match="skilluno-crashed"):
+            a.act({"player": 1, "play": "R1"})
+    finally:
+        a.close()
+

@@ -20,6 +20,19 @@ card that is not playable).
 It imports under the name `uno`, as uno-game does, so it is verified from its own virtual
 environment (`.ci/setup-implementations`: `.venv-skilluno`), over stdio:
 `stdio:'.venv-skilluno/bin/uno-fsm conformance serve --adapter skilluno'`.
+
+`legal_actions` is what `act` takes, judged as `act` judges it, by skilluno's own
+`Card.is_playable_on(top, current_color)`: for the current player, every card of the hand it
+lets be played (a Wild once per colour, a last card also without one: the placeholder colour),
+and `draw`, which `play_turn` always takes; while the turn waits at the drawn-card question,
+`pass` and the drawn card played (`_drawn`); the Wild Draw Four victim's `challenge: false`
+while it is open (`_accept_wd4`); nothing once the hand is over. With the discard pile empty (a
+reshuffle of a pile holding only its top card, `Deck.reshuffle_from_discard`, moves that card
+into the deck) nothing is listed for the turn: skilluno's `play_turn` reads `discard_pile[-1]`
+first and raises, and `act` answers a play there `skilluno-crashed` too. An eliminated current
+player (over the hand limit, whose turn `play_turn` skips) is listed `draw` alone, the action
+that lets `play_turn` run. A colour given with a coloured card, `uno: false` and
+`next_round: false` are accepted and ignored: the same action, not listed again.
 """
 
 from __future__ import annotations
@@ -38,7 +51,7 @@ FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "firs
             "reshuffle", "two-player"]
 OBSERVATIONS = ["hands", "hand_sizes", "top", "active_color", "current", "pending",
                 "direction", "draw_size", "discard_size", "round_over", "game_over", "winner",
-                "total_cards", "card_counts"]
+                "total_cards", "card_counts", "legal_actions"]
 COLORS = {"红": "red", "蓝": "blue", "绿": "green", "黄": "yellow"}
 LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
 SYMBOLS = {"跳过": "S", "反转": "R", "+2": "D2"}
@@ -71,6 +84,14 @@ def card_text(card: Any) -> str:
     if card.type == "数字":
         return f"{letter}{card.value}"
     return letter + SYMBOLS[card.type]
+
+
+def _text(card: Any) -> str | None:
+    """`card_text`, or None for a card our notation does not name (no action can play it)."""
+    try:
+        return card_text(card)
+    except (AttributeError, KeyError, TypeError):
+        return None
 
 
 def make_card(text: str) -> Any:
@@ -261,19 +282,28 @@ class SkillUnoAdapter:
             wanted = card_text(make_card(action["play"]))
         except ValueError as exc:
             return _rejection("malformed-action", str(exc))
-        index = next((i for i, c in enumerate(seat.hand) if card_text(c) == wanted), None)
+        index = next((i for i, c in enumerate(seat.hand) if _text(c) == wanted), None)
         if index is None:
             return _rejection("card-not-in-hand", f"{wanted} is not in seat {player}'s hand")
         problem = self._colour(seat, wanted, action.get("color"))
         if problem is not None:
             return problem
-        if not seat.hand[index].is_playable_on(g.discard_pile[-1], g.current_color):
+        top = self._top()
+        if not seat.hand[index].is_playable_on(top, g.current_color):
             return _rejection("card-does-not-match", f"{wanted} is not playable on "
-                              f"{card_text(g.discard_pile[-1])} (Card.is_playable_on)",
-                              "CL.PLAY.MATCH")
+                              f"{card_text(top)} (Card.is_playable_on)", "CL.PLAY.MATCH")
         seat.choice = index
         self._run(wd4=wanted == "W4")
         return None
+
+    def _top(self) -> Any:
+        """The card to match, `discard_pile[-1]`, which skilluno's `play_turn` reads first; an
+        empty pile (its top card reshuffled into the deck) makes skilluno raise IndexError."""
+        if not self.game.discard_pile:
+            raise AdapterError("skilluno-crashed", "skilluno's play_turn reads discard_pile[-1] "
+                               "and the pile is empty (Deck.reshuffle_from_discard took its only "
+                               "card)")
+        return self.game.discard_pile[-1]
 
     def _colour(self, seat: Any, card: str, color: Any) -> dict[str, Any] | None:
         """A Wild's colour comes with the play (skilluno asks `choose_color` as its effect)."""
@@ -298,13 +328,13 @@ class SkillUnoAdapter:
             return None
         if "play" not in action:
             return _rejection("wrong-decision", "skilluno asks whether to play the drawn card")
-        drawn = card_text(seat.hand[-1])
+        drawn = _text(seat.hand[-1])
         try:
             wanted = card_text(make_card(action["play"]))
         except ValueError as exc:
             return _rejection("malformed-action", str(exc))
         if wanted != drawn:
-            return _rejection("only-drawn-card" if any(card_text(c) == wanted for c in seat.hand)
+            return _rejection("only-drawn-card" if any(_text(c) == wanted for c in seat.hand)
                               else "card-not-in-hand", f"only the drawn {drawn} may be played",
                               "CL.DRAW.ONLY-DRAWN")
         problem = self._colour(seat, wanted, action.get("color"))
@@ -334,7 +364,7 @@ class SkillUnoAdapter:
         if exc is not None:
             raise AdapterError("skilluno-crashed",
                                f"skilluno raised {type(exc).__name__}: {exc}") from exc
-        if wd4:
+        if wd4 and self.game.check_winner() is None:  # a last card ends the hand: no window
             self.wd4_victim = self._next_of(actor)
 
     def _next_of(self, seat: int) -> int:
@@ -387,16 +417,51 @@ class SkillUnoAdapter:
                 out[key] = over
             elif key == "winner":
                 out[key] = g.players.index(winner) if over else None
+            elif key == "legal_actions":
+                out[key] = [] if over else self._legal_actions()
             else:
                 raise Unsupported(f"observation {key!r}: skilluno has no such state")
         return out
+
+    def _legal_actions(self) -> list[dict[str, Any]]:
+        """What `act` takes now (the module's docstring says how it is judged)."""
+        g = self.game
+        cur = g.current_player_idx
+        seat = g.players[cur]
+        out: list[dict[str, Any]] = []
+        if self.wd4_victim is not None:  # `_accept_wd4`, before any other check of `act`
+            out.append({"player": self.wd4_victim, "challenge": False})
+        if self.turn is not None:  # the drawn-card question (`_drawn`): keep it or play it
+            return out + [{"player": cur, "pass": True}] + _plays(cur, seat.hand[-1:],
+                                                                   len(seat.hand))
+        if seat.eliminated:  # play_turn moves on at once: only a draw lets it run
+            return out + [{"player": cur, "draw": True}]
+        if not g.discard_pile:  # play_turn raises at discard_pile[-1] (`_top`)
+            return out
+        top = g.discard_pile[-1]
+        playable = [c for c in seat.hand
+                    if _text(c) is not None and c.is_playable_on(top, g.current_color)]
+        return out + _plays(cur, playable, len(seat.hand)) + [{"player": cur, "draw": True}]
 
     def close(self) -> None:
         turn, self.turn = self.turn, None
         if turn is not None and turn.thread.is_alive():
             turn.answers.put("n")  # let the waiting turn finish
             turn.thread.join(timeout=1.0)
-        self.game = None
+        self.game, self.wd4_victim = None, None  # a new setup opens no Wild Draw Four window
+
+
+def _plays(seat: int, cards: list[Any], held: int) -> list[dict[str, Any]]:
+    """`cards` played by `seat` (holding `held` cards) as `act` takes them, each text once: a
+    Wild once per colour, and without one as the last card (`_colour`); a card our notation
+    does not name (`_text`) is left out: no action plays it."""
+    out: list[dict[str, Any]] = []
+    for text in sorted({t for t in map(_text, cards) if t is not None}):
+        if not text.startswith("W") or held == 1:
+            out.append({"player": seat, "play": text})
+        if text.startswith("W"):
+            out += [{"player": seat, "play": text, "color": c} for c in LETTERS]
+    return out
 
 
 def _rejection(code: str, message: str, rule: str | None = None) -> dict[str, Any]:
