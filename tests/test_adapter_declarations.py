@@ -318,3 +318,43 @@ def test_skilluno_lists_no_turn_once_its_discard_pile_is_empty() -> None:
     finally:
         a.close()
 
+
+def _calls(players: int) -> Callable[[int], list[dict[str, Any]]]:
+    """A seat's UNO call and its catch of every seat (uno-engine's `Game.uno` takes them all)."""
+    return lambda p: [{"player": p, "uno": True},
+                      *({"player": p, "catch": t} for t in range(players))]
+
+
+def test_uno_engine_lists_what_its_game_takes() -> None:
+    """uno-engine has no list of legal moves: the adapter lists what `act` takes, judged by the
+    engine (`Card.matches` for any card of the hand, after a draw too; `Game.draw` always;
+    `Game.pass` after a draw; `Game.uno` from anyone), with the Wild Draw Four victim's no-op
+    acceptance. After the engine's `end` event nothing is listed, though the engine still
+    takes a draw (decision end-event): the one position not compared with `act`."""
+    a = _node()()
+    try:
+        assert "legal_actions" in check_hello(a.hello())["observations"]
+        every = _candidates(2, _calls(2))
+        calls = [x for p in range(2) for x in _calls(2)(p)]
+        draw = [{"player": 0, "draw": True}]
+        mixed = _turn({"0": ["R5", "G7", "W", "W4", "B2"], "1": ["Y3", "R1"]}, ["Y1"] * 6)
+        assert _same(_listing_is_what_act_accepts(a, mixed, [], every),
+                     _plays(0, "R5", "W", "W4") + draw + calls)
+        # the drawn R1 matches: the turn waits, and any matching card may still be played
+        holds = _turn({"0": ["R5", "G7"], "1": ["Y3", "R1"]}, ["R1", "Y1"])
+        assert _same(_listing_is_what_act_accepts(a, holds, draw, every),
+                     _plays(0, "R1", "R5") + draw + [{"player": 0, "pass": True}] + calls)
+        # two players: the victim (seat 1) is skipped; on the green W4, G7 and the Wild play
+        wd4 = [{"player": 0, "play": "W4", "color": "green"}]
+        assert _same(_listing_is_what_act_accepts(a, mixed, wd4, every),
+                     [{"player": 1, "challenge": False}, *_plays(0, "G7", "W"), *draw, *calls])
+        last = _turn({"0": ["W"], "1": ["Y3", "R1"]}, ["Y1"])
+        assert _same(_listing_is_what_act_accepts(a, last, [], every),
+                     _plays(0, "W", last=True) + draw + calls)
+        a.setup(last)
+        assert a.act({"player": 0, "play": "W"}) is None
+        assert a.observe(["game_over", "legal_actions"]) == {"game_over": True,
+                                                             "legal_actions": []}
+        assert a.act({"player": 0, "draw": True}) is None  # the engine plays on (end-event)
+    finally:
+        a.close()

@@ -34,8 +34,10 @@ const FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4",
   "uno-catch", "reshuffle", "scoring", "two-player"];
 // Not declared: discard_size and total_cards (uno-engine keeps the top card only, no discard
 // pile), side, dealer, views, card_counts.
+// legal_actions: uno-engine has no list of legal moves; the adapter lists what `act` takes, each
+// judged by the engine's own checks (`legalActions`).
 const OBSERVATIONS = ["hands", "hand_sizes", "top", "active_color", "current", "pending",
-  "direction", "draw_size", "scores", "round_over", "game_over", "winner"];
+  "direction", "draw_size", "scores", "round_over", "game_over", "winner", "legal_actions"];
 
 const COLOR_OF_LETTER = { R: Color.RED, Y: Color.YELLOW, G: Color.GREEN, B: Color.BLUE };
 const LETTER_OF_COLOR = { [Color.RED]: "R", [Color.YELLOW]: "Y", [Color.GREEN]: "G",
@@ -334,6 +336,51 @@ class UnoEngineAdapter {
     return null;
   }
 
+  /** What `act` takes now, judged by uno-engine's own checks: for `game.currentPlayer`, every
+   * card of the hand `Card.matches` lets be played on `game.discardedCard` (`Game.play`; after
+   * a draw too: the engine does not restrict the turn to the drawn card), a Wild once per colour
+   * and, as the last card, without one (decision: last-wild-placeholder); `draw`, which
+   * `Game.draw` always takes (again after a draw too); `pass` once the player drew (`Game.pass`:
+   * "must draw at least one card before passing"); from every seat a UNO call, and a catch of
+   * every seat (`Game.uno`, decision: catch-without-target); the Wild Draw Four victim's
+   * `challenge: false` while it is open (decision: wd4-accept-is-done). A hand entry that our
+   * notation does not name (`cardText`: the `undefined` that `Deck.draw` hands out from an
+   * empty pile, decision empty-draw-pile) is left out: no action plays it. A colour given with
+   * a coloured card and a play's `uno: true` are accepted too: the same play, not listed again.
+   * Once the engine's `end` event fired nothing is listed, although the engine keeps taking
+   * actions (decision: end-event): the hand it played is over. */
+  legalActions() {
+    if (this.ended !== null) return []; // decision: end-event
+    const game = this.game;
+    const player = game.currentPlayer;
+    const seat = this.seatOf(player);
+    const out = [];
+    if (this.wd4Victim !== null) out.push({ player: this.wd4Victim, challenge: false });
+    const texts = new Set();
+    for (const card of player.hand) {
+      const text = cardText(card);
+      const parsed = text === null ? null : parseCard(text);
+      if (parsed === null || texts.has(text)) continue;
+      texts.add(text);
+      if (parsed.color === undefined) { // a Wild matches anything (Card.matches)
+        // decision: wild-colour (a colour with the play), last-wild-placeholder (none needed)
+        if (player.hand.length === 1) out.push({ player: seat, play: text });
+        for (const color of Object.keys(COLOR_OF_NAME)) {
+          out.push({ player: seat, play: text, color });
+        }
+      } else if (new Card(parsed.value, parsed.color).matches(game.discardedCard)) {
+        out.push({ player: seat, play: text }); // the card `play` builds and plays
+      }
+    }
+    out.push({ player: seat, draw: true });
+    if (game.drawn) out.push({ player: seat, pass: true });
+    for (let s = 0; s < this.n; s++) {
+      out.push({ player: s, uno: true });
+      for (let t = 0; t < this.n; t++) out.push({ player: s, catch: t });
+    }
+    return out;
+  }
+
   observe(keys) {
     if (this.game === null) throw badRequest("observe before setup");
     const game = this.game;
@@ -378,6 +425,9 @@ class UnoEngineAdapter {
           break;
         case "winner":
           out[key] = over ? this.ended.winner : null;
+          break;
+        case "legal_actions":
+          out[key] = this.legalActions();
           break;
         default:
           throw unsupported(`observation ${key}: not declared`);
