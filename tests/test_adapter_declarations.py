@@ -272,7 +272,7 @@ def test_skilluno_lists_what_its_play_turn_takes() -> None:
     """skilluno's `Card.is_playable_on` judges the cards, `play_turn` always takes a draw and
     asks whether to play a playable drawn card; its Wild Draw Four victim's `challenge: false`
     is the adapter's no-op: the listing is exactly what `act` takes, nothing once it is over
-    (a last Wild Draw Four opens no window)."""
+    (after a last Wild Draw Four, its victim's acceptance is `game-over` too)."""
     a = _venv("skilluno", "skilluno")()
     try:
         assert "legal_actions" in check_hello(a.hello())["observations"]

@@ -26,13 +26,14 @@ environment (`.ci/setup-implementations`: `.venv-skilluno`), over stdio:
 lets be played (a Wild once per colour, a last card also without one: the placeholder colour),
 and `draw`, which `play_turn` always takes; while the turn waits at the drawn-card question,
 `pass` and the drawn card played (`_drawn`); the Wild Draw Four victim's `challenge: false`
-while it is open (`_accept_wd4`); nothing once the hand is over. With the discard pile empty (a
-reshuffle of a pile holding only its top card, `Deck.reshuffle_from_discard`, moves that card
-into the deck) nothing is listed for the turn: skilluno's `play_turn` reads `discard_pile[-1]`
-first and raises, and `act` answers a play there `skilluno-crashed` too. An eliminated current
-player (over the hand limit, whose turn `play_turn` skips) is listed `draw` alone, the action
-that lets `play_turn` run. A colour given with a coloured card, `uno: false` and
-`next_round: false` are accepted and ignored: the same action, not listed again.
+while it is open (`_accept_wd4`); nothing once the hand is over (`act` then answers every
+action `game-over`, that acceptance too). With the discard pile empty (a reshuffle of a pile
+holding only its top card, `Deck.reshuffle_from_discard`, moves that card into the deck)
+nothing is listed for the turn: skilluno's `play_turn` reads `discard_pile[-1]` first and
+raises, and `act` answers a play there `skilluno-crashed` too. An eliminated current player
+(over the hand limit, whose turn `play_turn` skips) is listed `draw` alone, the action that
+lets `play_turn` run. A colour given with a coloured card, `uno: false` and `next_round:
+false` are accepted and ignored: the same action, not listed again.
 """
 
 from __future__ import annotations
@@ -252,16 +253,16 @@ class SkillUnoAdapter:
         if not isinstance(action, dict):
             return _rejection("malformed-action", f"not an action: {action!r}")
         if action.get("challenge") is False and set(action) == {"player", "challenge"}:
-            return self._accept_wd4(action["player"])
+            return self._over() or self._accept_wd4(action["player"])
         for key, why in UNSUPPORTED_ACTIONS.items():
             if key in action and not (key in ("uno", "next_round") and action[key] is False):
                 raise Unsupported(why)
         player = action.get("player")
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
             return _rejection("malformed-action", f"bad player {player!r}")
-        if g.check_winner() is not None:
-            return _rejection("game-over", "skilluno's game is one hand and it is over "
-                              "(UNOGame.check_winner)")
+        over = self._over()
+        if over is not None:
+            return over
         if player != g.current_player_idx:
             return _rejection("not-your-turn", f"it is seat {g.current_player_idx}'s turn "
                               "(current_player_idx)", "CL.PLAY.OUT-OF-TURN")
@@ -295,6 +296,14 @@ class SkillUnoAdapter:
         seat.choice = index
         self._run(wd4=wanted == "W4")
         return None
+
+    def _over(self) -> dict[str, Any] | None:
+        """The rejection of any action once skilluno's hand is over (a last card played, or
+        every player but one eliminated), the Wild Draw Four victim's acceptance too."""
+        if self.game.check_winner() is None:
+            return None
+        return _rejection("game-over", "skilluno's game is one hand and it is over "
+                          "(UNOGame.check_winner)")
 
     def _top(self) -> Any:
         """The card to match, `discard_pile[-1]`, which skilluno's `play_turn` reads first; an
@@ -364,7 +373,7 @@ class SkillUnoAdapter:
         if exc is not None:
             raise AdapterError("skilluno-crashed",
                                f"skilluno raised {type(exc).__name__}: {exc}") from exc
-        if wd4 and self.game.check_winner() is None:  # a last card ends the hand: no window
+        if wd4:
             self.wd4_victim = self._next_of(actor)
 
     def _next_of(self, seat: int) -> int:
@@ -429,7 +438,7 @@ class SkillUnoAdapter:
         cur = g.current_player_idx
         seat = g.players[cur]
         out: list[dict[str, Any]] = []
-        if self.wd4_victim is not None:  # `_accept_wd4`, before any other check of `act`
+        if self.wd4_victim is not None:  # `_accept_wd4`: checked by `act` before the turn
             out.append({"player": self.wd4_victim, "challenge": False})
         if self.turn is not None:  # the drawn-card question (`_drawn`): keep it or play it
             return out + [{"player": cur, "pass": True}] + _plays(cur, seat.hand[-1:],
