@@ -343,10 +343,11 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
                  ruleset: str | None = None) -> str | None:
     """The rule of a difference in the listed actions (`legal_actions`: the reference's list, the
     implementation's), at the position they were listed in (`at`: its `top`, `active_color`,
-    `pending`, `legal_actions` and `hands`): the first play of the player to play (in the
-    normal form's order, `compare.legal_actions`) that one side lists alone. Listed by the
-    reference alone, the rule that makes it playable there: a draw, by one who could play
-    instead, CL.DRAW.UNWILLING; a plain Wild CL.PLAY.WILD-ANYTIME, a card of the colour in force
+    `pending`, `legal_actions` and `hands`): the first action of the player to play (in the
+    normal form's order, `compare.legal_actions`) that one side lists alone and a rule names.
+    At the drawn card's decision, that decision's rule, either side (`_after_draw`). Listed by
+    the reference alone, the rule that allows it there: a draw, by one who could play instead,
+    CL.DRAW.UNWILLING; a plain Wild CL.PLAY.WILD-ANYTIME, a card of the colour in force
     CL.PLAY.MATCH-COLOUR (on a Wild, CL.PLAY.MATCH-ON-WILD), of the top's number
     CL.PLAY.MATCH-NUMBER, of its symbol CL.PLAY.MATCH-SYMBOL, a Wild Draw Four the rule that
     lets it be played there (`wd4_rule`, from `at`'s `hands`: the bluff, CL.WD4.BLUFF-ACCEPTED);
@@ -369,6 +370,9 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
     everything = whole if isinstance(whole, list) else list(ref.values())
     for key in sorted(ref.keys() ^ imp.keys()):
         action = ref.get(key) or imp[key]
+        drawn = _after_draw(action, key in ref, pending, everything)
+        if drawn is not None and _applies(drawn, ruleset):
+            return drawn
         if key in ref and action.get("draw") is True and pending.get("decision") == "play" \
                 and str(action.get("player")) == str(pending.get("player")) and any(
                     isinstance(a, Mapping) and "play" in a and
@@ -399,6 +403,29 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
             rule = None
         if rule is not None and _applies(rule, ruleset):
             return rule
+    return None
+
+
+def _after_draw(action: Mapping[str, Any], by_reference: bool, pending: Mapping[str, Any],
+                everything: Sequence[Any]) -> str | None:
+    """The rule of an action of the player who drew a playable card (a `play-drawn` decision)
+    that one side alone lists (`by_reference`: the reference; `everything`: all it lists
+    there): a pass, keeping the card, CL.DRAW.KEEP; the drawn card played, CL.DRAW.PLAY-DRAWN;
+    listed by the implementation alone, a card the reference does not let be played (not the
+    drawn one) or a second draw, CL.DRAW.ONLY-DRAWN (the reference's own rule for refusing
+    either). None for any other action or decision."""
+    from conformance import compare as cmp
+
+    if pending.get("decision") != "play-drawn" or \
+            str(action.get("player")) != str(pending.get("player")):
+        return None
+    if by_reference:
+        if action.get("pass") is True:
+            return "CL.DRAW.KEEP"
+        return "CL.DRAW.PLAY-DRAWN" if "play" in action else None
+    drawn = {a.get("play") for a in cmp.legal_actions(list(everything)) if "play" in a}
+    if action.get("draw") is True or ("play" in action and action["play"] not in drawn):
+        return "CL.DRAW.ONLY-DRAWN"
     return None
 
 

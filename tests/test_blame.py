@@ -430,6 +430,55 @@ def test_a_draw_listed_by_the_reference_alone_is_the_voluntary_draw() -> None:
     assert (fuzzed.rule, fuzzed.decision) == ("CL.DRAW.UNWILLING", "play")
 
 
+def test_a_listing_difference_after_a_draw_is_named_by_the_drawn_cards_decision() -> None:
+    """After a playable card is drawn (a `play-drawn` decision), what one side alone lists is
+    named by that decision's rules, whatever rule the draw itself followed: uno-game, which
+    makes the player play it, leaves out the pass (CL.DRAW.KEEP); uno-engine, which lets any
+    matching card be played or a card drawn again, lists more (CL.DRAW.ONLY-DRAWN, the rule the
+    reference refuses both by); leaving out the drawn card is CL.DRAW.PLAY-DRAWN. Each is one
+    group at the `play-drawn` decision, in the fuzzer and in the run alike; a drawn Wild listed
+    without a colour is not another card, and another seat's listing is not the drawer's."""
+    from conformance.blame import listing_rule, result_signature, signature
+
+    def drew(*cards: str, player: int = 0, draw: bool = False,
+             kept: bool = True) -> list[dict[str, Any]]:
+        return ([{"player": player, "play": c} for c in cards]
+                + ([{"player": player, "pass": True}] if kept else [])
+                + ([{"player": player, "draw": True}] if draw else []))
+
+    ref = drew("G2") + [{"player": 0, "play": "G2", "uno": True}]
+    at = {"top": "G8", "active_color": "green",
+          "pending": {"player": 0, "decision": "play-drawn"}, "legal_actions": ref}
+    official = "classic-official"
+    assert listing_rule((ref, drew("G2", kept=False)), at, official) == "CL.DRAW.KEEP"
+    assert listing_rule((ref, drew()), at, official) == "CL.DRAW.PLAY-DRAWN"
+    assert listing_rule((ref, drew("G2", "G5")), at, official) == "CL.DRAW.ONLY-DRAWN"
+    assert listing_rule((ref, drew("G2", draw=True)), at, official) == "CL.DRAW.ONLY-DRAWN"
+    wild = [{"player": 0, "play": "W", "color": c} for c in ("red", "blue")] + drew()
+    assert listing_rule((wild, wild + drew("W")), {**at, "legal_actions": wild},
+                        official) is None  # the drawn Wild itself, without a colour
+    other = {**at, "pending": {"player": 1, "decision": "play-drawn"}}
+    assert listing_rule((ref, drew("G2", kept=False)), other, official) is None
+    signatures = set()
+    for rule in ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING"):  # the draw's own rule: not the name
+        common = {"decision": "play", "players": 2, "ruleset": official, "after": "play-drawn",
+                  "events": [{"kind": "drew", "player": 0, "rule": rule}]}
+        for imp, lone in ((drew("G2", kept=False), {"not listed": drew()}),
+                          (drew("G2", "G5", draw=True), {"listed": drew("G5", draw=True,
+                                                                         kept=False)})):
+            fuzzed = signature("observation", mismatches=["legal_actions"], listed=(ref, imp),
+                               at=at, **common)
+            result = {"outcome": "failed", "step": 1, "step_kind": "expect",
+                      "mismatches": [{"key": "legal_actions",
+                                      "expected": lone if "not listed" in lone else
+                                      {"not listed": []}, "observed": lone if "listed" in lone
+                                      else {"listed": []}}]}
+            assert result_signature(result, at=at, **common) == fuzzed
+            signatures.add((fuzzed.what, fuzzed.decision, fuzzed.rule))
+    assert signatures == {("legal_actions", "play-drawn", "CL.DRAW.KEEP"),
+                          ("legal_actions", "play-drawn", "CL.DRAW.ONLY-DRAWN")}
+
+
 @pytest.mark.parametrize("answer", ["x", None, 5, {"a": 1}, [[[]]], [1, "a", None],
                                     [{"player": 1, "play": {"nested": [1]}}]])
 def test_a_malformed_list_of_actions_is_a_mismatch_named_by_what_it_lacks(answer: Any) -> None:
