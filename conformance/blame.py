@@ -311,14 +311,17 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     where the event names the general rule: a Wild Draw Four played while holding a card of
     the colour in force is a bluff the rules accept (CL.WD4.BLUFF-ACCEPTED), else a legal one
     (CL.WD4.LEGAL-OTHER-MATCHES when other cards could be played: `before["playable"]`, the
-    cards the reference listed; else CL.WD4.LEGAL); the drawn card played at once
+    cards the reference listed; else CL.WD4.LEGAL); a Wild Draw Four accepted, its victim's
+    draw (CL.WD4.ACCEPT), not a reshuffle before it; the drawn card played at once
     (CL.DRAW.PLAY-DRAWN); a challenge, the rule that lets the victim challenge
     (CL.WD4.CHALLENGE.DECISION; Flip: the card's FL.LIGHT.W2.CHALLENGER,
     FL.DARK.WDC.CHALLENGER)."""
 
     before = before or {}
     which = next((k for k in ACTION_EVENTS if k in action), "")
-    mine = [e for e in events if e.get("rule") and e.get("kind") == ACTION_EVENTS.get(which)]
+    # a Wild Draw Four accepted is its victim's draw (CL.WD4.ACCEPT), a reshuffle perhaps first
+    kind = "drew" if action.get("challenge") is False else ACTION_EVENTS.get(which)
+    mine = [e for e in events if e.get("rule") and e.get("kind") == kind]
     rule = next((str(e["rule"]) for e in mine or events if e.get("rule")), None)
     card = str(action.get("play") or "").upper()
     pending: Mapping[str, Any] = before.get("pending") or {}

@@ -138,6 +138,19 @@ def test_an_accepted_wild_draw_four_names_the_rule_that_allows_it() -> None:
     assert sig == Signature("rejected", "card-does-not-match", "play", "CL.WD4.BLUFF-ACCEPTED")
 
 
+def test_a_refused_acceptance_of_a_wild_draw_four_names_the_acceptance_after_a_reshuffle() -> None:
+    """The victim's `challenge: false` the implementation refuses (skilluno's hand over once its
+    hand limit eliminated the victim) breaks CL.WD4.ACCEPT, the rule of the victim's draw, also
+    when the reference reshuffled first to deal the four: one group, not one per draw."""
+    accept = [{"kind": "drew", "player": 1, "rule": "CL.WD4.ACCEPT", "count": 4}]
+    reshuffled = [{"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP"}]
+    sigs = {signature("rejected", codes=("", "game-over"), decision="challenge", events=e,
+                      action={"player": 1, "challenge": False},
+                      before={"pending": {"player": 1, "decision": "challenge"}})
+            for e in (accept, reshuffled + accept)}
+    assert sigs == {Signature("rejected", "game-over", "challenge", "CL.WD4.ACCEPT")}
+
+
 @pytest.mark.parametrize(("card", "outcome", "rule"), [
     ("wd2", "FL.LIGHT.W2.GUILTY", "FL.LIGHT.W2.CHALLENGER"),
     ("wd2", "FL.LIGHT.W2.INNOCENT", "FL.LIGHT.W2.CHALLENGER"),
