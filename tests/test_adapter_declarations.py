@@ -245,25 +245,28 @@ def test_uno_game_lists_what_its_player_callbacks_take() -> None:
         a.close()
 
 
-def test_uno_game_leaves_out_a_hand_card_it_cannot_name_or_judge() -> None:
-    """An odd hand (a card our notation lacks, an object uno-game cannot judge) does not crash
-    the listing: a card no action names is left out; a hand uno-game's `Player.can_play`
-    raises on takes nothing (its `Player.play` would raise)."""
+@pytest.mark.parametrize("odd", ["R11", "object"])
+def test_a_hand_card_uno_game_holds_and_we_cannot_name_is_an_adapter_error(odd: str) -> None:
+    """An odd card in the hand of the seat to play (a card our notation lacks, an object that
+    is no card) is the adapter error `uno-game-bad-card`, not a listing that hides it nor a
+    crash; what else the adapter observes is still answered."""
     pytest.importorskip("uno")
     import uno._card
     import uno._colors
 
     from conformance.adapters.unogame import UnoGameAdapter
+    from conformance.protocol import AdapterError
 
     a = UnoGameAdapter()
     try:
         a.setup(_turn({"0": ["R5", "G7"], "1": ["Y3", "R1"]}, ["Y1"]))
-        seat = a.seats[0]
-        odd = uno._card.Card("Red 11", "11", uno._colors.RED, 11, 1, 11)  # no such card
-        seat.hand.insert(0, odd)
-        assert a.observe(["legal_actions"]) == {"legal_actions": [{"player": 0, "play": "R5"}]}
-        seat.hand.insert(0, object())
-        assert a.observe(["legal_actions"]) == {"legal_actions": []}
+        card = object() if odd == "object" else \
+            uno._card.Card("Red 11", "11", uno._colors.RED, 11, 1, 11)
+        a.seats[0].hand.insert(0, card)
+        with pytest.raises(AdapterError) as err:
+            a.observe(["legal_actions"])
+        assert err.value.code == "uno-game-bad-card"
+        assert a.observe(["hand_sizes"]) == {"hand_sizes": {0: 3, 1: 2}}
     finally:
         a.close()
 
@@ -358,3 +361,51 @@ def test_uno_engine_lists_what_its_game_takes() -> None:
         assert a.act({"player": 0, "draw": True}) is None  # the engine plays on (end-event)
     finally:
         a.close()
+
+
+def test_a_hand_entry_uno_engine_holds_and_we_cannot_name_is_an_adapter_error() -> None:
+    """`Deck.draw` can hand out `undefined` (from an empty pile, which no set-up gives it): a
+    hand holding it is the adapter error `uno-engine-bad-card`, not a listing that hides it nor
+    an `internal-error`; the adapter's module, imported, is driven directly for that."""
+    import subprocess
+
+    _node()  # skips where node or uno-engine is missing
+    script = ROOT / "conformance" / "adapters" / "uno-engine" / "adapter.mjs"
+    program = (f"import {{ UnoEngineAdapter }} from {json.dumps(script.as_uri())};\n"
+               "const a = new UnoEngineAdapter();\n"
+               f"a.setup({json.dumps(_turn({'0': ['R5', 'G7'], '1': ['Y3']}, ['Y1']))});\n"
+               "a.player(0).hand.push(undefined);\n"
+               "let code = null;\n"
+               "try { a.observe(['legal_actions']); } catch (exc) { code = exc.code; }\n"
+               "console.log(JSON.stringify({ code, sizes: a.observe(['hand_sizes']) }));\n")
+    out = subprocess.run([str(shutil.which("node")), "--input-type=module", "-e", program],
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(out.stdout) == {"code": "uno-engine-bad-card",
+                                      "sizes": {"hand_sizes": {"0": 3, "1": 1}}}
+
+
+def test_a_hand_card_skilluno_holds_and_we_cannot_name_is_an_adapter_error() -> None:
+    """A card of skilluno's that our notation lacks (a black number card), in the hand to play:
+    the adapter error `skilluno-bad-card`, not a listing that hides it nor a crash; the adapter
+    is driven in skilluno's own environment for that (it cannot be reached over stdio)."""
+    import subprocess
+
+    python = ROOT / ".venv-skilluno" / "bin" / "python"
+    if not python.exists():
+        pytest.skip(f"{python} is not installed here (.ci/setup-implementations)")
+    program = ("import json\n"
+               "from conformance.adapters.skilluno import SkillUnoAdapter, _core\n"
+               "from conformance.protocol import AdapterError\n"
+               "a = SkillUnoAdapter()\n"
+               f"a.setup({_turn({'0': ['R5', 'G7'], '1': ['Y3']}, ['Y1'])!r})\n"
+               "a.game.players[0].hand.append(_core().Card('黑', '数字', 5))\n"
+               "try:\n"
+               "    a.observe(['legal_actions'])\n"
+               "    code = None\n"
+               "except AdapterError as exc:\n"
+               "    code = exc.code\n"
+               "print(json.dumps({'code': code, **a.observe(['hand_sizes'])}))\n")
+    out = subprocess.run([str(python), "-c", program], capture_output=True, text=True,
+                         timeout=60, check=True, cwd=str(ROOT))
+    assert json.loads(out.stdout) == {"code": "skilluno-bad-card",
+                                      "hand_sizes": {"0": 3, "1": 1}}

@@ -33,7 +33,9 @@ nothing is listed for the turn: skilluno's `play_turn` reads `discard_pile[-1]` 
 raises, and `act` answers a play there `skilluno-crashed` too. An eliminated current player
 (over the hand limit, whose turn `play_turn` skips) is listed `draw` alone, the action that
 lets `play_turn` run. A colour given with a coloured card, `uno: false` and `next_round:
-false` are accepted and ignored: the same action, not listed again.
+false` are accepted and ignored: the same action, not listed again. A card of the hand to play
+that our notation does not name is the adapter error `skilluno-bad-card` (no action can play
+it: a listing without it would hide it).
 """
 
 from __future__ import annotations
@@ -93,6 +95,17 @@ def _text(card: Any) -> str | None:
         return card_text(card)
     except (AttributeError, KeyError, TypeError):
         return None
+
+
+def _name(card: Any) -> str:
+    """`card` in our notation, or the adapter error `skilluno-bad-card` for one it does not name
+    (skilluno could let it be played, no action of ours can: a listing without it would hide
+    it)."""
+    text = _text(card)
+    if text is None:
+        raise AdapterError("skilluno-bad-card", f"a hand holds {str(card)[:80]!r}, no card of "
+                           "ours")
+    return text
 
 
 def make_card(text: str) -> Any:
@@ -441,15 +454,16 @@ class SkillUnoAdapter:
         if self.wd4_victim is not None:  # `_accept_wd4`: checked by `act` before the turn
             out.append({"player": self.wd4_victim, "challenge": False})
         if self.turn is not None:  # the drawn-card question (`_drawn`): keep it or play it
-            return out + [{"player": cur, "pass": True}] + _plays(cur, seat.hand[-1:],
+            return out + [{"player": cur, "pass": True}] + _plays(cur, [_name(seat.hand[-1])],
                                                                    len(seat.hand))
         if seat.eliminated:  # play_turn moves on at once: only a draw lets it run
             return out + [{"player": cur, "draw": True}]
         if not g.discard_pile:  # play_turn raises at discard_pile[-1] (`_top`)
             return out
         top = g.discard_pile[-1]
-        playable = [c for c in seat.hand
-                    if _text(c) is not None and c.is_playable_on(top, g.current_color)]
+        named = [(_name(c), c) for c in seat.hand]  # every card, before skilluno's test
+        # CL.PLAY.MATCH as skilluno has it (a Wild, the colour in force, the number or symbol)
+        playable = [text for text, c in named if c.is_playable_on(top, g.current_color)]
         return out + _plays(cur, playable, len(seat.hand)) + [{"player": cur, "draw": True}]
 
     def close(self) -> None:
@@ -460,12 +474,11 @@ class SkillUnoAdapter:
         self.game, self.wd4_victim = None, None  # a new setup opens no Wild Draw Four window
 
 
-def _plays(seat: int, cards: list[Any], held: int) -> list[dict[str, Any]]:
-    """`cards` played by `seat` (holding `held` cards) as `act` takes them, each text once: a
-    Wild once per colour, and without one as the last card (`_colour`); a card our notation
-    does not name (`_text`) is left out: no action plays it."""
+def _plays(seat: int, cards: list[str], held: int) -> list[dict[str, Any]]:
+    """`cards` played by `seat` (holding `held` cards) as `act` takes them, each once: a Wild
+    once per colour, and without one as the last card (`_colour`)."""
     out: list[dict[str, Any]] = []
-    for text in sorted({t for t in map(_text, cards) if t is not None}):
+    for text in sorted(set(cards)):
         if not text.startswith("W") or held == 1:
             out.append({"player": seat, "play": text})
         if text.startswith("W"):

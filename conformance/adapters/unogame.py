@@ -38,8 +38,9 @@ when none can be (`Player.play` draws only then); after that draw, or after a ca
 only those cards (it asks for a card: no draw, no pass); at a Wild Draw Four, its victim's
 `challenge` true or false (`WildDraw4.played` asks); nothing once the hand is over, nor at a
 colour question (never asked: a play carries its colour; an answer would be a card). A hand card
-that is not one of our notation's (`make_card(card_text(c)) != c`) is left out: no action names
-it. The draw is listed even when the scenario's pile is exhausted, where the adapter answers it
+that is not one of our notation's (`make_card(card_text(c)) != c`) is the adapter error
+`uno-game-bad-card`: no action can play it, and a listing without it would hide it. The draw is
+listed even when the scenario's pile is exhausted, where the adapter answers it
 `unsupported`: uno-game itself, whose deck is endless, would take it.
 Seats are `game.players` in order (`direction = 1` is clockwise); uno-game has no dealer and
 picks the first player at random, so for `start: round` the adapter sets the seat left of the
@@ -498,15 +499,13 @@ class UnoGameAdapter:
             return [{"player": req.seat, "challenge": c} for c in (True, False)]
         if req.kind not in ("turn", "card"):  # a colour question: no action answers it
             return []
-        seat = self.seats[req.seat]
-        try:
-            stuck = not seat.can_play(self.game.card)
-        except Exception:  # noqa: BLE001 - a hand uno-game cannot judge: its Player.play raises
-            return []
-        if stuck:
+        seat, top = self.seats[req.seat], self.game.card
+        named = [(_name(card), card) for card in seat.hand]  # every card, before uno-game's test
+        if not seat.can_play(top):
             return [{"player": req.seat, "draw": True}] if req.kind == "turn" else []
         out: list[dict[str, Any]] = []
-        for text in sorted(_playable(seat, self.game.card)):
+        # CL.PLAY.MATCH as uno-game has it: a Wild, or the same number or colour
+        for text in sorted({text for text, card in named if seat.can_play_card(top, card)}):
             if not text.startswith("W"):
                 out.append({"player": req.seat, "play": text})
                 continue
@@ -529,19 +528,17 @@ class UnoGameAdapter:
         self.thread, self.game = None, None
 
 
-def _playable(seat: Any, current: Any) -> set[str]:
-    """The cards of `seat`'s hand that uno-game's `Player.can_play_card` lets be played on
-    `current`, in our notation (CL.PLAY.MATCH as uno-game has it: a Wild, or the same number
-    or colour); a card that our notation does not name is left out (no action can play it)."""
-    out = set()
-    for card in seat.hand:
-        try:
-            text = card_text(card)
-            if make_card(text) == card and seat.can_play_card(current, card):
-                out.add(text)
-        except (AttributeError, CardError, KeyError, TypeError, ValueError):
-            continue  # not a card of ours (odd state): no action names it
-    return out
+def _name(card: Any) -> str:
+    """`card` in our notation, or the adapter error `uno-game-bad-card` for one it does not name
+    (uno-game could let it be played, no action of ours can: a listing without it would hide
+    it)."""
+    try:
+        text = card_text(card)
+        if make_card(text) == card:
+            return text
+    except (AttributeError, CardError, KeyError, TypeError, ValueError):
+        pass
+    raise AdapterError("uno-game-bad-card", f"a hand holds {str(card)[:80]!r}, no card of ours")
 
 
 def _decision(req: _Request) -> str:

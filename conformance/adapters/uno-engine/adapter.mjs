@@ -10,8 +10,10 @@
 // protocol's error codes. The bridging decisions are described, with uno-engine's deviations, in
 // conformance/implementations/uno-engine.yaml (`decisions`); each place in the code that makes
 // one names it: `// decision: <key>`.
+import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 // The CommonJS build (package.json "main"): the same one `require('uno-engine')` gives a user.
@@ -115,7 +117,7 @@ function engineRejection(exc) {
   throw new AdapterError("internal-error", `uno-engine threw: ${message}`);
 }
 
-class UnoEngineAdapter {
+export class UnoEngineAdapter {
   constructor() {
     this.game = null;
     this.n = 0;
@@ -345,10 +347,11 @@ class UnoEngineAdapter {
    * every seat (`Game.uno`, decision: catch-without-target); the Wild Draw Four victim's
    * `challenge: false` while it is open (decision: wd4-accept-is-done). A hand entry that our
    * notation does not name (`cardText`: the `undefined` that `Deck.draw` hands out from an
-   * empty pile, decision empty-draw-pile) is left out: no action plays it. A colour given with
-   * a coloured card and a play's `uno: true` are accepted too: the same play, not listed again.
-   * Once the engine's `end` event fired nothing is listed, although the engine keeps taking
-   * actions (decision: end-event): the hand it played is over. */
+   * empty pile, decision empty-draw-pile) is the adapter error `uno-engine-bad-card`: no action
+   * plays it, and `act` cannot search such a hand (a listing without it would hide it). A
+   * colour given with a coloured card and a play's `uno: true` are accepted too: the same play,
+   * not listed again. Once the engine's `end` event fired nothing is listed, although the
+   * engine keeps taking actions (decision: end-event): the hand it played is over. */
   legalActions() {
     if (this.ended !== null) return []; // decision: end-event
     const game = this.game;
@@ -360,7 +363,11 @@ class UnoEngineAdapter {
     for (const card of player.hand) {
       const text = cardText(card);
       const parsed = text === null ? null : parseCard(text);
-      if (parsed === null || texts.has(text)) continue;
+      if (parsed === null) { // no action can play it: a listing without it would hide it
+        throw new AdapterError("uno-engine-bad-card", `seat ${seat}'s hand holds `
+          + `${String(card).slice(0, 80)}, no card of ours`);
+      }
+      if (texts.has(text)) continue;
       texts.add(text);
       if (parsed.color === undefined) { // a Wild matches anything (Card.matches)
         // decision: wild-colour (a colour with the play), last-wild-placeholder (none needed)
@@ -491,4 +498,6 @@ function main() {
   });
 }
 
-main();
+// Run as a program (`node adapter.mjs`); imported (the tests of one method), it only exports.
+const invoked = process.argv[1] ? realpathSync(process.argv[1]) : null;
+if (invoked === realpathSync(fileURLToPath(import.meta.url))) main();
