@@ -132,6 +132,14 @@ def test_rlcard_declares_the_actions_its_step_takes() -> None:
         [{"player": 0, "draw": True}, {"player": 1, "challenge": False}], key=str)
     assert a.act({"player": 1, "challenge": False}) is None
     assert a.observe(["legal_actions"]) == {"legal_actions": [{"player": 0, "draw": True}]}
+    # a last Wild Draw Four ends the hand: nothing is listed, and the victim's acceptance is
+    # refused game-over as every action is
+    last = {**SETUP, "setup": {**SETUP["setup"], "hands": {"0": ["W4"], "1": ["Y3", "R1"]}}}
+    assert a.setup(last) is None
+    assert a.act({"player": 0, "play": "W4", "color": "red"}) is None
+    assert a.observe(["legal_actions", "game_over"]) == {"legal_actions": [], "game_over": True}
+    refused = a.act({"player": 1, "challenge": False})
+    assert refused is not None and refused["code"] == "game-over"
 
 
 # --- the listed actions are exactly the accepted ones ---------------------------------------

@@ -215,6 +215,11 @@ def _rejection(code: str, message: str, rule: str | None = None) -> dict[str, An
     return out
 
 
+def _game_over() -> dict[str, Any]:
+    """Any action once the hand is over: an RLCard game is one hand."""
+    return _rejection("game-over", "RLCard's game is one hand and it is over (round.is_over)")
+
+
 @functools.cache
 def rlcard_version(distribution: str = "rlcard") -> str:
     """The installed version (read once: `importlib.metadata` reads the files each time, 5 to
@@ -414,8 +419,7 @@ class RLCardAdapter:
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
             return _rejection("malformed-action", f"bad player {player!r}")
         if g.round.is_over:
-            return _rejection("game-over", "RLCard's game is one hand and it is over "
-                              "(round.is_over)")
+            return _game_over()
         if self.to_rl(player) != g.round.current_player:
             return _rejection("not-your-turn",
                               f"it is seat {self.to_seat(g.round.current_player)}'s turn "
@@ -472,7 +476,11 @@ class RLCardAdapter:
         them at once (round.py _preform_non_number_action), which is what accepting it does.
         So the victim's acceptance, right after the play, is answered as done; any other
         `challenge: false` has nothing to accept (not-challengeable, CL.WD4.CHALLENGE.WHO).
+        Once the hand is over (a last Wild Draw Four ends it) it is `game-over`, as every
+        action: nothing is listed then either.
         """
+        if self.game.round.is_over:
+            return _game_over()
         if self.wd4_victim is not None and player == self.wd4_victim:
             self.wd4_victim = None
             return None
