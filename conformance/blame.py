@@ -574,9 +574,13 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     elif kind == "rejected":
         what = codes[1]
         rule = allowing_rule(action or {}, events, before=before, ruleset=ruleset)
-    else:  # setup-refused, crash, hang: the rule of what the step was to do next
+    else:  # setup-refused, crash, hang: the rule of what the step was to do next; at a deal
+        # whose first card was returned (CL.FIRST.WD4) and another turned, that return, the
+        # first thing the deal did that an implementation may not (loop on it, refuse it)
         what = codes[1] if kind == "setup-refused" else ""  # a crash is a crash, whatever said
-        rule = governing_rule("pending", events, players=players, ruleset=ruleset)
+        returned = sum(e.get("kind") == "first-card" for e in events) > 1
+        rule = governing_rule("top" if returned else "pending", events, players=players,
+                              ruleset=ruleset)
     if kind in ("accepted", "rejected", "error-code") and previous is not None and \
             turn_dispute(codes, rejection, action, before):
         rule = governing_rule("current", previous[0], players=players, ruleset=ruleset,

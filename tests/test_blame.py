@@ -570,3 +570,19 @@ def test_a_wild_draw_four_listed_by_the_reference_alone_is_named_by_what_allows_
     # without the hands it cannot tell: no rule (the step's)
     bare = {k: v for k, v in at(["W4", "R9"], ["W4", "R9"]).items() if k != "hands"}
     assert listing_rule(([{"player": 0, "play": "W4"}], []), bare, official) is None
+
+
+def test_a_crash_at_a_deal_that_returned_its_first_card_is_the_returns() -> None:
+    # uno-game hangs on a Wild Draw Four turned first: whatever card the reference turned
+    # after returning it, the deal's crash is the return's (one group, CL.FIRST.WD4)
+    for after in ("R0", "GS", "GD2"):
+        turned = [{"kind": "first-card", "player": None, "rule": "CL.DEAL.FIRST-DISCARD",
+                   "card": card} for card in ("W4", after)]
+        for kind in ("crash", "hang", "setup-refused"):
+            sig = signature(kind, codes=("", "uno-game-hung"), decision="setup", events=turned,
+                            players=2, ruleset="classic-official")
+            assert sig.rule == "CL.FIRST.WD4", (after, kind)
+    # a deal that turned one card: that card's rule
+    one = [{"kind": "first-card", "player": None, "rule": "CL.DEAL.FIRST-DISCARD", "card": "GS"}]
+    assert signature("crash", decision="setup", events=one, players=2,
+                     ruleset="classic-official").rule == "CL.FIRST.SKIP"
