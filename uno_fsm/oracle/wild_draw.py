@@ -96,8 +96,8 @@ def next_record(record: Record | None, before: Snap, action: Action,
                 game: Game) -> Record | None:
     """The challengeable card pending after `action` (accepted): (its player, played legally?,
     kind, colour named), computed from the position before it, for `post_challenge`."""
-    if action.kind == "play" and game.pending is not None \
-            and game.pending.decision == "challenge":
+    pend = game.pending
+    if action.kind == "play" and pend is not None and pend.decision == "challenge":
         # CL.WD4.LEGAL: legal only without a card of the active colour (Wilds aside)
         assert action.card is not None
         hand = list(before.hands[action.player or 0])
