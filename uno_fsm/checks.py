@@ -66,68 +66,50 @@ def check(cond: bool, rule_id: str, message: str) -> None:
 class Snap:
     """The position before an action: a structural copy of the state (read only: it shares
     the game's RNG object, which no check reads), the pending decision and the length of the
-    action log (for postconditions and scenarios)."""
+    action log (for postconditions and scenarios). The fields of the state the checks read
+    are copied as attributes once (the checks read them after every action)."""
 
     state: State
     decision: str | None
     current: int | None  # who owes the decision (None: round over, game over)
     log_len: int
+    players: int = field(init=False, repr=False, compare=False)
+    direction: int = field(init=False, repr=False, compare=False)
+    side: str = field(init=False, repr=False, compare=False)
+    hands: list[list[Card]] = field(init=False, repr=False, compare=False)
+    draw: list[Card] = field(init=False, repr=False, compare=False)  # top last
+    discard: list[Card] = field(init=False, repr=False, compare=False)  # top last
+    active_color: str | None = field(init=False, repr=False, compare=False)
+    scores: list[int] = field(init=False, repr=False, compare=False)
+    dealer: int = field(init=False, repr=False, compare=False)
+    # V.STACK.ACCUMULATE: the penalty the turn owner faces
+    stack: int = field(init=False, repr=False, compare=False)
+    # DESAFIO.ELIMINATE: the eliminated seats
+    out: frozenset[int] = field(init=False, repr=False, compare=False)
+    # the players still in the game (DESAFIO.ELIMINATED-OUT): two of them play under the
+    # two-player rules (CL.TWO.SCOPE, DESAFIO.HEAD-TO-HEAD)
+    seated: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        s = self.state
+        self.players = s.players
+        self.direction = s.direction
+        self.side = s.side
+        self.hands = s.hands
+        self.draw = s.draw
+        self.discard = s.discard
+        self.active_color = s.active_color
+        self.scores = s.scores
+        self.dealer = s.dealer
+        self.stack = s.stack
+        self.out = frozenset(s.eliminated)
+        self.seated = s.players - len(s.eliminated)
 
     @staticmethod
     def of(game: Game) -> Snap:
         p = game.pending
         return Snap(game.state.copy(rng=False), None if p is None else p.decision,
                     None if p is None else p.player, len(game.log))
-
-    @property
-    def players(self) -> int:
-        return self.state.players
-
-    @property
-    def direction(self) -> int:
-        return self.state.direction
-
-    @property
-    def side(self) -> str:
-        return self.state.side
-
-    @property
-    def hands(self) -> list[list[Card]]:
-        return self.state.hands
-
-    @property
-    def draw(self) -> list[Card]:  # top last
-        return self.state.draw
-
-    @property
-    def discard(self) -> list[Card]:  # top last
-        return self.state.discard
-
-    @property
-    def active_color(self) -> str | None:
-        return self.state.active_color
-
-    @property
-    def scores(self) -> list[int]:
-        return self.state.scores
-
-    @property
-    def dealer(self) -> int:
-        return self.state.dealer
-
-    @property
-    def stack(self) -> int:  # V.STACK.ACCUMULATE: the penalty the turn owner faces
-        return self.state.stack
-
-    @property
-    def out(self) -> frozenset[int]:  # DESAFIO.ELIMINATE: the eliminated seats
-        return frozenset(self.state.eliminated)
-
-    @property
-    def seated(self) -> int:
-        """The players still in the game (DESAFIO.ELIMINATED-OUT): two of them play under the
-        two-player rules (CL.TWO.SCOPE, DESAFIO.HEAD-TO-HEAD)."""
-        return self.state.players - len(self.state.eliminated)
 
     def step(self, seat: int, k: int = 1) -> int:
         """The seat k places from `seat` in the direction of play, the eliminated seats not
@@ -166,6 +148,19 @@ def playable(f: Face, active: str | None, top: Face | None) -> bool:
     return top is not None and not top.is_wild and f.rank == top.rank
 
 
+def grown(before: list[Card], after: list[Card]) -> list[Card]:
+    """The cards `after` holds beyond those of `before` (a multiset difference), each card in
+    the order of its first place in `after`: `list((Counter(after) - Counter(before))
+    .elements())`, without `Counter.__sub__` (Python code)."""
+    had = Counter(before)
+    out: list[Card] = []
+    for c, n in Counter(after).items():
+        k = n - had.get(c, 0)
+        if k > 0:
+            out += [c] * k
+    return out
+
+
 def gain(before: Snap, after: State, seat: int) -> int:
     """How many cards `seat`'s hand grew by."""
     return len(after.hands[seat]) - len(before.hands[seat])
@@ -179,7 +174,10 @@ def available(before: Snap, played: bool) -> int:
 
 def has_catch(legal: list[Any], target: int | None = None) -> bool:
     """Whether a catch (of `target`, or of anyone) is listed (CL.UNO.CATCH-PENALTY)."""
-    return any(a.kind == "catch" and (target is None or a.target == target) for a in legal)
+    for a in legal:  # (a loop: read after every action, cheaper than `any` of a generator)
+        if a.kind == "catch" and (target is None or a.target == target):
+            return True
+    return False
 
 
 # ---- the swap decision (phase `swap`) -----------------------------------------------------------

@@ -36,12 +36,11 @@ def illegal_candidate(game: Game, pick: Pick, deck_cards: Sequence[Card],
     colours = CLASSIC_COLORS if s.side == "light" else DARK_COLORS
     wrong_colours = DARK_COLORS if s.side == "light" else CLASSIC_COLORS
     if kind == "play":
-        own = list(s.hands[player]) if 0 <= player < n else []
+        own = s.hands[player] if 0 <= player < n else []  # (read only: no copies)
         others = [c for i, h in enumerate(s.hands) if i != player for c in h]
         top = face_on(s.discard[-1], s.side) if s.discard else None
         nonmatching = [c for c in own if not playable(face_on(c, s.side), s.active_color, top)]
-        pools = [p for p in (own, others, nonmatching, list(s.discard[-1:]), list(deck_cards))
-                 if p]
+        pools = [p for p in (own, others, nonmatching, s.discard[-1:], deck_cards) if p]
         card = pick(pick(pools))
         color: str | None = pick((None, None, *colours, *wrong_colours[:1]))
         return Action("play", player, card, color, bool(pick((False, False, True))))

@@ -98,15 +98,19 @@ def traced(cov: Coverage) -> Iterator[None]:
             def guard(g: Callable[..., bool], name: str, label: str = label
                       ) -> Callable[..., bool]:
                 yes, no = (label, name, True), (label, name, False)  # (the keys made once)
+                counts = cov.guards  # (the same Counter while traced: cleared, never replaced)
 
                 def check(r: Any, a: Any) -> bool:
-                    value = bool(g(r, a))
-                    cov.guards[yes if value else no] += 1
-                    return value
+                    if g(r, a):
+                        counts[yes] += 1
+                        return True
+                    counts[no] += 1
+                    return False
                 return check
 
-            def taken(r: Any, a: Any, label: str = label) -> None:
-                cov.edges[label] += 1
+            def taken(r: Any, a: Any, label: str = label, counts: Counter[str] = cov.edges
+                      ) -> None:
+                counts[label] += 1
 
             out.append((tuple(guard(g, n) for g, n in zip(guards, e.conds, strict=True)),
                         target, (*effects, taken)))

@@ -115,10 +115,15 @@ class Expander:
         n = config.players
         self.st = State(ruleset=params.ruleset, players=n, hands=[[] for _ in range(n)],
                         draw=[], discard=[], active_color=None, scores=[0] * n, rng=self.rng)
-        self.game = Game(self.st, params, {"check": config.ruleset})
         self.coverage = Coverage()
         self._trace = traced(self.coverage)
         self._trace.__enter__()
+        # made once the table is wrapped: a game walks the table of when it was made
+        try:
+            self.game = Game(self.st, params, {"check": config.ruleset})
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         """Restore the engine's dispatch table (the coverage wrapping)."""

@@ -56,8 +56,8 @@ def postconditions(facts: Facts, before: Snap, action: Action, game: Game,
     scoring.check_scores_kept(before, action, game)
     if kind == "next-round":  # CL.END.NEW-HAND, CL.DEALER.EACH-HAND
         pend = game.pending
-        check(pend is not None and pend.decision in ("play", "color"), "CL.END.NEW-HAND",
-              f"no new hand after next-round: pending {pend}")
+        ok = pend is not None and pend.decision in ("play", "color")  # (built for a failure)
+        check(ok, "CL.END.NEW-HAND", "" if ok else f"no new hand after next-round: pending {pend}")
         dealing.check_deal(game, facts)
         return
     # a reshuffle keeps the top discard (CL.RESHUFFLE.KEEP-TOP)
@@ -67,8 +67,8 @@ def postconditions(facts: Facts, before: Snap, action: Action, game: Game,
             and face_on(action.card, before.side).kind == "flip":
         expected_top = before.discard[0]  # FL.FLIP.DISCARD-TURNED
     if len(after.discard) < len(before.discard) + (1 if played else 0):
-        check(len(after.discard) == 1 and after.discard[0] is expected_top,
-              "CL.RESHUFFLE.KEEP-TOP",
+        ok = len(after.discard) == 1 and after.discard[0] is expected_top
+        check(ok, "CL.RESHUFFLE.KEEP-TOP", "" if ok else  # (the message built for a failure)
               f"after a reshuffle the discard pile is {[c.text for c in after.discard]}, "
               f"expected only {expected_top}")
     uno_call.check_window(action, listed)  # CL.UNO.WINDOW: closed by any other action

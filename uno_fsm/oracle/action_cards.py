@@ -27,7 +27,8 @@ def post_skip(facts: Facts, p: int, pend: Pending, before: Snap) -> None:
     want = before.step(p, 2)
     rid = "CL.TWO.SKIP-AGAIN" if before.seated == 2 else (
         "FL.LIGHT.SKIP.EFFECT" if facts.flip else "CL.SKIP.EFFECT")
-    check(pend.player == want, rid,
+    ok = pend.player == want  # (messages built only for a failure, here and below)
+    check(ok, rid, "" if ok else
           f"after P{p}'s Skip with {before.seated} players: pending {pend}, expected P{want}")
 
 
@@ -40,7 +41,8 @@ def post_reverse(facts: Facts, p: int, pend: Pending, before: Snap, game: Game) 
     check(game.state.direction == -d, rid, "the direction did not change")
     two = before.seated == 2
     want = p if two else before.step(p, -1)
-    check(pend.player == want, "CL.TWO.REVERSE-SKIP" if two else "CL.REVERSE.NEXT",
+    ok = pend.player == want
+    check(ok, "CL.TWO.REVERSE-SKIP" if two else "CL.REVERSE.NEXT", "" if ok else
           f"after P{p}'s Reverse with {before.seated} players: pending {pend}, expected P{want}")
 
 
@@ -52,16 +54,17 @@ def post_draw_card(kind: str, card: Card, p: int, pend: Pending, before: Snap, g
     victim = before.step(p)
     k, rid, _ = DRAW_CARDS[kind]
     grew = gain(before, game.state, victim)
-    check(grew == min(k, avail), rid,
+    ok = grew == min(k, avail)
+    check(ok, rid, "" if ok else
           f"{card} victim P{victim} grew by {grew}, expected {min(k, avail)}")
     want = before.step(p, 2)
-    check(pend.player == want and (pend.player != victim or n == 1), rid,
-          f"after P{p}'s {card}: pending {pend}, expected P{want}")
+    ok = pend.player == want and (pend.player != victim or n == 1)
+    check(ok, rid, "" if ok else f"after P{p}'s {card}: pending {pend}, expected P{want}")
 
 
 def post_next_player(kind: str, action: Action, p: int, pend: Pending, before: Snap) -> None:
     """Numbers, Wild, custom Wild, Flip: CL.PLAY.ONE-CARD, FL.FLIP.NEXT-PLAYER."""
     victim = before.step(p)
-    check(pend.player == victim and pend.decision == "play",
-          "FL.FLIP.NEXT-PLAYER" if kind == "flip" else "CL.PLAY.ONE-CARD",
+    ok = pend.player == victim and pend.decision == "play"
+    check(ok, "FL.FLIP.NEXT-PLAYER" if kind == "flip" else "CL.PLAY.ONE-CARD", "" if ok else
           f"after P{p}'s {action.card}: pending {pend}, expected P{victim}")

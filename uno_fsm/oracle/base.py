@@ -28,6 +28,7 @@ from uno_fsm.checks import (  # noqa: F401 - shared by the oracle's modules
     check,
     face_on,
     gain,
+    grown,
     has_catch,
     playable,
     step_seat,

@@ -26,7 +26,8 @@ def check_flip_piles(before: Snap, card: Card, game: Game) -> None:
     FL.FLIP.SIDE-CHANGE; FL.FLIP.DRAW-TURNED: the draw pile is turned over."""
     after = game.state
     want_pile = [*before.discard, card][::-1]
-    check(after.discard == want_pile, "FL.FLIP.DISCARD-TURNED",
+    ok = after.discard == want_pile  # (the message built only for a failure)
+    check(ok, "FL.FLIP.DISCARD-TURNED", "" if ok else
           f"discard pile after a Flip: {[c.text for c in after.discard]}, expected "
           f"{[c.text for c in want_pile]}")
     other = "dark" if before.side == "light" else "light"
@@ -45,12 +46,12 @@ def check_new_top_colour(before: Snap, card: Card, game: Game) -> None:
     """FL.FLIP.NEW-TOP-NO-EFFECT, FL.FLIP.NEW-TOP-WILD: the colour of the face turned up."""
     after = game.state
     new_top = face_on(before.discard[0] if before.discard else card, after.side)
-    check(after.active_color == new_top.color, "FL.FLIP.NEW-TOP-WILD" if new_top.is_wild
-          else "FL.FLIP.NEW-TOP-NO-EFFECT",
-          f"active colour {after.active_color} after flipping to {new_top}")
+    ok = after.active_color == new_top.color  # (the message built only for a failure)
+    check(ok, "FL.FLIP.NEW-TOP-WILD" if new_top.is_wild else "FL.FLIP.NEW-TOP-NO-EFFECT",
+          "" if ok else f"active colour {after.active_color} after flipping to {new_top}")
 
 
 def post_skip_everyone(p: int, pend: Pending) -> None:
     """FL.DARK.SE.EFFECT: the same player plays again."""
-    check(pend.player == p and pend.decision == "play", "FL.DARK.SE.EFFECT",
-          f"after P{p}'s Skip Everyone: pending {pend}")
+    ok = pend.player == p and pend.decision == "play"  # (the message built for a failure)
+    check(ok, "FL.DARK.SE.EFFECT", "" if ok else f"after P{p}'s Skip Everyone: pending {pend}")

@@ -29,15 +29,17 @@ def post_play(facts: Facts, before: Snap, action: Action, game: Game,
     if kind == "flip":
         flip.check_flip_piles(before, card, game)
     else:  # CL.PLAY.DISCARD-FACE-UP: the card leaves the hand and becomes the top
-        check(bool(after.discard) and after.discard[-1] is card, "CL.PLAY.DISCARD-FACE-UP",
+        # (each message is built only for a failure: this runs after every play)
+        ok = bool(after.discard) and after.discard[-1] is card
+        check(ok, "CL.PLAY.DISCARD-FACE-UP", "" if ok else
               f"top is {after.discard[-1] if after.discard else None}, played {card}")
         flip.check_same_side(before, game)
     # a variant's card that moves other cards between hands checks the hands itself
     oracles = facts.oracles
     moved = bool(oracles) and any(o.moves_hands(facts, before, action) for o in oracles)
     if not moved:
-        check(after.hands[p].count(card) == before.hands[p].count(card) - 1,
-              "CL.PLAY.DISCARD-FACE-UP", f"{card} did not leave P{p}'s hand")
+        ok = after.hands[p].count(card) == before.hands[p].count(card) - 1
+        check(ok, "CL.PLAY.DISCARD-FACE-UP", "" if ok else f"{card} did not leave P{p}'s hand")
     avail = available(before, True)
     if len(before.hands[p]) == 1:  # CL.END.OUT
         scoring.post_out(facts, before, action, game, avail)
@@ -45,14 +47,17 @@ def post_play(facts: Facts, before: Snap, action: Action, game: Game,
     if kind == "flip":
         flip.check_new_top_colour(before, card, game)
     elif f.is_wild:  # CL.WILD.COLOUR, FL.LIGHT.WILD.COLOUR, FL.DARK.WILD.COLOUR
-        check(after.active_color == action.color, "CL.WILD.COLOUR",
+        ok = after.active_color == action.color
+        check(ok, "CL.WILD.COLOUR", "" if ok else
               f"active colour {after.active_color}, named {action.color}")
         # CL.WILD.MUST-CHANGE (a house rule): another colour than the one in force before
-        check(not facts.wild_must_change or before.active_color is None
-              or action.color != before.active_color, "CL.WILD.MUST-CHANGE",
+        ok = (not facts.wild_must_change or before.active_color is None
+              or action.color != before.active_color)
+        check(ok, "CL.WILD.MUST-CHANGE", "" if ok else
               f"{card} named {action.color}, the colour already in force")
     else:  # CL.PLAY.MATCH-COLOUR: the card's colour is the colour now
-        check(after.active_color == f.color, "CL.PLAY.MATCH",
+        ok = after.active_color == f.color
+        check(ok, "CL.PLAY.MATCH", "" if ok else
               f"active colour {after.active_color} after {card}")
     check(pend is not None, "CL.END.OUT", "the game ended without anyone going out")
     assert pend is not None

@@ -55,14 +55,17 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
     assert p is not None and card is not None
     kind = face_on(card, before.side).kind
     victim = before.step(p)
-    check(not after.hands[p], "CL.END.OUT", f"P{p} went out but holds {after.hands[p]}")
+    # (messages built only for a failure)
+    check(not after.hands[p], "CL.END.OUT",
+          "" if not after.hands[p] else f"P{p} went out but holds {after.hands[p]}")
     if kind in DRAW_CARDS or kind == "wd4" or kind == "wd2":
         k, _, rid = DRAW_CARDS.get(kind, (4 if kind == "wd4" else 2, "", ""))
         rid = rid or ("CL.END.LAST-WD4" if kind == "wd4" else "FL.END.GO-OUT-DRAW")
         k, rid = next((got for o in facts.oracles
                        if (got := o.penalty(facts, before, "last-card", k, rid)) is not None),
                       (k, rid))
-        check(gain(before, after, victim) == min(k, avail), rid,
+        ok = gain(before, after, victim) == min(k, avail)
+        check(ok, rid, "" if ok else
               f"P{victim} grew by {gain(before, after, victim)} on a last {card}")
     elif kind == "wdc":
         drew_until(before, after, victim, action.color, 0, avail, "FL.END.GO-OUT-DRAW")
@@ -87,7 +90,8 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
             {p}, "FL.SCORE.WINNER" if facts.flip else "CL.SCORE.WINNER",
             "FL.GAME.TARGET-500" if facts.flip else "CL.SCORE.TARGET")
         gained = sum(hand_points(h) for s_, h in enumerate(after.hands) if s_ not in team)
-        check(all(after.scores[s_] == before.scores[s_] + gained for s_ in team), score_rid,
+        ok = all(after.scores[s_] == before.scores[s_] + gained for s_ in team)
+        check(ok, score_rid, "" if ok else
               f"P{p} scored {after.scores[p] - before.scores[p]}, the opponents hold "
               f"{gained}")
         check(all(after.scores[s_] == before.scores[s_] for s_ in range(n)
@@ -97,7 +101,8 @@ def post_out(facts: Facts, before: Snap, action: Action, game: Game, avail: int)
         one_hand = "GUIDE.END.FIRST-OUT" if facts.base == "classic-guide" else "CL22.SCORE.ONE-HAND"
         rid = one_hand if target is None else target_rid
     if over:
-        check(pend is None and game.is_over, rid, f"the game should be over: pending {pend}")
+        ok = pend is None and game.is_over
+        check(ok, rid, "" if ok else f"the game should be over: pending {pend}")
     else:
-        check(pend is not None and pend.decision == "round-over" and pend.player is None,
-              "CL.END.OUT", f"the round should be over: pending {pend}")
+        ok = pend is not None and pend.decision == "round-over" and pend.player is None
+        check(ok, "CL.END.OUT", "" if ok else f"the round should be over: pending {pend}")

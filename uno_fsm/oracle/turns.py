@@ -3,11 +3,10 @@ choice): drawing, keeping the drawn card, naming the first card's colour."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action
-from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain, playable
+from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain, grown, playable
 
 if TYPE_CHECKING:
     from uno_fsm.game import Game
@@ -21,27 +20,30 @@ def post_draw(facts: Facts, before: Snap, game: Game) -> None:
     p = before.current
     assert p is not None
     want = min(facts.draw, available(before, False))
-    check(gain(before, after, p) == want, "CL.DRAW.UNABLE",
+    ok = gain(before, after, p) == want  # (messages built only for a failure)
+    check(ok, "CL.DRAW.UNABLE", "" if ok else
           f"P{p} drew {gain(before, after, p)} cards, expected {want}")
     if not want:
         return
-    got = list((Counter(after.hands[p]) - Counter(before.hands[p])).elements())
+    got = grown(before.hands[p], after.hands[p])
     # the last card drawn decides: the one card (draw.count 1); of several, the hands do not
     # say which came last, so the engine's pending drawn card is checked to be one of them
     drawn = got[0] if len(got) == 1 else after.drawn
     if drawn is None or drawn not in got:
-        check(pend is not None and pend.player == before.step(p) and pend.decision == "play",
-              "CL.DRAW.UNPLAYABLE-PASSES", f"after drawing {len(got)} cards: pending {pend}")
+        ok = pend is not None and pend.player == before.step(p) and pend.decision == "play"
+        check(ok, "CL.DRAW.UNPLAYABLE-PASSES", "" if ok else
+              f"after drawing {len(got)} cards: pending {pend}")
         return
     if playable(face_on(drawn, before.side), before.active_color, before.top()):
         # CL.DRAW.PLAY-DRAWN: the player may now play the drawn card or keep it
-        check(pend is not None and pend.player == p and pend.decision == "play-drawn",
-              "CL.DRAW.PLAY-DRAWN", f"after drawing playable {drawn}: pending {pend}")
+        ok = pend is not None and pend.player == p and pend.decision == "play-drawn"
+        check(ok, "CL.DRAW.PLAY-DRAWN", "" if ok else
+              f"after drawing playable {drawn}: pending {pend}")
     else:
         # CL.DRAW.UNPLAYABLE-PASSES
         nxt = before.step(p)
-        check(pend is not None and pend.player == nxt and pend.decision == "play",
-              "CL.DRAW.UNPLAYABLE-PASSES",
+        ok = pend is not None and pend.player == nxt and pend.decision == "play"
+        check(ok, "CL.DRAW.UNPLAYABLE-PASSES", "" if ok else
               f"after drawing unplayable {drawn}: pending {pend}, expected P{nxt}")
 
 
@@ -51,7 +53,8 @@ def post_pass(before: Snap, game: Game) -> None:
     p = before.current
     assert p is not None
     nxt = before.step(p)
-    check(pend is not None and pend.player == nxt, "CL.DRAW.KEEP",
+    ok = pend is not None and pend.player == nxt  # (the message built only for a failure)
+    check(ok, "CL.DRAW.KEEP", "" if ok else
           f"after keeping the drawn card: pending {pend}, expected P{nxt}")
     check(after.hands[p] == before.hands[p], "CL.DRAW.KEEP", "the hand changed on a pass")
 

@@ -19,10 +19,10 @@ def post_penalty(before: Snap, action: Action, game: Game) -> None:
     assert t is not None
     rid = "CL.UNO.CATCH-PENALTY" if action.kind == "catch" else "CL.PEN.HINT"
     want = min(2, available(before, False))
-    check(gain(before, after, t) == want, rid,
-          f"P{t} grew by {gain(before, after, t)}, expected {want}")
-    check(pend is not None and (pend.player, pend.decision) == (before.current, before.decision),
-          rid, f"turn order changed: pending {pend}")
+    ok = gain(before, after, t) == want  # (messages built only for a failure)
+    check(ok, rid, "" if ok else f"P{t} grew by {gain(before, after, t)}, expected {want}")
+    ok = pend is not None and (pend.player, pend.decision) == (before.current, before.decision)
+    check(ok, rid, "" if ok else f"turn order changed: pending {pend}")
 
 
 def post_uno(before: Snap, action: Action, game: Game, legal: list[Action]) -> None:
@@ -69,6 +69,6 @@ def check_left_one(p: int, action: Action, game: Game, legal: list[Action]) -> N
     """CL.UNO.MUST-CALL / CL.UNO.CALL-WITH-PLAY: after a play leaving one card, the player can
     be caught exactly when UNO was not called with the play."""
     can_catch = has_catch(legal, p)
-    check(can_catch != action.uno, "CL.UNO.MUST-CALL" if not action.uno
-          else "CL.UNO.CALL-WITH-PLAY",
+    ok = can_catch != action.uno  # (the message built only for a failure)
+    check(ok, "CL.UNO.MUST-CALL" if not action.uno else "CL.UNO.CALL-WITH-PLAY", "" if ok else
           f"P{p} holds one card, called UNO: {action.uno}, catchable: {can_catch}")

@@ -4,12 +4,11 @@ whether the card was played legally (judged here from the hand before the play).
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action, Pending
 from uno_fsm.cards import Card
-from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain
+from uno_fsm.oracle.base import Facts, Snap, available, check, face_on, gain, grown
 from uno_fsm.state import State
 
 if TYPE_CHECKING:
@@ -30,7 +29,7 @@ def drew_until(before: Snap, after: State, seat: int, color: str | None, extra: 
                avail: int, rid: str) -> None:
     """FL.DARK.WDC.DRAW-UNTIL: at least one card, up to the first of the named colour (then
     `extra` more); FL.DARK.WDC.EXHAUSTED: fewer when the piles run out."""
-    got = list((Counter(after.hands[seat]) - Counter(before.hands[seat])).elements())
+    got = grown(before.hands[seat], after.hands[seat])
     gained = gain(before, after, seat)
     hits = sum(1 for c in got if face_on(c, "dark").color == color)
     if gained < avail:  # the colour was found (then `extra` more)
@@ -47,8 +46,8 @@ def post_wild_draw(kind: str, card: Card, p: int, pend: Pending, before: Snap,
     victim = before.step(p)
     rid = CHALLENGEABLE[kind][3]
     rid = "CL.WD4.CHALLENGE.DECISION" if kind == "wd4" else rid + "CHALLENGER"
-    check(pend.player == victim and pend.decision == "challenge", rid,
-          f"after a {card}: pending {pend}")
+    ok = pend.player == victim and pend.decision == "challenge"  # (built only for a failure)
+    check(ok, rid, "" if ok else f"after a {card}: pending {pend}")
     check(gain(before, game.state, victim) == 0, rid, "the victim drew before deciding")
 
 
@@ -59,7 +58,8 @@ def post_challenge(facts: Facts, before: Snap, action: Action, game: Game,
     after = game.state
     pend = game.pending
     victim = before.current
-    check(record is not None, "CL.WD4.CHALLENGE.WHO", f"{action} with no card to challenge")
+    check(record is not None, "CL.WD4.CHALLENGE.WHO",  # (messages built only for a failure)
+          "" if record is not None else f"{action} with no card to challenge")
     assert victim is not None and record is not None
     by, legal, kind, color = record
     accept_n, guilty_n, innocent_n, prefix = CHALLENGEABLE[kind]
@@ -83,19 +83,21 @@ def post_challenge(facts: Facts, before: Snap, action: Action, game: Game,
     if changed is not None:
         k, rid = changed
     if k >= 0:
-        check(gain(before, after, seat) == min(k, avail), rid,
+        ok = gain(before, after, seat) == min(k, avail)
+        check(ok, rid, "" if ok else
               f"P{seat} grew by {gain(before, after, seat)}, expected {min(k, avail)}")
     else:
         drew_until(before, after, seat, color, extra, avail, rid)
-    check(pend is not None and pend.player == want, rid, f"pending {pend}, expected P{want}")
+    ok = pend is not None and pend.player == want
+    check(ok, rid, "" if ok else f"pending {pend}, expected P{want}")
 
 
 def next_record(record: Record | None, before: Snap, action: Action,
                 game: Game) -> Record | None:
     """The challengeable card pending after `action` (accepted): (its player, played legally?,
     kind, colour named), computed from the position before it, for `post_challenge`."""
-    if action.kind == "play" and game.pending is not None \
-            and game.pending.decision == "challenge":
+    pend = game.pending
+    if action.kind == "play" and pend is not None and pend.decision == "challenge":
         # CL.WD4.LEGAL: legal only without a card of the active colour (Wilds aside)
         assert action.card is not None
         hand = list(before.hands[action.player or 0])

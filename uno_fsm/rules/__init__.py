@@ -98,6 +98,22 @@ class Rules(TurnRules, ActionCardRules, WildDrawRules, UnoCallRules, DealingRule
                  allowed: dict[str, dict[str, object]]) -> None:
         self.init_core(state, check_params(params), allowed)
 
+    def idle_guards(self) -> frozenset[str]:
+        """The machine's guards that cannot hold in this game whatever is played (`Game`
+        leaves the edges they guard out of the table it walks): `needs_swap` without a
+        variant's `swap_rules` hook (swap.py reads only those), `stack_pending` without
+        stacking (only V.STACK.* sets `State.stack`, and a set-up or saved game of another
+        ruleset cannot hold one), `challengeable` when the ruleset allows no challenge
+        (CL.WD4.CHALLENGE.DECISION: `challenge_kinds` empty)."""
+        idle = []
+        if not self.hooks.swap_rules:
+            idle.append("needs_swap")
+        if self.variant(Stacking.name) is None:
+            idle.append("stack_pending")
+        if not self.challenge_kinds:
+            idle.append("challengeable")
+        return frozenset(idle)
+
     VARIANTS = VARIANTS
     # card kind -> the method of its effect (`play_effect`); variants replace entries
     CARD_EFFECTS = {**action_cards.EFFECTS, **wild_draw.EFFECTS, **flip.EFFECTS}

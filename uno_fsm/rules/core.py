@@ -26,8 +26,8 @@ from uno_fsm.params import Params
 from uno_fsm.rules.hooks import CardEffect, Hooks, Variant
 from uno_fsm.state import CLOCKWISE, State
 
-Plays = dict[tuple[int, int, tuple[str, ...], bool], dict[Card, tuple[Action, ...]]]
-PLAYS: dict[tuple[tuple[str, ...], tuple[str, ...], bool], Plays] = {}
+Plays = dict[tuple[int, int, str, str | None, bool], dict[Card, tuple[Action, ...]]]
+PLAYS: dict[tuple[tuple[str, ...], tuple[str, ...], bool, bool], Plays] = {}
 SEAT_ACTIONS: dict[int, dict[str, tuple[Action, ...]]] = {}
 
 
@@ -89,11 +89,12 @@ class Core:
         # actions and the turn owner's playable cards; None once the state has changed
         self.listed: list[Action] | None = None
         self.turn_playable: list[Card] | None = None
-        # (seat, cards held: 1, 2 or 3 for more, the colours a Wild may name, last_wild) ->
-        # card -> its play actions, shared by the games whose rulesets list plays alike
-        # (interned actions, like `FORMED`)
+        # (seat, cards held: 1, 2 or 3 for more, the side and the colour in force, which
+        # decide the colours a Wild may name (`wild_colors`), last_wild) -> card -> its play
+        # actions, shared by the games whose rulesets list plays alike (interned actions, like
+        # `FORMED`)
         self._plays = PLAYS.setdefault((params.colors, params.dark_colors,
-                                        params.uno_call_with_play), {})
+                                        params.uno_call_with_play, params.wild_must_change), {})
         # kind -> seat -> the interned action of that kind by that seat (no card, no target)
         seats = SEAT_ACTIONS.get(state.players)
         if seats is None:

@@ -117,15 +117,16 @@ class TurnRules(Core):
                      out: list[Action], last_wild: bool = True) -> None:
         """Append the plays of `cards` by `seat` holding `hand` (each card once)."""
         held = len(hand)
-        colors = self.wild_colors()
-        key = (seat, held if held < 3 else 3, colors, last_wild)
+        st = self.st
+        key = (seat, held if held < 3 else 3, st.side, st.active_color, last_wild)
         plays = self._plays.get(key)
         if plays is None:
             plays = self._plays[key] = {}
         for card in cards:
             got = plays.get(card)
             if got is None:
-                got = plays[card] = self._card_plays(seat, card, held, last_wild, colors)
+                got = plays[card] = self._card_plays(seat, card, held, last_wild,
+                                                     self.wild_colors())
             out += got
 
     def _card_plays(self, seat: int, card: Card, held: int, last_wild: bool,
@@ -306,7 +307,8 @@ class TurnRules(Core):
     def begin(self, event: str) -> None:
         """Before any effect: CL.UNO.WINDOW closes at the next action that is neither an UNO
         call nor a catch (CL.UNO.LATE-CATCH). CL.UNO.WINDOW-FORCED-DRAW: the cards a Draw Two
-        makes the next player draw are the card's effect, not an action: they do not close it."""
+        makes the next player draw are the card's effect, not an action: they do not close it.
+        (`Game.apply` calls it only while a window is open: else there is nothing to close.)"""
         if event not in WINDOW_EVENTS:
             self.st.uno_window = None
 
