@@ -228,11 +228,17 @@ def test_serve_ends_on_sigterm_and_sighup(sig: signal.Signals, code: int) -> Non
 def test_the_pytest_plugin_leaves_no_program_on_any_signal(
         tmp_path: Path, sig: signal.Signals) -> None:
     f = tmp_path / "pids"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--rootdir",
-         str(tmp_path), "--uno-adapter", _hang(f), "--uno-corpus", str(SCENARIOS),
-         "--uno-timeout", "60"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
+    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--rootdir",
+            str(tmp_path), "--uno-adapter", _hang(f), "--uno-corpus", str(SCENARIOS),
+            "--uno-timeout", "60"]
+    # each signal ends pytest from its default disposition (SIGINT as KeyboardInterrupt, the
+    # others by their default action): pytest is started with those, whatever this process
+    # inherited (`nohup` ignores SIGHUP, an ignored signal stays ignored across exec, and
+    # pytest then rightly goes on)
+    reset = ("import os, signal, sys\nfor s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):"
+             "\n    signal.signal(s, signal.SIG_DFL)\nos.execv(sys.executable, sys.argv[1:])")
+    proc = subprocess.Popen([sys.executable, "-c", reset, *argv], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for(f)
     _stopped(proc, sig)
     assert proc.returncode != 0
