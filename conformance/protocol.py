@@ -104,6 +104,24 @@ def setup_request(params: dict[str, Any], rulesets: Any = None,
     return ruleset, setup
 
 
+CLASSIC_COLOURS = ("red", "yellow", "green", "blue")  # the colours a classic Wild names
+
+
+def listed_plays(seat: int, cards: list[str], held: int,
+                 colours: tuple[str, ...] = CLASSIC_COLOURS) -> list[dict[str, Any]]:
+    """`legal_actions` for the plays of `cards` (our notation) by `seat`, holding `held`
+    cards, each once: a coloured card as itself, a Wild once per colour it may name
+    (CL.WILD.COLOUR) and, as the last card, also without one (the hand ends: the colour
+    does not matter). For an adapter whose `act` takes plays so."""
+    out: list[dict[str, Any]] = []
+    for text in sorted(set(cards)):
+        if not text.startswith("W") or held == 1:
+            out.append({"player": seat, "play": text})
+        if text.startswith("W"):
+            out += [{"player": seat, "play": text, "color": c} for c in colours]
+    return out
+
+
 def check_hello(caps: Any) -> dict[str, Any]:
     """Validate a hello result; returns it with list fields defaulted."""
     if not isinstance(caps, dict):

@@ -47,7 +47,13 @@ import threading
 from collections import Counter
 from typing import Any
 
-from conformance.protocol import PROTOCOL, AdapterError, Unsupported, setup_request
+from conformance.protocol import (
+    PROTOCOL,
+    AdapterError,
+    Unsupported,
+    listed_plays,
+    setup_request,
+)
 
 RULESETS = ["classic-official"]
 FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "first-card",
@@ -454,8 +460,9 @@ class SkillUnoAdapter:
         if self.wd4_victim is not None:  # `_accept_wd4`: checked by `act` before the turn
             out.append({"player": self.wd4_victim, "challenge": False})
         if self.turn is not None:  # the drawn-card question (`_drawn`): keep it or play it
-            return out + [{"player": cur, "pass": True}] + _plays(cur, [_name(seat.hand[-1])],
-                                                                   len(seat.hand))
+            drawn = _name(seat.hand[-1])
+            return out + [{"player": cur, "pass": True}] + listed_plays(cur, [drawn],
+                                                                        len(seat.hand))
         if seat.eliminated:  # play_turn moves on at once: only a draw lets it run
             return out + [{"player": cur, "draw": True}]
         if not g.discard_pile:  # play_turn raises at discard_pile[-1] (`_top`)
@@ -464,7 +471,7 @@ class SkillUnoAdapter:
         named = [(_name(c), c) for c in seat.hand]  # every card, before skilluno's test
         # CL.PLAY.MATCH as skilluno has it (a Wild, the colour in force, the number or symbol)
         playable = [text for text, c in named if c.is_playable_on(top, g.current_color)]
-        return out + _plays(cur, playable, len(seat.hand)) + [{"player": cur, "draw": True}]
+        return out + listed_plays(cur, playable, len(seat.hand)) + [{"player": cur, "draw": True}]
 
     def close(self) -> None:
         turn, self.turn = self.turn, None
@@ -472,18 +479,6 @@ class SkillUnoAdapter:
             turn.answers.put("n")  # let the waiting turn finish
             turn.thread.join(timeout=1.0)
         self.game, self.wd4_victim = None, None  # a new setup opens no Wild Draw Four window
-
-
-def _plays(seat: int, cards: list[str], held: int) -> list[dict[str, Any]]:
-    """`cards` played by `seat` (holding `held` cards) as `act` takes them, each once: a Wild
-    once per colour, and without one as the last card (`_colour`)."""
-    out: list[dict[str, Any]] = []
-    for text in sorted(set(cards)):
-        if not text.startswith("W") or held == 1:
-            out.append({"player": seat, "play": text})
-        if text.startswith("W"):
-            out += [{"player": seat, "play": text, "color": c} for c in LETTERS]
-    return out
 
 
 def _rejection(code: str, message: str, rule: str | None = None) -> dict[str, Any]:

@@ -57,7 +57,13 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.protocol import PROTOCOL, AdapterError, Unsupported, setup_request
+from conformance.protocol import (
+    PROTOCOL,
+    AdapterError,
+    Unsupported,
+    listed_plays,
+    setup_request,
+)
 
 RULESETS = ["classic-official"]
 FEATURES = ["basic-play", "draw-then-play", "action-cards", "wild", "wd4", "wd4-challenge",
@@ -503,16 +509,10 @@ class UnoGameAdapter:
         named = [(_name(card), card) for card in seat.hand]  # every card, before uno-game's test
         if not seat.can_play(top):
             return [{"player": req.seat, "draw": True}] if req.kind == "turn" else []
-        out: list[dict[str, Any]] = []
-        # CL.PLAY.MATCH as uno-game has it: a Wild, or the same number or colour
-        for text in sorted({text for text, card in named if seat.can_play_card(top, card)}):
-            if not text.startswith("W"):
-                out.append({"player": req.seat, "play": text})
-                continue
-            if len(seat.hand) == 1:  # a last Wild: `_play_action` needs no colour (the end)
-                out.append({"player": req.seat, "play": text})
-            out += [{"player": req.seat, "play": text, "color": c} for c in COLOR_NAMES]
-        return out
+        # CL.PLAY.MATCH as uno-game has it: a Wild, or the same number or colour; a last Wild
+        # needs no colour (`_play_action`: the hand ends)
+        return listed_plays(req.seat, [text for text, card in named
+                                       if seat.can_play_card(top, card)], len(seat.hand))
 
     def close(self) -> None:
         bridge = self.bridge
