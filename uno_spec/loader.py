@@ -418,10 +418,11 @@ def _load_rules(root: Path) -> tuple[Rule, ...]:
     for path in yaml_files(root, "rules"):
         doc = _require(load_yaml(path), path)
         area = _str(doc.get("area")) or path.stem
+        shown = display_path(path)  # once per file (it resolves the path)
         out.extend(
             Rule(id=_str(r.get("id")), area=area, statement=_str(r.get("statement")),
                  cites=_strs(r.get("cites")), rulesets=_strs(r.get("rulesets")),
-                 rulings=_strs(r.get("rulings")), file=display_path(path), line=r.line)
+                 rulings=_strs(r.get("rulings")), file=shown, line=r.line)
             for r in _items(doc, "rules")
         )
     return tuple(out)
@@ -432,6 +433,7 @@ def _load_rulings(root: Path) -> tuple[Ruling, ...]:
     out: list[Ruling] = []
     for path in yaml_files(root, "rulings"):
         doc = _require(load_yaml(path), path)
+        shown = display_path(path)
         for r in _items(doc, "rulings"):
             options = tuple(Option(id=_str(o.get("id")), text=_str(o.get("text")))
                             for o in r.get("options") or [] if isinstance(o, dict))
@@ -441,7 +443,7 @@ def _load_rulings(root: Path) -> tuple[Ruling, ...]:
             out.append(Ruling(id=_str(r.get("id")), clauses=_strs(r.get("clauses")),
                               question=_str(r.get("question")), options=options,
                               decisions=pairs, reason=_str(r.get("reason")),
-                              params=_strs(r.get("params")), file=display_path(path),
+                              params=_strs(r.get("params")), file=shown,
                               line=r.line))
     return tuple(out)
 
