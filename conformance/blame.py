@@ -107,10 +107,20 @@ TURN_AFTER = {"played": "CL.PLAY.ONE-CARD", "flipped": "FL.FLIP.NEXT-PLAYER",
 # the rule that opens it), the first that applies to the ruleset: no event names these
 ASKED = {"swap": (("7", "V.SEVENO.SEVEN-PENDING"), ("", "V.SWAP.TARGET")),
          "challenge": (("W4", "CL.WD4.CHALLENGE.DECISION"),)}
-# classic-official: a first card's effect, by the card's symbol (CL.FIRST.*)
-FIRST_CARD = {"S": "CL.FIRST.SKIP", "R": "CL.FIRST.REVERSE", "D2": "CL.FIRST.D2",
-              "W": "CL.FIRST.WILD", "W4": "CL.FIRST.WD4"}
-FIRST_CARD_RULESETS = ("classic-official",)
+# A card turned first: its kind in the ruleset's `first_card` policies (spec/rulesets), by
+# the card's symbol (a number: "number"; another Wild: "special_wild")
+FIRST_CARD_KIND = {"S": "skip", "R": "reverse", "D2": "draw2", "W": "wild", "W4": "wd4"}
+# the rule of each first-card policy, the first that applies to the ruleset (a Wild of the
+# 2018 cards is a plain Wild's policy under its own rule, CL18.FIRST-CARD)
+FIRST_CARD_RULES = {
+    "none": ("GUIDE.FIRST.COLOUR-ONLY", "CL.FIRST.NUMBER"),
+    "skip-first-player": ("CL.FIRST.SKIP",),
+    "dealer-starts-reversed": ("CL.FIRST.REVERSE",),
+    "first-player-draws-and-is-skipped": ("CL.FIRST.D2",),
+    "first-player-chooses-color": ("CL.FIRST.WILD",),
+    "return-shuffle-and-turn-again": ("GUIDE.FIRST.WILD-BACK", "CL.FIRST.WD4"),
+    "ignore-and-turn-again": ("CL22.FIRST.IGNORE",),
+}
 # Flip: the rules of a Wild Draw card's challenge (the prefix of its outcome's rule, as the
 # reference's `drew` event names it) -> the rule that lets its victim challenge it
 FLIP_CHALLENGER = {"FL.LIGHT.W2.": "FL.LIGHT.W2.CHALLENGER",
@@ -278,15 +288,38 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     if top in ("game_over", "round_over") and kind == "went-out" and classic and \
             not any(e.get("kind") == "game-over" for e in events):
         rule = "CL.SCORE.TARGET"  # the hand is over, the game goes on to the target
-    if event.get("kind") == "first-card" and event.get("card") and \
-            (ruleset or "").split("+")[0] in FIRST_CARD_RULESETS:
-        rule = FIRST_CARD.get(_symbol(str(event["card"])), "CL.FIRST.NUMBER")
+    if event.get("kind") == "first-card" and event.get("card") and classic:
+        rule = first_card_rule(str(event["card"]), ruleset) or rule
     if rule == "CL.WD4.CHALLENGE.GUILTY" and top in TURN:
         rule = "CL.WD4.CHALLENGE.GUILTY-TURN"  # who plays after a guilty challenge
     if players == 2:
         aspect = "turn" if top in TURN else top
         rule = TWO_PLAYERS.get((rule, aspect), rule)
     return rule if _applies(rule, ruleset) else str(event["rule"])
+
+
+def first_card_rule(card: str, ruleset: str | None) -> str | None:
+    """The rule of `card` turned first in a classic `ruleset`: that of the ruleset's policy
+    for its kind (CL.FIRST.*, CL22.FIRST.IGNORE, GUIDE.FIRST.*, CL18.FIRST-CARD); None for a
+    ruleset not known or a card of no kind it names."""
+    from conformance import specdata
+    from uno_spec.loader import SpecError
+
+    if not ruleset:
+        return None
+    symbol = _symbol(card)
+    kind = "number" if symbol.isdigit() else FIRST_CARD_KIND.get(symbol) or (
+        "special_wild" if symbol.startswith("W") else None)
+    try:
+        policies = specdata.ruleset_params(ruleset).get("first_card") or {}
+    except SpecError:
+        return None
+    rules = FIRST_CARD_RULES.get(str(policies.get(kind))) if kind else None
+    if rules is None:
+        return None
+    if kind == "special_wild":
+        rules = ("CL18.FIRST-CARD", *rules)
+    return next((r for r in rules if _applies(r, ruleset)), None)
 
 
 def wd4_rule(position: Mapping[str, Any], player: Any, others: bool) -> str:
@@ -355,8 +388,9 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
     CL.PLAY.MATCH-NUMBER, of its symbol CL.PLAY.MATCH-SYMBOL, a Wild Draw Four the rule that
     lets it be played there (`wd4_rule`, from `at`'s `hands`: the bluff, CL.WD4.BLUFF-ACCEPTED);
     listed by the implementation alone, a coloured card the matching rule refuses,
-    CL.PLAY.MATCH. Classic decks only; None otherwise (a Wild or Wild Draw Four listed by the
-    implementation alone, a play by another seat: the step's rule)."""
+    CL.PLAY.MATCH; a play by another seat, the rule of playing out of turn
+    (`out_of_turn_rule`: Jump-In's, or CL.PLAY.OUT-OF-TURN). Classic decks only; None otherwise
+    (a Wild or Wild Draw Four listed by the implementation alone: the step's rule)."""
     from conformance import compare as cmp
 
     if not (ruleset or "classic").startswith("classic") or not at:
@@ -382,8 +416,13 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
                     str(a.get("player")) == str(action["player"]) for a in everything):
             return "CL.DRAW.UNWILLING"  # a draw refused to one who could play instead
         card = str(action.get("play") or "").upper()
-        if not card or pending.get("decision") != "play" or \
+        if card and pending.get("player") is not None and \
                 str(action.get("player")) != str(pending.get("player")):
+            out_of_turn = out_of_turn_rule(card, key in ref, pending, top, ruleset)
+            if out_of_turn is not None and _applies(out_of_turn, ruleset):
+                return out_of_turn
+            continue
+        if not card or pending.get("decision") != "play":
             continue
         rule: str | None
         if card == "W4":
@@ -407,6 +446,23 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
         if rule is not None and _applies(rule, ruleset):
             return rule
     return None
+
+
+def out_of_turn_rule(card: str, by_reference: bool, pending: Mapping[str, Any], top: str,
+                     ruleset: str | None) -> str | None:
+    """The rule of a play by another seat than the one to act, listed by one side alone
+    (`by_reference`: the reference's side). With Jump-In, what allows it, V.JUMPIN.IDENTICAL,
+    or what refuses it: a Wild, V.JUMPIN.NOT-WILD; the card identical to the top but not now,
+    V.JUMPIN.TIMING; else V.JUMPIN.NOT-MATCHING. Without it: only the turn owner plays,
+    CL.PLAY.OUT-OF-TURN (None for the reference's side, which then lists no such play)."""
+    if not _applies("V.JUMPIN.IDENTICAL", ruleset):
+        return None if by_reference else "CL.PLAY.OUT-OF-TURN"
+    if by_reference:
+        return "V.JUMPIN.IDENTICAL"
+    if card.startswith("W"):
+        return "V.JUMPIN.NOT-WILD"
+    return "V.JUMPIN.TIMING" if card == top or pending.get("decision") != "play" \
+        else "V.JUMPIN.NOT-MATCHING"
 
 
 def _after_draw(action: Mapping[str, Any], by_reference: bool, pending: Mapping[str, Any],

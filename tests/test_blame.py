@@ -586,3 +586,55 @@ def test_a_crash_at_a_deal_that_returned_its_first_card_is_the_returns() -> None
     one = [{"kind": "first-card", "player": None, "rule": "CL.DEAL.FIRST-DISCARD", "card": "GS"}]
     assert signature("crash", decision="setup", events=one, players=2,
                      ruleset="classic-official").rule == "CL.FIRST.SKIP"
+
+
+def test_a_first_card_is_named_by_its_rulesets_policy_for_it() -> None:
+    """A card turned first is named by the rule of the policy its ruleset's `first_card` gives
+    its kind (spec/rulesets), not by classic-official's alone: classic-2022 ignores an action
+    card or Wild and turns another (CL22.FIRST.IGNORE: a first Draw Two that acts breaks it);
+    classic-guide's action cards only set the colour and its Wilds go back; a 2018 Wild has
+    its own rule. Flip's first cards keep the event's rule (no classic policy names them)."""
+    def turned(*cards: str) -> list[dict[str, Any]]:
+        return [{"kind": "first-card", "player": None, "rule": "CL.DEAL.FIRST-DISCARD",
+                 "card": c} for c in cards]
+
+    for ruleset, cards, rule in [
+            ("classic-2022", ("BD2", "R0"), "CL22.FIRST.IGNORE"),
+            ("classic-2022+jump-in", ("W", "R0"), "CL22.FIRST.IGNORE"),
+            ("classic-guide", ("W4", "G3"), "GUIDE.FIRST.WILD-BACK"),
+            ("classic-guide", ("RS",), "GUIDE.FIRST.COLOUR-ONLY"),
+            ("classic-official", ("W4", "RR"), "CL.FIRST.WD4"),
+            ("classic-official", ("Y7",), "CL.FIRST.NUMBER"),
+            ("classic-official+cards-2018", ("WSH",), "CL18.FIRST-CARD"),
+            ("classic-2022", ("G7",), "CL.FIRST.NUMBER"),
+            ("flip", ("R5/B5",), "CL.DEAL.FIRST-DISCARD")]:
+        assert governing_rule("top", turned(*cards), players=2, ruleset=ruleset) == rule, \
+            (ruleset, cards)
+    # a ruleset the spec does not know: the event's own rule
+    assert governing_rule("top", turned("RD2"), players=2, ruleset="classic-nonesuch") == \
+        "CL.DEAL.FIRST-DISCARD"
+
+
+def test_a_play_by_another_seat_listed_by_one_side_is_named_by_playing_out_of_turn() -> None:
+    """A play by a seat other than the one to act, listed by one side alone: with Jump-In, the
+    reference alone lists a jump-in (V.JUMPIN.IDENTICAL); an implementation that also lists a
+    card of the same number in another colour breaks V.JUMPIN.NOT-MATCHING, a Wild
+    V.JUMPIN.NOT-WILD, the identical card while the turn owner owes another decision
+    V.JUMPIN.TIMING; without Jump-In, any such play is CL.PLAY.OUT-OF-TURN."""
+    from conformance.blame import listing_rule
+
+    pending = {"player": 0, "decision": "play"}
+    at = {"top": "R5", "active_color": "red", "pending": pending}
+    own = [{"player": 0, "play": "R9"}, {"player": 0, "draw": True}]
+    jump = [*own, {"player": 1, "play": "R5"}]
+    jumpin = "classic-official+jump-in"
+    assert listing_rule((jump, own), at, jumpin) == "V.JUMPIN.IDENTICAL"
+    assert listing_rule((jump, [*jump, {"player": 1, "play": "B5"}]), at, jumpin) == \
+        "V.JUMPIN.NOT-MATCHING"
+    assert listing_rule((jump, [*jump, {"player": 2, "play": "W", "color": "red"}]), at,
+                        jumpin) == "V.JUMPIN.NOT-WILD"
+    drawn = {**at, "pending": {"player": 0, "decision": "play-drawn"}}
+    assert listing_rule((own, jump), drawn, jumpin) == "V.JUMPIN.TIMING"
+    assert listing_rule((own, jump), at, "classic-official") == "CL.PLAY.OUT-OF-TURN"
+    # the reference never lists another seat's play without Jump-In: no rule guessed
+    assert listing_rule((jump, own), at, "classic-official") is None
