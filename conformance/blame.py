@@ -276,7 +276,9 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
         rule = "CL.WILD.COLOUR"
     elif kind == "drew" and rule in ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING") and \
             top in (*TURN, "top", "hands", "hand_sizes", "active_color", "direction") and \
-            after is not None:  # what follows a draw: the drawn card's decision
+            after is not None and not (extra and top in ("hands", "hand_sizes")):
+        # what follows a draw: the drawn card's decision (a hand holding more cards than the
+        # reference's drew more than the one card the draw's own rule allows)
         rule = "CL.DRAW.PLAY-DRAWN" if after == "play-drawn" else "CL.DRAW.UNPLAYABLE-PASSES"
     if top in TURN and after == "play" and kind in TURN_AFTER:
         rule = TURN_AFTER[str(kind)]  # whose play follows a card with no turn effect

@@ -638,3 +638,21 @@ def test_a_play_by_another_seat_listed_by_one_side_is_named_by_playing_out_of_tu
     assert listing_rule((own, jump), at, "classic-official") == "CL.PLAY.OUT-OF-TURN"
     # the reference never lists another seat's play without Jump-In: no rule guessed
     assert listing_rule((jump, own), at, "classic-official") is None
+
+
+def test_a_hand_holding_more_after_a_draw_is_named_by_the_draw() -> None:
+    """After a draw, what follows is the drawn card's decision (CL.DRAW.PLAY-DRAWN,
+    CL.DRAW.UNPLAYABLE-PASSES); but a drawer's hand holding more cards than the reference's drew
+    more than the one card the draw allows: the draw's own rule (CL.DRAW.UNABLE, "exactly one
+    card"; CL.DRAW.UNWILLING)."""
+    for rule in ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING"):
+        drew = [{"kind": "drew", "player": 0, "rule": rule}]
+        for key in ("hand_sizes.0", "hands.0"):
+            assert governing_rule(key, drew, players=3, after="play", extra=True) == rule
+            assert governing_rule(key, drew, players=3, after="play") == \
+                "CL.DRAW.UNPLAYABLE-PASSES"
+            assert governing_rule(key, drew, players=3, after="play-drawn") == \
+                "CL.DRAW.PLAY-DRAWN"
+        # the turn after it is still the drawn card's decision
+        assert governing_rule("current", drew, players=3, after="play", extra=True) == \
+            "CL.DRAW.UNPLAYABLE-PASSES"
