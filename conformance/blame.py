@@ -107,20 +107,23 @@ TURN_AFTER = {"played": "CL.PLAY.ONE-CARD", "flipped": "FL.FLIP.NEXT-PLAYER",
 # the rule that opens it), the first that applies to the ruleset: no event names these
 ASKED = {"swap": (("7", "V.SEVENO.SEVEN-PENDING"), ("", "V.SWAP.TARGET")),
          "challenge": (("W4", "CL.WD4.CHALLENGE.DECISION"),)}
-# A card turned first: its kind in the ruleset's `first_card` policies (spec/rulesets), by
-# the card's symbol (a number: "number"; another Wild: "special_wild")
-FIRST_CARD_KIND = {"S": "skip", "R": "reverse", "D2": "draw2", "W": "wild", "W4": "wd4"}
-# the rule of each first-card policy, the first that applies to the ruleset (a Wild of the
-# 2018 cards is a plain Wild's policy under its own rule, CL18.FIRST-CARD)
+# A card turned first: the rule of its kind's `first_card` policy in the ruleset
+# (spec/rulesets), the first that applies to the ruleset: Flip's (FL.FIRST.*), the guide's,
+# classic-official's, the 2022 edition's. A variant's Wild, turned first as a plain Wild,
+# under the variant's own rule first (CL18.FIRST-CARD, V.SWAP.FIRST-CARD); a Flip card with
+# no effect, FL.FIRST.FLIP.
 FIRST_CARD_RULES = {
-    "none": ("GUIDE.FIRST.COLOUR-ONLY", "CL.FIRST.NUMBER"),
-    "skip-first-player": ("CL.FIRST.SKIP",),
-    "dealer-starts-reversed": ("CL.FIRST.REVERSE",),
-    "first-player-draws-and-is-skipped": ("CL.FIRST.D2",),
-    "first-player-chooses-color": ("CL.FIRST.WILD",),
-    "return-shuffle-and-turn-again": ("GUIDE.FIRST.WILD-BACK", "CL.FIRST.WD4"),
+    "none": ("FL.FIRST.NUMBER", "GUIDE.FIRST.COLOUR-ONLY", "CL.FIRST.NUMBER"),
+    "skip-first-player": ("FL.FIRST.SKIP", "CL.FIRST.SKIP"),
+    "dealer-starts-reversed": ("FL.FIRST.REVERSE", "CL.FIRST.REVERSE"),
+    "first-player-draws-and-is-skipped": ("FL.FIRST.DRAW-ONE", "CL.FIRST.D2"),
+    "first-player-chooses-color": ("FL.FIRST.WILD", "CL.FIRST.WILD"),
+    "return-shuffle-and-turn-again": ("FL.FIRST.WILD-DRAW-TWO", "GUIDE.FIRST.WILD-BACK",
+                                      "CL.FIRST.WD4"),
     "ignore-and-turn-again": ("CL22.FIRST.IGNORE",),
 }
+FIRST_CARD_OWN = {"flip": ("FL.FIRST.FLIP",),
+                  "special_wild": ("CL18.FIRST-CARD", "V.SWAP.FIRST-CARD")}
 # Flip: the rules of a Wild Draw card's challenge (the prefix of its outcome's rule, as the
 # reference's `drew` event names it) -> the rule that lets its victim challenge it
 FLIP_CHALLENGER = {"FL.LIGHT.W2.": "FL.LIGHT.W2.CHALLENGER",
@@ -290,7 +293,7 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     if top in ("game_over", "round_over") and kind == "went-out" and classic and \
             not any(e.get("kind") == "game-over" for e in events):
         rule = "CL.SCORE.TARGET"  # the hand is over, the game goes on to the target
-    if event.get("kind") == "first-card" and event.get("card") and classic:
+    if event.get("kind") == "first-card" and event.get("card"):
         rule = first_card_rule(str(event["card"]), ruleset) or rule
     if rule == "CL.WD4.CHALLENGE.GUILTY" and top in TURN:
         rule = "CL.WD4.CHALLENGE.GUILTY-TURN"  # who plays after a guilty challenge
@@ -301,26 +304,36 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
 
 
 def first_card_rule(card: str, ruleset: str | None) -> str | None:
-    """The rule of `card` turned first in a classic `ruleset`: that of the ruleset's policy
-    for its kind (CL.FIRST.*, CL22.FIRST.IGNORE, GUIDE.FIRST.*, CL18.FIRST-CARD); None for a
-    ruleset not known or a card of no kind it names."""
+    """The rule of `card` turned first (a Flip card by its light face, as a hand starts light)
+    in `ruleset`: that of the ruleset's policy for its kind (`FIRST_CARD_RULES`; the kinds of
+    the card notation, uno_spec.notation); None for a ruleset not known or a card the notation
+    does not name."""
     from conformance import specdata
+    from uno_spec import notation
     from uno_spec.loader import SpecError
 
     if not ruleset:
         return None
-    symbol = _symbol(card)
-    kind = "number" if symbol.isdigit() else FIRST_CARD_KIND.get(symbol) or (
-        "special_wild" if symbol.startswith("W") else None)
+    face = card.split("/", 1)[0].upper()
     try:
+        ranks = {k.rank: k for k in notation.kinds()}
         policies = specdata.ruleset_params(ruleset).get("first_card") or {}
     except SpecError:
         return None
-    rules = FIRST_CARD_RULES.get(str(policies.get(kind))) if kind else None
+    colours = (*notation.LIGHT_COLORS, *notation.DARK_COLORS)
+    rank = face[1:] if face[:1] in colours and face[1:] else face
+    if rank.isdigit():
+        keys: tuple[str, ...] = (notation.NUMBER,)
+    elif rank in ranks:  # its own kind, then the policy key it is turned by (as the engine)
+        keys = tuple(k for k in (ranks[rank].kind, ranks[rank].first_card) if k)
+    else:
+        return None
+    # a kind the ruleset does not name has no effect (`none`, as the engine reads it)
+    policy = next((str(policies[k]) for k in keys if policies.get(k)), "none")
+    rules = FIRST_CARD_RULES.get(policy)
     if rules is None:
         return None
-    if kind == "special_wild":
-        rules = ("CL18.FIRST-CARD", *rules)
+    rules = (*FIRST_CARD_OWN.get(keys[-1], ()), *rules)
     return next((r for r in rules if _applies(r, ruleset)), None)
 
 

@@ -593,7 +593,8 @@ def test_a_first_card_is_named_by_its_rulesets_policy_for_it() -> None:
     its kind (spec/rulesets), not by classic-official's alone: classic-2022 ignores an action
     card or Wild and turns another (CL22.FIRST.IGNORE: a first Draw Two that acts breaks it);
     classic-guide's action cards only set the colour and its Wilds go back; a 2018 Wild has
-    its own rule. Flip's first cards keep the event's rule (no classic policy names them)."""
+    its own rule (CL18.FIRST-CARD, V.SWAP.FIRST-CARD); a Flip card by its light face, under
+    Flip's rules (FL.FIRST.*)."""
     def turned(*cards: str) -> list[dict[str, Any]]:
         return [{"kind": "first-card", "player": None, "rule": "CL.DEAL.FIRST-DISCARD",
                  "card": c} for c in cards]
@@ -606,12 +607,18 @@ def test_a_first_card_is_named_by_its_rulesets_policy_for_it() -> None:
             ("classic-official", ("W4", "RR"), "CL.FIRST.WD4"),
             ("classic-official", ("Y7",), "CL.FIRST.NUMBER"),
             ("classic-official+cards-2018", ("WSH",), "CL18.FIRST-CARD"),
+            ("classic-official+swap-hands", ("WSW",), "V.SWAP.FIRST-CARD"),
             ("classic-2022", ("G7",), "CL.FIRST.NUMBER"),
-            ("flip", ("R5/B5",), "CL.DEAL.FIRST-DISCARD")]:
+            ("flip", ("BD1/PS",), "FL.FIRST.DRAW-ONE"),
+            ("flip", ("W2/PD5", "R5/O5"), "FL.FIRST.WILD-DRAW-TWO"),
+            ("flip", ("RF/TF",), "FL.FIRST.FLIP"),
+            ("flip", ("Y3/O6",), "FL.FIRST.NUMBER")]:
         assert governing_rule("top", turned(*cards), players=2, ruleset=ruleset) == rule, \
             (ruleset, cards)
-    # a ruleset the spec does not know: the event's own rule
+    # a ruleset the spec does not know, a card the notation does not name: the event's rule
     assert governing_rule("top", turned("RD2"), players=2, ruleset="classic-nonesuch") == \
+        "CL.DEAL.FIRST-DISCARD"
+    assert governing_rule("top", turned("RQ7"), players=2, ruleset="classic-official") == \
         "CL.DEAL.FIRST-DISCARD"
 
 
