@@ -101,6 +101,7 @@ ILLEGAL_KINDS = ("not-held", "no-match", "out-of-turn", "wrong-decision", "no-co
 # steps, in a position a refusal is rare in, that try it: a catch of a player holding one card
 # just protected, a held card nearly alike the top at a last card or on a draw card
 PROTECTED_PERCENT = 40
+MAX_SEAT = 9  # the highest seat a scenario can state (spec/schema/scenario.schema.json)
 COLOURS = "RGBY"  # the colour letters of a card's name (R5, GD2, ...)
 POSITION_CACHE = 512  # start positions remembered (shrinking replays the same ones)
 START_SECONDS = 10.0  # at least this long for an adapter's `hello` (a program starting)
@@ -1474,8 +1475,12 @@ class Differ:
             elif kind == "no-match":
                 cands = [{"player": cur, "play": c} for c in own]
             elif kind == "out-of-turn":
-                cands = [{**a, "player": (cur + k) % players} for a in legal
-                         if a.get("player") == cur for k in range(1, players)]
+                # by another seat at the table (not-your-turn), or by one not at the table
+                # that a scenario can state (malformed-action: the rules' actions are the
+                # players', CL.PLAY.TURN-OPTIONS)
+                away = (players,) if players <= MAX_SEAT else ()
+                cands = [{**a, "player": s} for a in legal if a.get("player") == cur
+                         for s in (*((cur + k) % players for k in range(1, players)), *away)]
             elif kind == "near-play":
                 # a held card refused where a nearly alike one is played: one that matches the
                 # top by colour or symbol, a draw card (a stack pending: V.STACK.NO-CROSS), the
