@@ -390,8 +390,13 @@ def allowing_rule(action: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     return rule
 
 
+# The rule the reference refuses an action by, at the position a listing was made in (None:
+# it does not refuse it, or cannot tell): `reference_refusal`
+Refusal = Callable[[Mapping[str, Any]], "str | None"]
+
+
 def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
-                 ruleset: str | None = None) -> str | None:
+                 ruleset: str | None = None, refusal: Refusal | None = None) -> str | None:
     """The rule of a difference in the listed actions (`legal_actions`: the reference's list, the
     implementation's), at the position they were listed in (`at`: its `top`, `active_color`,
     `pending`, `legal_actions` and `hands`): the first action of the player to play (in the
@@ -402,10 +407,13 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
     CL.PLAY.MATCH-COLOUR (on a Wild, CL.PLAY.MATCH-ON-WILD), of the top's number
     CL.PLAY.MATCH-NUMBER, of its symbol CL.PLAY.MATCH-SYMBOL, a Wild Draw Four the rule that
     lets it be played there (`wd4_rule`, from `at`'s `hands`: the bluff, CL.WD4.BLUFF-ACCEPTED);
-    listed by the implementation alone, a coloured card the matching rule refuses,
-    CL.PLAY.MATCH; a play by another seat, the rule of playing out of turn
-    (`out_of_turn_rule`: Jump-In's, or CL.PLAY.OUT-OF-TURN). Classic decks only; None otherwise
-    (a Wild or Wild Draw Four listed by the implementation alone: the step's rule)."""
+    listed by the implementation alone, at any decision and by any seat, the rule the
+    reference refuses it by (`refusal`: a variant's, V.STACK.NO-CROSS, V.NOFINISH.LAST-CARD,
+    V.JUMPIN.NOT-MATCHING, or the matching rule). Without the refusal, or for a play the
+    reference lists alone: a play by another seat, the rule of playing out of turn
+    (`out_of_turn_rule`: Jump-In's, or CL.PLAY.OUT-OF-TURN); at a play decision a coloured card
+    CL.PLAY.MATCH. Classic decks only; None otherwise (a Wild or Wild Draw Four listed by the
+    implementation alone with no refusal known: the step's rule)."""
     from conformance import compare as cmp
 
     if not (ruleset or "classic").startswith("classic") or not at:
@@ -431,23 +439,28 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
                     str(a.get("player")) == str(action["player"]) for a in everything):
             return "CL.DRAW.UNWILLING"  # a draw refused to one who could play instead
         card = str(action.get("play") or "").upper()
-        if card and pending.get("player") is not None and \
+        if not card:
+            continue
+        refused = refusal(action) if key in imp and refusal is not None else None
+        if refused is not None and _applies(refused, ruleset):
+            return refused  # listed by the implementation alone: the reference's refusal's rule
+        if pending.get("player") is not None and \
                 str(action.get("player")) != str(pending.get("player")):
             out_of_turn = out_of_turn_rule(card, key in ref, pending, top, ruleset)
             if out_of_turn is not None and _applies(out_of_turn, ruleset):
                 return out_of_turn
             continue
-        if not card or pending.get("decision") != "play":
+        if pending.get("decision") != "play":
             continue
         rule: str | None
-        if card == "W4":
-            if key in imp or not isinstance(at.get("hands"), Mapping):
+        if key in imp:  # (the reference's refusal not known) a coloured card: the matching rule
+            rule = None if card.startswith("W") else "CL.PLAY.MATCH"
+        elif card == "W4":
+            if not isinstance(at.get("hands"), Mapping):
                 continue  # (the reference lists every Wild Draw Four held: the bluff too)
             others = any(isinstance(a, Mapping) and str(a.get("play") or "W4").upper() != "W4"
                          and str(a.get("player")) == str(action["player"]) for a in everything)
             rule = wd4_rule(at, action["player"], others)
-        elif key in imp:
-            rule = None if card.startswith("W") else "CL.PLAY.MATCH"
         elif card == "W":
             rule = "CL.PLAY.WILD-ANYTIME"
         elif top.startswith("W"):
@@ -584,7 +597,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
               previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
               more: Sequence[str] = (), taken: bool = False,
               listed: tuple[Any, Any] | None = None,
-              at: Mapping[str, Any] | None = None) -> Signature:
+              at: Mapping[str, Any] | None = None,
+              refusal: Refusal | None = None) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
@@ -595,7 +609,7 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     implementation shows more cards (`more_cards`); `taken`: its discard pile lost the top
     card the reference keeps (`top_taken`); `listed`: (the reference's, the implementation's)
     `legal_actions` where they differ, listed at `at` (the reference's observations after the
-    step: `listing_rule`)."""
+    step: `listing_rule`, with `refusal`, the reference's refusals there)."""
     drawn_played = decision == "play-drawn" and action is not None and "play" in action
     if drawn_played:
         decision = "play"  # the drawn card played: a play like any other
@@ -629,8 +643,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
                                   extra=key in more)
             if drawn_played and rule == "CL.PLAY.MATCH":
                 rule = "CL.DRAW.PLAY-DRAWN"  # what playing the drawn card does to the table
-            listing = listing_rule(listed, at, ruleset) if what == "legal_actions" and \
-                listed is not None else None
+            listing = listing_rule(listed, at, ruleset, refusal) \
+                if what == "legal_actions" and listed is not None else None
             if listing is not None:
                 # named by the position listed at: its decision is the one that differs
                 rule = listing
@@ -668,11 +682,12 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
                      ruleset: str | None = None, after: str | None = None,
                      previous: tuple[Sequence[Mapping[str, Any]], str | None] | None = None,
                      action: Mapping[str, Any] | None = None,
-                     at: Mapping[str, Any] | None = None) -> Signature | None:
+                     at: Mapping[str, Any] | None = None,
+                     refusal: Refusal | None = None) -> Signature | None:
     """The signature of a `conformance run` result (its JSON form, conformance.runner's
     `Result.to_json`) that did not pass; `events`, `rejection`, `before` and `decision` are the
-    reference's at the failing step, `at` its observations after it (`listing_rule`). None
-    for a result that passed or was not judged."""
+    reference's at the failing step, `at` its observations after it and `refusal` its
+    refusals there (`listing_rule`). None for a result that passed or was not judged."""
     status = str(result.get("outcome") or result.get("status"))
     if action is None:  # the failing step's act (an `expect` step has none: give the last act)
         action = result.get("action") if isinstance(result.get("action"), dict) else None
@@ -691,6 +706,7 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
                              for m in result.get("mismatches") or []
                              if m.get("key") == "legal_actions"), None)
     common["at"] = at
+    common["refusal"] = refusal
     more = more_cards(result.get("mismatches") or [])
     taken = top_taken(result.get("mismatches") or [])
     if result.get("step_kind") == "expect" or (keys and result.get("step") is None):
@@ -767,6 +783,7 @@ def failure_blame(result: Mapping[str, Any], scenario: Any, oracle: Any) -> Blam
     context = _replay(result, scenario, oracle)
     if context is None:
         return None
+    context["refusal"] = reference_refusal(oracle)  # the oracle is at the failing step
     sig = result_signature(result, **context)
     if sig is None:
         return None
@@ -774,8 +791,10 @@ def failure_blame(result: Mapping[str, Any], scenario: Any, oracle: Any) -> Blam
                               if isinstance(m, Mapping)))
     per: dict[str, str] = {}
     if sig.kind == "observation":
-        for key in keys:
-            one = result_signature({**result, "mismatches": [{"key": key}]}, **context)
+        for key in keys:  # (its own mismatch kept: a listing's rule reads what differs)
+            own = [m for m in result.get("mismatches") or []
+                   if isinstance(m, Mapping) and str(m.get("key", "")) == key]
+            one = result_signature({**result, "mismatches": own or [{"key": key}]}, **context)
             per[key] = (one or sig).rule
     elif sig.kind == "state-changed":
         per = dict.fromkeys(keys, sig.rule)
@@ -821,6 +840,36 @@ def _replay(result: Mapping[str, Any], scenario: Any, oracle: Any) -> dict[str, 
         return None
     return ctx | {"players": scenario.setup.get("players"), "ruleset": scenario.ruleset,
                   "previous": prev, "at": {k: obs.get(k) for k in AT}}
+
+
+class reference_refusal:  # noqa: N801 - used as a function: the refusal of `oracle`
+    """The rule `oracle` (an adapter at the position a listing was made in) refuses an action
+    by (a `Refusal`): its error's `rule`, asked once per action (a refusal changes nothing, so
+    the next is asked at the same position); None for an action it accepts, and then for
+    every one after it (`moved`: the oracle is no longer at that position), or when it fails."""
+
+    def __init__(self, oracle: Any) -> None:
+        self.oracle = oracle
+        self.asked: dict[str, str | None] = {}
+        self.moved = False
+
+    def __call__(self, action: Mapping[str, Any]) -> str | None:
+        from conformance.protocol import AdapterError, Unsupported
+
+        key = json.dumps(action, sort_keys=True, default=str)
+        if key not in self.asked:
+            got: str | None = None
+            if not self.moved:
+                try:
+                    out = self.oracle.act(dict(action))
+                except (AdapterError, Unsupported):
+                    out = {}
+                if out is None:
+                    self.moved = True
+                elif isinstance(out, Mapping) and isinstance(out.get("rule"), str):
+                    got = out["rule"] or None
+            self.asked[key] = got
+        return self.asked[key]
 
 
 def reference_oracle() -> Any:

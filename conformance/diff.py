@@ -54,7 +54,15 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from conformance import compare as cmp
 from conformance.adapters.isolation import holding_alarm
-from conformance.blame import Group, Signature, more_cards, signature, top_taken
+from conformance.blame import (
+    Group,
+    Refusal,
+    Signature,
+    more_cards,
+    reference_refusal,
+    signature,
+    top_taken,
+)
 from conformance.divergence import (
     BATCH,
     COUNT_KEYS,
@@ -1357,7 +1365,8 @@ class Differ:
                      events: Sequence[dict[str, Any]] = (), after: str | None = None,
                      more: Sequence[str] = (), taken: bool = False,
                      listed: tuple[Any, Any] | None = None,
-                     at: dict[str, Any] | None = None) -> Signature:
+                     at: dict[str, Any] | None = None,
+                     refusal: Refusal | None = None) -> Signature:
         """The group of a divergence at the record's last step (conformance.blame)."""
         last = record.steps[-1] if record.steps else None
         accepted = [s for s in record.steps[:-1] if s.rejection is None]
@@ -1371,7 +1380,8 @@ class Differ:
                          action=last.act if last is not None else None,
                          before=last.before if last is not None else None,
                          players=record.players, ruleset=record.ruleset, after=after,
-                         previous=previous, more=more, taken=taken, listed=listed, at=at)
+                         previous=previous, more=more, taken=taken, listed=listed, at=at,
+                         refusal=refusal)
 
     def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
                   observed: dict[str, Any], *, message: str,
@@ -1387,12 +1397,16 @@ class Differ:
         setup_events = list(o_obs.get("events") or []) if not record.steps else []
         if not setup_events and not record.steps:
             setup_events = [{"kind": "", "rule": r} for r in o_obs.get("rules_applied") or []]
+        # a card only the implementation lists is named by the oracle's refusal of it there
+        refusal = reference_refusal(self.oracle)
         sig = self.signature_of(record, kind, mismatches=mismatches, codes=codes,
                                 rejection=rejection, events=setup_events,
                                 after=(o_obs.get("pending") or {}).get("decision"), more=more,
                                 taken=taken, at=expect,
                                 listed=(expect.get("legal_actions"),
-                                        observed.get("legal_actions")))
+                                        observed.get("legal_actions")), refusal=refusal)
+        if refusal.moved:  # the oracle accepted what it did not list: it left the position
+            resync = False
         div = Divergence(kind, tuple(record.steps[-1].rules if record.steps
                                      else o_obs.get("rules_applied") or ()),
                          message, record.ruleset, record.seed, record.setup,

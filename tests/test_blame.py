@@ -663,3 +663,37 @@ def test_a_hand_holding_more_after_a_draw_is_named_by_the_draw() -> None:
         # the turn after it is still the drawn card's decision
         assert governing_rule("current", drew, players=3, after="play", extra=True) == \
             "CL.DRAW.UNPLAYABLE-PASSES"
+
+
+def test_a_card_listed_by_the_implementation_alone_is_named_by_the_references_refusal() -> None:
+    """A card only the implementation lists is named by the rule the reference refuses it by
+    at that position (`reference_refusal`, asked of the reference itself), at any decision: a
+    Draw Two on a stacked Wild Draw Four, V.STACK.NO-CROSS, not the base matching rule; without
+    the refusal, a coloured card at a play decision stays CL.PLAY.MATCH. The refusal is asked
+    once per action; an action the reference accepts leaves it `moved`, and then no rule."""
+    from conformance.blame import listing_rule, reference_oracle, reference_refusal
+
+    ruleset = "classic-official+stacking"
+    oracle = reference_oracle()
+    setup = {"players": 2, "dealer": 1, "start": "turn", "current": 0,
+             "direction": "clockwise", "hands": {"0": ["W4", "Y3"], "1": ["RD2", "B9"]},
+             "discard": ["B6"], "active_color": "blue", "draw": ["G1", "G2", "G3", "G4"]}
+    assert oracle.setup({"ruleset": ruleset, "seed": 0, "setup": setup}) is None
+    assert oracle.act({"player": 0, "play": "W4", "color": "green"}) is None
+    at = oracle.observe(["top", "active_color", "pending", "legal_actions", "hands"])
+    ref = at["legal_actions"]
+    cross = {"player": 1, "play": "RD2"}
+    assert cross not in ref  # a Draw Two does not go on a Wild Draw Four's stack
+    refusal = reference_refusal(oracle)
+    assert listing_rule((ref, [*ref, cross]), at, ruleset, refusal) == "V.STACK.NO-CROSS"
+    assert refusal.asked == {'{"play": "RD2", "player": 1}': "V.STACK.NO-CROSS"}
+    assert oracle.observe(["legal_actions"])["legal_actions"] == ref  # the refusal changed nothing
+    assert listing_rule((ref, [*ref, cross]), at, ruleset) != "V.STACK.NO-CROSS"
+    # at a play decision, without the refusal: the matching rule
+    plain = {"top": "B6", "active_color": "blue", "pending": {"player": 1, "decision": "play"}}
+    assert listing_rule(([], [{"player": 1, "play": "RD2"}]), plain, "classic-official") == \
+        "CL.PLAY.MATCH"
+    # an action the reference accepts: it moved, and names nothing from there on
+    accepted = reference_refusal(oracle)
+    assert accepted(ref[0]) is None and accepted.moved
+    assert accepted(cross) is None
