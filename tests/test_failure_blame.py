@@ -260,3 +260,51 @@ def test_a_signal_while_naming_the_rules_broken_still_writes_the_report(
     jsonschema.validate(data, SCHEMA)
     err = capsys.readouterr().err
     assert f"interrupted by {name} while naming the rules broken" in err
+
+
+NO_CROSS = """\
+scenarios:
+- id: mine.stack.no-cross-listed
+  title: after a Wild Draw Four, with stacking, a Draw Two is not listed
+  ruleset: classic-official+stacking
+  cites: ['wiki-br:two-player:5', 'guide-br:stacking:3']
+  rules: [V.STACK.NO-CROSS]
+  features: [basic-play, wd4, action-cards, stacking]
+  setup:
+    players: 2
+    dealer: 1
+    current: 0
+    direction: clockwise
+    hands: {0: [W4, Y3], 1: [RD2, B9]}
+    discard: [B6]
+    active_color: blue
+    draw: [G1, G2, G3, G4]
+  steps:
+  - act: {player: 0, play: W4, color: green}
+  - expect:
+      legal_actions: [{player: 1, challenge: true}, {player: 1, challenge: false}]
+"""
+
+
+def test_a_card_only_the_implementation_lists_is_named_by_the_references_refusal(
+        tmp_path: Path) -> None:
+    """An implementation that lists a Draw Two on a Wild Draw Four with stacking on (the
+    planted bug `stack-cross`) breaks V.STACK.NO-CROSS, the rule the reference refuses that
+    play by there, not the base matching rule: in the signature and in the rule of the
+    `legal_actions` observation alike."""
+    import shlex
+    import sys
+
+    mutant = Path(__file__).resolve().parent / "fixtures" / "mutant_serve.py"
+    adapter = f"stdio:{shlex.quote(sys.executable)} {shlex.quote(str(mutant))} stack-cross"
+    code, report = run(tmp_path, "--adapter", adapter, text=NO_CROSS)
+    assert code == 1
+    (result,) = report["results"]
+    assert result["outcome"] == "failed"
+    assert result["mismatches"][0]["observed"] == {"listed": [{"player": 1, "play": "RD2"}]}
+    broken = result["broken"]
+    assert (broken["what"], broken["rule"]) == ("legal_actions", "V.STACK.NO-CROSS")
+    assert broken["observations"] == {"legal_actions": "V.STACK.NO-CROSS"}
+    # and the reference passes it
+    code, report = run(tmp_path, text=NO_CROSS)
+    assert code == 0 and report["results"][0]["outcome"] == "passed"
