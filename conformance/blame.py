@@ -872,6 +872,23 @@ class reference_refusal:  # noqa: N801 - used as a function: the refusal of `ora
         return self.asked[key]
 
 
+class replayed_refusal:  # noqa: N801 - used as a function, like `reference_refusal`
+    """The refusals of the reference at the failing step of `result` (a run's result, JSON
+    form) of `scenario`: at the first action asked, `oracle` replays the scenario up to that
+    step (`_replay`), then answers as `reference_refusal` (no rule when it cannot replay it).
+    For a run whose oracle was not left at that position: the reduction's."""
+
+    def __init__(self, result: Mapping[str, Any], scenario: Any, oracle: Any) -> None:
+        self.result, self.scenario, self.oracle = result, scenario, oracle
+        self.inner: Refusal | None = None
+
+    def __call__(self, action: Mapping[str, Any]) -> str | None:
+        if self.inner is None:
+            replayed = _replay(self.result, self.scenario, self.oracle) is not None
+            self.inner = reference_refusal(self.oracle) if replayed else (lambda _a: None)
+        return self.inner(action)
+
+
 def reference_oracle() -> Any:
     """The reference engine declaring its `events` (`reference-oracle`), in this process:
     the oracle a failure is replayed on (conformance.adapters, the one door to the engine)."""

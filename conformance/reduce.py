@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from conformance.blame import Group, Signature, result_signature
+from conformance.blame import Group, Signature, replayed_refusal, result_signature
 
 if TYPE_CHECKING:
     from conformance.diff import Differ
@@ -94,7 +94,8 @@ class Checker:
             else div.setup_events,
             rejection=last.rejection if last else None, before=last.before if last else None,
             players=div.players, ruleset=div.ruleset, after=div.after,
-            previous=_previous(div), action=last.act if last else None, at=div.expect)
+            previous=_previous(div), action=last.act if last else None, at=div.expect,
+            refusal=replayed_refusal(res, sc, self.differ.oracle))
 
     def passes_on_reference(self, div: Divergence, seed: int | None = None) -> bool:
         sc = self._scenario(div, seed)

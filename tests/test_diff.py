@@ -670,3 +670,29 @@ def test_the_direction_after_the_hand_ended_is_not_judged() -> None:
                     max_steps=10, shrink_seconds=0, confirm_runs=0).run(examples=120, seed=3)
     assert report.groups == [], [d.signature for d, _ in report.groups]
 
+
+
+def test_a_listing_named_by_the_references_refusal_survives_reduction_and_confirmation(
+        tmp_path: Path) -> None:
+    """stack-cross lists a Draw Two on a stacked Wild Draw Four: its listing group is named by
+    the reference's refusal of that play (V.STACK.NO-CROSS, asked of the oracle), and the
+    reduction and the confirmation, which run its scenarios through the run's path, name it
+    alike: the group is kept, reduced and confirmed, not dropped as not reproducible."""
+    def listing(found: Any) -> bool:
+        return any(d.signature.what == "legal_actions" for d in found.values())
+
+    report = Differ(ReferenceOracle, stdio(mutant("stack-cross")), shrink_seconds=0,
+                    reduce_seconds=MUTANT_REDUCE_SECONDS,
+                    rulesets=["classic-official+stacking"], players=(2, 3), max_prefix=20,
+                    max_steps=10).run(examples=BUDGET, seed=1, until=listing)
+    listed = [d for d, _ in report.groups if d.signature.what == "legal_actions"]
+    assert [d.signature.rule for d in listed] == ["V.STACK.NO-CROSS"], \
+        [d.signature.describe() for d, _ in report.groups]
+    assert not [x for x in report.dropped if x.signature.what == "legal_actions"], report.dropped
+    written = write_all([(listed[0], 1)], "refused", tmp_path)
+    (sc,) = load_corpus([tmp_path]).scenarios
+    assert "V.STACK.NO-CROSS" in sc.rules
+    assert [r.status for r in Runner(ReferenceAdapter).run([sc]).results] == ["passed"]
+    assert [r.status for r in Runner(stdio(mutant("stack-cross"))).run([sc]).results] == \
+        ["failed"]
+    assert len(written) == 1
