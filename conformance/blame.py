@@ -22,7 +22,6 @@ only chooses among them, from the protocol's vocabulary (event kinds, observatio
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -361,9 +360,8 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
 
     if not (ruleset or "classic").startswith("classic") or not at:
         return None
-    ref, imp = ({json.dumps(a, sort_keys=True): a
-                 for a in (cmp.legal_actions(side) if isinstance(side, list) else [])}
-                for side in listed)
+    # each side's normal form keyed by each action's JSON text (`compare.listing`)
+    ref, imp = (cmp.listing(side) if isinstance(side, list) else {} for side in listed)
     waiting = at.get("pending")
     pending: Mapping[str, Any] = waiting if isinstance(waiting, Mapping) else {}
     top = str(at.get("top") or "").upper()

@@ -1619,7 +1619,7 @@ class Differ:
         self._raised = {}
         self._shrink_end = None
         try:
-            with _no_local_constants():
+            with _no_local_constants(), cmp.listings_remembered():
                 test()
         except (KeyboardInterrupt, SystemExit, Interrupted):  # Interrupted: SIGTERM, SIGHUP
             raise
