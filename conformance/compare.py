@@ -318,6 +318,10 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
             continue
         if observed[key] == exp and type(observed[key]) is type(exp):
             continue  # the same data normalises the same: nothing to compare
+        if key == "hands" and not is_pattern(exp) and not is_pattern(observed[key]) and \
+                isinstance(_seat_map(exp), dict):
+            out.extend(_compare_hands(exp, observed[key]))
+            continue
         obs = normalize(key, observed[key])
         want = normalize(key, exp)
         if key == "hands" and isinstance(want, dict):
@@ -363,6 +367,25 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
                 out.append(Mismatch(key, {"not listed": missing}, {"listed": extra}))
         elif not holds(key, want, obs):
             out.append(Mismatch(key, exp, observed[key]))
+    return out
+
+
+def _multiset(hand: Any) -> Counter[Any]:
+    """A hand's cards as a multiset, cased as `normalize` cases them (not sorted: the order
+    does not count)."""
+    return Counter(map(_card, hand) if isinstance(hand, list) else hand)
+
+
+def _compare_hands(exp: Any, observed: Any) -> list[Mismatch]:
+    """`hands` (neither a looser expectation): each listed seat's hand as a multiset, what
+    `compare` finds comparing their normal forms."""
+    want, obs = _seat_map(exp), _seat_map(observed)
+    out: list[Mismatch] = []
+    for seat, hand in want.items():
+        got = obs.get(seat, MISSING) if isinstance(obs, dict) else MISSING
+        if not isinstance(got, list) or _multiset(got) != _multiset(hand):
+            out.append(Mismatch(f"hands.{seat}", exp[_orig_key(exp, seat)],
+                                observed_value(observed, seat)))
     return out
 
 
