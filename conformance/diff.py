@@ -398,14 +398,17 @@ class Side:
     def _piped(self) -> bool:
         return self.caps.get("pipelining") is True and hasattr(self.adapter, "pipeline")
 
+    def pipelines(self) -> bool:
+        """Whether `send` sends now (a program that pipelines, started)."""
+        return self.adapter is not None and self._piped()
+
     def send(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
         """To a program that pipelines: send these requests now, so that it works on them
         while the caller does something else (the oracle's own step); the `act_observe` or
         `setup_observe` called next with the same requests takes their answers (those sent
         already, after a set-up: nothing more sent). Nothing for any other adapter (a failure
         to write: the call that follows reports it)."""
-        if self.adapter is None or not self._piped() or \
-                (self._sent is not None and self._sent[0] == calls):
+        if not self.pipelines() or (self._sent is not None and self._sent[0] == calls):
             return
         try:
             self._deadline()
@@ -1086,8 +1089,13 @@ class Differ:
     def _then(self, todo: Sequence[int], players: int, ruleset: str
               ) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
         """What a resync plays next, given the oracle's observations at its position: the
-        action `todo`'s first choice gives there (None: none), for `_resync` to pipeline."""
+        action `todo`'s first choice gives there (None: none), for `_resync` to pipeline. To
+        an implementation that does not pipeline nothing is sent: the choice is not made,
+        only the position it would be made at noted (`_before`, as `_choose` notes it)."""
         def nxt(at: dict[str, Any]) -> dict[str, Any] | None:
+            if todo and not self.impl.pipelines():
+                self._before = at
+                return None
             chosen = self._choose(todo[0], at, players, ruleset) if todo else None
             return None if chosen is None else chosen[0]
 
