@@ -164,16 +164,17 @@ _UNO_ALONE = frozenset(("player", "uno"))
 _SORTED = json.JSONEncoder(sort_keys=True)
 _PLAIN = json.JSONEncoder(allow_nan=False)
 LISTING_MEMO = 4096  # normal forms remembered while `listings_remembered` (then cleared)
-_listings: dict[tuple[str, str], dict[str, dict[str, Any]]] | None = None
+_listings: dict[str, tuple[Any, dict[str, dict[str, Any]]]] | None = None
 
 
 @contextlib.contextmanager
 def listings_remembered() -> Iterator[None]:
     """Within it, `listing` remembers the normal forms it made, keyed by the list's value (its
-    JSON text and its `repr`: `true` is not `1`, `1` not `"1"`; a list that is not JSON data is
-    not remembered): a fuzzing run normalises the same lists many times (each side's at a
-    step, again to name the rule of a difference, again at a resync). Out of it, nothing is
-    remembered (no run is faster for the runs before it)."""
+    JSON text, and the data that text reads back as equal to the list: `true` is not `1`, nor
+    `1` `"1"`, nor a key `1` a key `"1"`; a list that is not JSON data is not remembered): a
+    fuzzing run normalises the same lists many times (each side's at a step, again to name
+    the rule of a difference, again at a resync). Out of it, nothing is remembered (no run is
+    faster for the runs before it)."""
     global _listings
     outer = _listings
     if outer is None:
@@ -191,15 +192,17 @@ def listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
     if memo is None:
         return _listing(actions)
     try:
-        key = (_PLAIN.encode(actions), repr(actions))
+        text = _PLAIN.encode(actions)
     except (TypeError, ValueError):  # not JSON data
         return _listing(actions)
-    got = memo.get(key)
-    if got is None:
-        if len(memo) >= LISTING_MEMO:
-            memo.clear()
-        got = memo[key] = _listing(actions)
-    return got
+    got = memo.get(text)
+    if got is not None and got[0] == actions:
+        return got[1]
+    if len(memo) >= LISTING_MEMO:
+        memo.clear()
+    normal = _listing(actions)
+    memo[text] = (json.loads(text), normal)
+    return normal
 
 
 def _listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
