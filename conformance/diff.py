@@ -39,7 +39,6 @@ never imports the engine: both sides are adapters.
 from __future__ import annotations
 
 import contextlib
-import copy
 import functools
 import random
 import time
@@ -294,14 +293,13 @@ def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:
                         for k, v in act.items()))
 
 
-def _frozen(value: Any) -> Any:
-    """JSON data as a hashable value, equal for equal data written in the same order (`true`
-    is not `1`, `1` not `"1"`); TypeError (on hashing it) for what is not JSON data."""
+def _copied(value: Any) -> Any:
+    """A copy of plain data (its dicts and lists copied, all the way down)."""
     if isinstance(value, dict):
-        return (dict, tuple((_frozen(k), _frozen(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return (type(value), tuple(_frozen(v) for v in value))
-    return (type(value), value)
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
 
 
 def player_range(caps: dict[str, Any]) -> tuple[int, int]:
@@ -584,7 +582,7 @@ class Differ:
         self.reduce_seconds = reduce_seconds
         self.confirm_runs = confirm_runs  # 0: report groups as found, unconfirmed (benchmarks)
         self._positions: dict[tuple[Any, ...], dict[str, Any] | None] = {}
-        self._fixed_seen: dict[Any, dict[str, Any]] = {}  # `_fixed`'s answers, by value
+        self._fixed_seen: dict[str, dict[str, Any]] = {}  # `_fixed`'s answers, by value
         self._raised: dict[Group, Divergence] = {}  # this batch's
         self._shrink_end: float | None = None
         self.on_progress = on_progress
@@ -1301,18 +1299,17 @@ class Differ:
         value is left to compare). Moves the oracle (the example goes on from a new set-up)."""
         keys = [k for k in self.compared if k in candidates]
         expect = {k: o_obs[k] for k in keys}
-        try:  # the same replays give the same answer (`seed` fixes every shuffle): asked once
-            memo = _frozen((record.ruleset, record.seed, record.setup,
-                            [s.act for s in record.steps], expect))
-            hash(memo)
-        except TypeError:  # not JSON data: replayed every time
-            return self._replayed(record, expect)
+        # the same replays give the same answer (`seed` fixes every shuffle): asked once for
+        # each value of what they start from (the record and the oracle's values: plain data,
+        # the fuzzer's own and the oracle's, whose `repr` tells `true` from `1`, `1` from `"1"`)
+        memo = repr((record.ruleset, record.seed, record.setup, [s.act for s in record.steps],
+                     expect))
         got = self._fixed_seen.get(memo)
         if got is None:
             if len(self._fixed_seen) >= POSITION_CACHE:
                 self._fixed_seen.clear()
             got = self._fixed_seen[memo] = self._replayed(record, expect)
-        return copy.deepcopy(got)  # (the caller's to change)
+        return _copied(got)  # (the caller's to change)
 
     def _replayed(self, record: Divergence, expect: dict[str, Any]) -> dict[str, Any]:
         """`_fixed`'s replays: of `expect` (the oracle's values after the step), what each
