@@ -1244,7 +1244,8 @@ class Differ:
                                      mismatches=[m.key for m in mismatches],
                                      more=more_cards(mismatches),
                                      taken=top_taken(mismatches),
-                                     message="; ".join(m.describe() for m in mismatches[:4]))
+                                     message=lambda: "; ".join(m.describe()
+                                                               for m in mismatches[:4]))
             if not shuffled and (verdict != "resync"
                                  or any(m.key != "legal_actions" for m in mismatches)):
                 return verdict
@@ -1407,12 +1408,14 @@ class Differ:
                          previous=previous, more=more, taken=taken, listed=listed, at=at)
 
     def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
-                  observed: dict[str, Any], *, message: str,
+                  observed: dict[str, Any], *, message: str | Callable[[], str],
                   expect: dict[str, Any] | None = None, mismatches: Sequence[str] = (),
                   codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
                   resync: bool = True, more: Sequence[str] = (), taken: bool = False) -> str:
         """A divergence: a new group raises (Hypothesis shrinks it); a known one is counted
-        and the example goes on from a fresh set-up ("resync"), or ends."""
+        and the example goes on from a fresh set-up ("resync"), or ends. The `Divergence`
+        itself (and its `message`, given as a function where it costs) is made only where it
+        is kept: a new group, or a known one's smaller example (its size is the record's)."""
         from conformance.diff_scenarios import scenario_features
 
         if expect is None:
@@ -1426,27 +1429,32 @@ class Differ:
                                 taken=taken, at=expect,
                                 listed=(expect.get("legal_actions"),
                                         observed.get("legal_actions")))
-        div = Divergence(kind, tuple(record.steps[-1].rules if record.steps
-                                     else o_obs.get("rules_applied") or ()),
-                         message, record.ruleset, record.seed, record.setup,
-                         list(record.steps), {k: expect[k] for k in self.compared if k in expect},
-                         {k: observed[k] for k in self.compared if k in observed},
-                         record.shuffled, sig, setup_events or record.setup_events,
-                         (o_obs.get("pending") or {}).get("decision"), record.setup_after)
-        if div.key in self.found:  # known (its scenario's features were checked when found)
+        def made() -> Divergence:
+            return Divergence(kind, tuple(record.steps[-1].rules if record.steps
+                                          else o_obs.get("rules_applied") or ()),
+                              message if isinstance(message, str) else message(),
+                              record.ruleset, record.seed, record.setup, list(record.steps),
+                              {k: expect[k] for k in self.compared if k in expect},
+                              {k: observed[k] for k in self.compared if k in observed},
+                              record.shuffled, sig, setup_events or record.setup_events,
+                              (o_obs.get("pending") or {}).get("decision"), record.setup_after)
+
+        key = sig.group
+        if key in self.found:  # known (its scenario's features were checked when found)
             if self._counting:
-                self._count(div)
-                known = self.smallest.get(div.key, self.found[div.key])
-                if div.size < known.size:  # reduced first (conformance.reduce)
-                    self.smallest[div.key] = div
+                self._count(key, sig)
+                known = self.smallest.get(key, self.found[key])
+                if record.size < known.size:  # reduced first (conformance.reduce)
+                    self.smallest[key] = made()
             return "resync" if resync and not record.shuffled else "end"
+        div = made()
         if not scenario_features(div) <= self.features:
             self.stats.out_of_scope += 1
             return "end"
         now = time.monotonic()
         if self.shrink_seconds <= 0:  # no shrinking: a new group is kept as found, play goes on
             self.found[div.key] = div
-            self._count(div)
+            self._count(div.key, div.signature)
             self.first_found[div.key] = now - self._t0
             return "resync" if resync and not record.shuffled else "end"
         self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
@@ -1456,10 +1464,10 @@ class Differ:
         self._raised[div.key] = div
         raise self._group_class(div.key)(div)
 
-    def _count(self, div: Divergence) -> None:
+    def _count(self, key: Group, sig: Signature) -> None:
         """One more divergence of its group, and how it showed (the decision, the rule)."""
-        self.counts[div.key] += 1
-        self.shown[div.key][(div.signature.decision, div.signature.rule)] += 1
+        self.counts[key] += 1
+        self.shown[key][(sig.decision, sig.rule)] += 1
 
     def _group_class(self, key: Group) -> type[DivergenceFound]:
         cls = self._classes.get(key)
@@ -1667,7 +1675,7 @@ class Differ:
                 if key not in self.found:
                     self.found[key] = div
                     self.first_found[key] = self._hit.get(key, time.monotonic() - t0)
-                self._count(div)
+                self._count(div.key, div.signature)
 
 
 def _problem(exc: BaseException) -> DiffError | None:
