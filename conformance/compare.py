@@ -169,9 +169,10 @@ _listings: dict[str, tuple[Any, dict[str, dict[str, Any]]]] | None = None
 
 @contextlib.contextmanager
 def listings_remembered() -> Iterator[None]:
-    """Within it, `listing` remembers the normal forms it made, keyed by the list's value (its
-    JSON text, and the data that text reads back as equal to the list: `true` is not `1`, nor
-    `1` `"1"`, nor a key `1` a key `"1"`; a list that is not JSON data is not remembered): a
+    """Within it, `listing` remembers the normal forms it made, keyed by the list's value: its
+    JSON text (`true` is not `1`, nor `1` `"1"`), and only for a list equal to the data that
+    text reads back as, which a hit must equal too (a key `1` is not a key `"1"`; a list that
+    is not JSON data is not remembered): a
     fuzzing run normalises the same lists many times (each side's at a step, again to name
     the rule of a difference, again at a resync). Out of it, nothing is remembered (no run is
     faster for the runs before it)."""
@@ -198,10 +199,12 @@ def listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
     got = memo.get(text)
     if got is not None and got[0] == actions:
         return got[1]
-    if len(memo) >= LISTING_MEMO:
-        memo.clear()
     normal = _listing(actions)
-    memo[text] = (json.loads(text), normal)
+    data = json.loads(text)
+    if data == actions:  # the list is the data its text reads back as (a key `1` is not)
+        if len(memo) >= LISTING_MEMO:
+            memo.clear()
+        memo[text] = (data, normal)
     return normal
 
 
