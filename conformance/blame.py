@@ -418,9 +418,8 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
 
     if not (ruleset or "classic").startswith("classic") or not at:
         return None
-    ref, imp = ({json.dumps(a, sort_keys=True): a
-                 for a in (cmp.legal_actions(side) if isinstance(side, list) else [])}
-                for side in listed)
+    # each side's normal form keyed by each action's JSON text (`compare.listing`)
+    ref, imp = (cmp.listing(side) if isinstance(side, list) else {} for side in listed)
     waiting = at.get("pending")
     pending: Mapping[str, Any] = waiting if isinstance(waiting, Mapping) else {}
     top = str(at.get("top") or "").upper()

@@ -24,8 +24,10 @@ Rules (docs/scenario-format.md):
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,6 +158,66 @@ def normalize(key: str, value: Any) -> Any:
 # actions an engine may list or not whatever the rules (an UNO call, late or not, a catch, the
 # next hand's deal, a table penalty): not compared in `legal_actions`
 UNLISTED = ("catch", "next_round", "referee")
+_UNLISTED = frozenset(UNLISTED)
+_UNO_ALONE = frozenset(("player", "uno"))
+# `json.dumps(..., sort_keys=True)` without an encoder made for each call; the memo's keys
+_SORTED = json.JSONEncoder(sort_keys=True)
+_PLAIN = json.JSONEncoder(allow_nan=False)
+LISTING_MEMO = 4096  # normal forms remembered while `listings_remembered` (then cleared)
+_listings: dict[str, tuple[Any, dict[str, dict[str, Any]]]] | None = None
+
+
+@contextlib.contextmanager
+def listings_remembered() -> Iterator[None]:
+    """Within it, `listing` remembers the normal forms it made, keyed by the list's value: its
+    JSON text (`true` is not `1`, nor `1` `"1"`), and only for a list equal to the data that
+    text reads back as, which a hit must equal too (a key `1` is not a key `"1"`; a list that
+    is not JSON data is not remembered): a
+    fuzzing run normalises the same lists many times (each side's at a step, again to name
+    the rule of a difference, again at a resync). Out of it, nothing is remembered (no run is
+    faster for the runs before it)."""
+    global _listings
+    outer = _listings
+    if outer is None:
+        _listings = {}
+    try:
+        yield
+    finally:
+        _listings = outer
+
+
+def listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
+    """`legal_actions`' normal form keyed by each action's JSON text (sorted keys), in the
+    order of those texts; shared while `listings_remembered`: not to be changed."""
+    memo = _listings
+    if memo is None:
+        return _listing(actions)
+    try:
+        text = _PLAIN.encode(actions)
+    except (TypeError, ValueError):  # not JSON data
+        return _listing(actions)
+    got = memo.get(text)
+    if got is not None and got[0] == actions:
+        return got[1]
+    normal = _listing(actions)
+    data = json.loads(text)
+    if data == actions:  # the list is the data its text reads back as (a key `1` is not)
+        if len(memo) >= LISTING_MEMO:
+            memo.clear()
+        memo[text] = (data, normal)
+    return normal
+
+
+def _listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for a in actions:
+        if not isinstance(a, dict) or not _UNLISTED.isdisjoint(a) or \
+                (a.get("uno") and a.keys() <= _UNO_ALONE):
+            continue
+        act = {k: _card(v) if k == "play" else _word(v) if k == "color" else v
+               for k, v in a.items() if k != "uno"}
+        out[_SORTED.encode(act)] = act
+    return {k: out[k] for k in sorted(out)}
 
 
 def legal_actions(actions: list[Any]) -> list[Any]:
@@ -163,15 +225,7 @@ def legal_actions(actions: list[Any]) -> list[Any]:
     passes, challenges, colours and swaps, a play's `uno` flag dropped; UNO calls alone,
     catches, `next_round` and table penalties left out (what the reference lists and others
     need not: docs/adapter-protocol.md). Cards in upper case, colours in lower case."""
-    out: dict[str, dict[str, Any]] = {}
-    for a in actions:
-        if not isinstance(a, dict) or any(k in a for k in UNLISTED) or \
-                (a.get("uno") and len(set(a) - {"player", "uno"}) == 0):
-            continue
-        act = {k: _card(v) if k == "play" else _word(v) if k == "color" else v
-               for k, v in a.items() if k != "uno"}
-        out[json.dumps(act, sort_keys=True)] = act
-    return [out[k] for k in sorted(out)]
+    return list(listing(actions).values())
 
 
 def _event(value: Any) -> Any:
@@ -270,6 +324,10 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
             continue
         if observed[key] == exp and type(observed[key]) is type(exp):
             continue  # the same data normalises the same: nothing to compare
+        if key == "hands" and not is_pattern(exp) and not is_pattern(observed[key]) and \
+                isinstance(_seat_map(exp), dict):
+            out.extend(_compare_hands(exp, observed[key]))
+            continue
         obs = normalize(key, observed[key])
         want = normalize(key, exp)
         if key == "hands" and isinstance(want, dict):
@@ -315,6 +373,25 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
                 out.append(Mismatch(key, {"not listed": missing}, {"listed": extra}))
         elif not holds(key, want, obs):
             out.append(Mismatch(key, exp, observed[key]))
+    return out
+
+
+def _multiset(hand: Any) -> Counter[Any]:
+    """A hand's cards as a multiset, cased as `normalize` cases them (not sorted: the order
+    does not count)."""
+    return Counter(map(_card, hand) if isinstance(hand, list) else hand)
+
+
+def _compare_hands(exp: Any, observed: Any) -> list[Mismatch]:
+    """`hands` (neither a looser expectation): each listed seat's hand as a multiset, what
+    `compare` finds comparing their normal forms."""
+    want, obs = _seat_map(exp), _seat_map(observed)
+    out: list[Mismatch] = []
+    for seat, hand in want.items():
+        got = obs.get(seat, MISSING) if isinstance(obs, dict) else MISSING
+        if not isinstance(got, list) or _multiset(got) != _multiset(hand):
+            out.append(Mismatch(f"hands.{seat}", exp[_orig_key(exp, seat)],
+                                observed_value(observed, seat)))
     return out
 
 

@@ -302,6 +302,15 @@ def _norm(act: dict[str, Any]) -> tuple[tuple[str, Any, type], ...]:
                         for k, v in act.items()))
 
 
+def _copied(value: Any) -> Any:
+    """A copy of plain data (its dicts and lists copied, all the way down)."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
+
+
 def player_range(caps: dict[str, Any]) -> tuple[int, int]:
     """The player counts an adapter declares in its `hello` (`players: {min, max}`,
     uno-conformance/2); 2 to 10 when it declares none (uno-conformance/1)."""
@@ -396,14 +405,17 @@ class Side:
     def _piped(self) -> bool:
         return self.caps.get("pipelining") is True and hasattr(self.adapter, "pipeline")
 
+    def pipelines(self) -> bool:
+        """Whether `send` sends now (a program that pipelines, started)."""
+        return self.adapter is not None and self._piped()
+
     def send(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
         """To a program that pipelines: send these requests now, so that it works on them
         while the caller does something else (the oracle's own step); the `act_observe` or
         `setup_observe` called next with the same requests takes their answers (those sent
         already, after a set-up: nothing more sent). Nothing for any other adapter (a failure
         to write: the call that follows reports it)."""
-        if self.adapter is None or not self._piped() or \
-                (self._sent is not None and self._sent[0] == calls):
+        if not self.pipelines() or (self._sent is not None and self._sent[0] == calls):
             return
         try:
             self._deadline()
@@ -579,6 +591,7 @@ class Differ:
         self.reduce_seconds = reduce_seconds
         self.confirm_runs = confirm_runs  # 0: report groups as found, unconfirmed (benchmarks)
         self._positions: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+        self._fixed_seen: dict[str, dict[str, Any]] = {}  # `_fixed`'s answers, by value
         self._raised: dict[Group, Divergence] = {}  # this batch's
         self._shrink_end: float | None = None
         self.on_progress = on_progress
@@ -1083,8 +1096,13 @@ class Differ:
     def _then(self, todo: Sequence[int], players: int, ruleset: str
               ) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
         """What a resync plays next, given the oracle's observations at its position: the
-        action `todo`'s first choice gives there (None: none), for `_resync` to pipeline."""
+        action `todo`'s first choice gives there (None: none), for `_resync` to pipeline. To
+        an implementation that does not pipeline nothing is sent: the choice is not made,
+        only the position it would be made at noted (`_before`, as `_choose` notes it)."""
         def nxt(at: dict[str, Any]) -> dict[str, Any] | None:
+            if todo and not self.impl.pipelines():
+                self._before = at
+                return None
             chosen = self._choose(todo[0], at, players, ruleset) if todo else None
             return None if chosen is None else chosen[0]
 
@@ -1235,7 +1253,8 @@ class Differ:
                                      mismatches=[m.key for m in mismatches],
                                      more=more_cards(mismatches),
                                      taken=top_taken(mismatches),
-                                     message="; ".join(m.describe() for m in mismatches[:4]))
+                                     message=lambda: "; ".join(m.describe()
+                                                               for m in mismatches[:4]))
             if not shuffled and (verdict != "resync"
                                  or any(m.key != "legal_actions" for m in mismatches)):
                 return verdict
@@ -1290,6 +1309,22 @@ class Differ:
         value is left to compare). Moves the oracle (the example goes on from a new set-up)."""
         keys = [k for k in self.compared if k in candidates]
         expect = {k: o_obs[k] for k in keys}
+        # the same replays give the same answer (`seed` fixes every shuffle): asked once for
+        # each value of what they start from (the record and the oracle's values: plain data,
+        # the fuzzer's own and the oracle's, whose `repr` tells `true` from `1`, `1` from `"1"`)
+        memo = repr((record.ruleset, record.seed, record.setup, [s.act for s in record.steps],
+                     expect))
+        got = self._fixed_seen.get(memo)
+        if got is None:
+            if len(self._fixed_seen) >= POSITION_CACHE:
+                self._fixed_seen.clear()
+            got = self._fixed_seen[memo] = self._replayed(record, expect)
+        return _copied(got)  # (the caller's to change)
+
+    def _replayed(self, record: Divergence, expect: dict[str, Any]) -> dict[str, Any]:
+        """`_fixed`'s replays: of `expect` (the oracle's values after the step), what each
+        replay with another seed observes alike."""
+        expect = dict(expect)
         for i in range(1, FIXED_SEEDS + 1):
             if not expect:
                 break
@@ -1384,12 +1419,14 @@ class Differ:
                          refusal=refusal)
 
     def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
-                  observed: dict[str, Any], *, message: str,
+                  observed: dict[str, Any], *, message: str | Callable[[], str],
                   expect: dict[str, Any] | None = None, mismatches: Sequence[str] = (),
                   codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
                   resync: bool = True, more: Sequence[str] = (), taken: bool = False) -> str:
         """A divergence: a new group raises (Hypothesis shrinks it); a known one is counted
-        and the example goes on from a fresh set-up ("resync"), or ends."""
+        and the example goes on from a fresh set-up ("resync"), or ends. The `Divergence`
+        itself (and its `message`, given as a function where it costs) is made only where it
+        is kept: a new group, or a known one's smaller example (its size is the record's)."""
         from conformance.diff_scenarios import scenario_features
 
         if expect is None:
@@ -1407,27 +1444,33 @@ class Differ:
                                         observed.get("legal_actions")), refusal=refusal)
         if refusal.moved:  # the oracle accepted what it did not list: it left the position
             resync = False
-        div = Divergence(kind, tuple(record.steps[-1].rules if record.steps
-                                     else o_obs.get("rules_applied") or ()),
-                         message, record.ruleset, record.seed, record.setup,
-                         list(record.steps), {k: expect[k] for k in self.compared if k in expect},
-                         {k: observed[k] for k in self.compared if k in observed},
-                         record.shuffled, sig, setup_events or record.setup_events,
-                         (o_obs.get("pending") or {}).get("decision"), record.setup_after)
-        if div.key in self.found:  # known (its scenario's features were checked when found)
+
+        def made() -> Divergence:
+            return Divergence(kind, tuple(record.steps[-1].rules if record.steps
+                                          else o_obs.get("rules_applied") or ()),
+                              message if isinstance(message, str) else message(),
+                              record.ruleset, record.seed, record.setup, list(record.steps),
+                              {k: expect[k] for k in self.compared if k in expect},
+                              {k: observed[k] for k in self.compared if k in observed},
+                              record.shuffled, sig, setup_events or record.setup_events,
+                              (o_obs.get("pending") or {}).get("decision"), record.setup_after)
+
+        key = sig.group
+        if key in self.found:  # known (its scenario's features were checked when found)
             if self._counting:
-                self._count(div)
-                known = self.smallest.get(div.key, self.found[div.key])
-                if div.size < known.size:  # reduced first (conformance.reduce)
-                    self.smallest[div.key] = div
+                self._count(key, sig)
+                known = self.smallest.get(key, self.found[key])
+                if record.size < known.size:  # reduced first (conformance.reduce)
+                    self.smallest[key] = made()
             return "resync" if resync and not record.shuffled else "end"
+        div = made()
         if not scenario_features(div) <= self.features:
             self.stats.out_of_scope += 1
             return "end"
         now = time.monotonic()
         if self.shrink_seconds <= 0:  # no shrinking: a new group is kept as found, play goes on
             self.found[div.key] = div
-            self._count(div)
+            self._count(div.key, div.signature)
             self.first_found[div.key] = now - self._t0
             return "resync" if resync and not record.shuffled else "end"
         self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
@@ -1437,10 +1480,10 @@ class Differ:
         self._raised[div.key] = div
         raise self._group_class(div.key)(div)
 
-    def _count(self, div: Divergence) -> None:
+    def _count(self, key: Group, sig: Signature) -> None:
         """One more divergence of its group, and how it showed (the decision, the rule)."""
-        self.counts[div.key] += 1
-        self.shown[div.key][(div.signature.decision, div.signature.rule)] += 1
+        self.counts[key] += 1
+        self.shown[key][(sig.decision, sig.rule)] += 1
 
     def _group_class(self, key: Group) -> type[DivergenceFound]:
         cls = self._classes.get(key)
@@ -1638,7 +1681,7 @@ class Differ:
         self._raised = {}
         self._shrink_end = None
         try:
-            with _no_local_constants():
+            with _no_local_constants(), cmp.listings_remembered():
                 test()
         except (KeyboardInterrupt, SystemExit, Interrupted):  # Interrupted: SIGTERM, SIGHUP
             raise
@@ -1652,7 +1695,7 @@ class Differ:
                 if key not in self.found:
                     self.found[key] = div
                     self.first_found[key] = self._hit.get(key, time.monotonic() - t0)
-                self._count(div)
+                self._count(div.key, div.signature)
 
 
 def _problem(exc: BaseException) -> DiffError | None:

@@ -28,7 +28,7 @@ def scenario_features(div: Divergence) -> set[str]:
     """The features (spec/features.yaml) the divergence's scenario uses: the corpus' own
     definition (conformance.features), applied to the scenario as it would be written and to
     what the reference engine does with it (the `trace` `conformance lint` uses too)."""
-    from conformance.adapters.reference import reference_run
+    from conformance.adapters.reference import reference_traces
     from conformance.features import required
     from conformance.scenario import ScenarioError, parse_data
 
@@ -37,7 +37,7 @@ def scenario_features(div: Divergence) -> set[str]:
         sc = parse_data(doc, "<diff>")
     except ScenarioError:  # not a valid scenario: judged on its actions alone
         return {f for s in div.steps for f in action_features(s.act, div.ruleset)}
-    return set(required(sc, reference_run([sc])[1].get(sc.id)))
+    return set(required(sc, reference_traces([sc]).get(sc.id)))
 
 
 def slug(text: str) -> str:

@@ -7,7 +7,10 @@
   comparing the generator's state before and after;
 - `act_observe` is `act` then `observe`; `turn_position` is `position`'s `turn`;
 - a scenario built from data is the scenario its YAML text loads as;
-- the RLCard adapter's set-up leaves RLCard's random state where RLCard's own constructors do.
+- the RLCard adapter's set-up leaves RLCard's random state where RLCard's own constructors do;
+- `legal_actions`' normal form remembered during a run is the one made afresh (`true` is not
+  `1`, a key `1` not a key `"1"`), and `hands` compared without sorting find what their normal
+  forms' comparison finds; a shuffle's replays, remembered, answer what they answer afresh.
 """
 
 from __future__ import annotations
@@ -149,3 +152,85 @@ def test_the_rlcard_setup_leaves_rlcards_random_state_where_its_constructors_do(
             got = a.game.np_random.get_state()
             assert got[0] == want.get_state()[0]
             assert (got[1] == want.get_state()[1]).all() and got[2:] == want.get_state()[2:]
+
+
+def _fresh_listing(actions: Any) -> Any:
+    from conformance import compare as cmp
+
+    return cmp._listing(actions)
+
+
+LISTS: list[Any] = [
+    [{"player": 0, "play": "r5"}, {"player": 0, "draw": True}],
+    [{"player": 0, "play": "R5"}, {"player": 0, "draw": 1}],  # `1` is not `true`
+    [{"player": 0, "play": "R5"}, {"player": 0, "draw": 1.0}],
+    [{"player": 0, "play": "W", "color": "Red"}, {"player": 1, "catch": 0}],
+    [{1: "x"}],  # a key `1` is not a key `"1"`
+    [{"1": "x"}],
+    [{"player": 0, "play": "R5", "uno": True}, {"player": 0, "uno": True}],
+    [{"player": 0, "draw": float("nan")}],  # not JSON data to remember
+    [("player", 0)],
+]
+
+
+def test_a_remembered_listing_is_the_listing_made_afresh() -> None:
+    from conformance import compare as cmp
+
+    with cmp.listings_remembered():
+        for _ in range(2):  # made, then remembered
+            for actions in LISTS + LISTS[::-1]:
+                got = cmp.listing(actions)
+                want = _fresh_listing(actions)
+                assert got == want and [type(v) for a in got.values() for v in a.values()] \
+                    == [type(v) for a in want.values() for v in a.values()]
+                assert list(got) == list(want)
+                assert [list(a) for a in got.values()] == [list(a) for a in want.values()]
+    assert cmp._listings is None  # nothing kept after the run
+
+
+HANDS: list[tuple[Any, Any]] = [
+    ({"0": ["R5", "g2"], "1": ["W"]}, {0: ["G2", "r5"], 1: ["W"]}),
+    ({"0": ["R5", "R5"]}, {"0": ["R5"]}),
+    ({"0": ["R5"]}, {"1": ["R5"]}),
+    ({"0": ["R5"]}, {"0": "R5"}),
+    ([["R5"], ["W4"]], {"0": ["R5"], "1": ["w4"]}),
+    ({"0": ["R5"]}, None),
+    ({"0": None}, {"0": None}),
+]
+
+
+def test_hands_compared_without_sorting_find_what_their_normal_forms_do() -> None:
+    from collections import Counter
+
+    from conformance import compare as cmp
+
+    for exp, obs in HANDS:
+        want = cmp.normalize("hands", exp)
+        got = cmp.normalize("hands", obs)
+        slow = [f"hands.{seat}" for seat, hand in want.items()
+                if not isinstance(g := (got.get(seat, cmp.MISSING) if isinstance(got, dict)
+                                        else cmp.MISSING), list)
+                or Counter(g) != Counter(hand)]
+        assert [m.key for m in cmp.compare({"hands": exp}, {"hands": obs})
+                if exp != obs] == (slow if exp != obs else [])
+
+
+class _Forgetful(dict):  # type: ignore[type-arg]
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass  # nothing remembered: every shuffle's replays run
+
+
+def test_remembered_shuffle_replays_answer_what_they_answer_afresh() -> None:
+    from conformance.adapters import resolve
+
+    def report(remember: bool) -> Any:
+        d = Differ(resolve("reference-oracle").factory, resolve("rlcard", isolate=False).factory,
+                   shrink_seconds=0, confirm_runs=0)
+        if not remember:
+            d._fixed_seen = _Forgetful()
+        r = d.run(examples=30, seed=12345)
+        return (dataclasses.replace(r.stats, started=0), [(g.to_json(), n) for g, n in r.groups],
+                r.coverage)
+
+    pytest.importorskip("rlcard")
+    assert report(True) == report(False)

@@ -668,10 +668,25 @@ def reference_run(scenarios: Sequence[Any]) -> tuple[PhaseEdges, dict[str, Trace
     uno_fsm.modelcheck.traced) and, per scenario id, the `Trace` of what it did (the
     features a scenario needs: conformance.features). Outcomes are not judged here:
     `conformance run` does that."""
-    from conformance.runner import Runner
     from uno_fsm import modelcheck
 
     cov = modelcheck.Coverage()
+    with modelcheck.traced(cov):
+        traces = reference_traces(scenarios)
+    every = [label for label, _ in modelcheck.all_edges()]
+    # UNREACHABLE also lists guard outcomes (`edge/guard=value`): only its edges count here
+    unreachable = {e: why for e, why in modelcheck.UNREACHABLE.items() if e in every}
+    edges = PhaseEdges(reachable=tuple(e for e in every if e not in unreachable),
+                       unreachable=unreachable,
+                       exercised=frozenset(e for e, n in cov.edges.items() if n))
+    return edges, traces
+
+
+def reference_traces(scenarios: Sequence[Any]) -> dict[str, Trace]:
+    """`reference_run`'s traces alone, without counting the phase edges (`conformance diff`
+    asks for one scenario's features at each new divergence group)."""
+    from conformance.runner import Runner
+
     sink: list[Trace] = []
     traces: dict[str, Trace] = {}
 
@@ -681,17 +696,10 @@ def reference_run(scenarios: Sequence[Any]) -> tuple[PhaseEdges, dict[str, Trace
 
     runner = Runner(lambda: TracingReference(sink), adapter_name="reference", on_result=done)
     try:
-        with modelcheck.traced(cov):
-            runner.run(scenarios)
+        runner.run(scenarios)
     finally:
         runner.close()
-    every = [label for label, _ in modelcheck.all_edges()]
-    # UNREACHABLE also lists guard outcomes (`edge/guard=value`): only its edges count here
-    unreachable = {e: why for e, why in modelcheck.UNREACHABLE.items() if e in every}
-    edges = PhaseEdges(reachable=tuple(e for e in every if e not in unreachable),
-                       unreachable=unreachable,
-                       exercised=frozenset(e for e, n in cov.edges.items() if n))
-    return edges, traces
+    return traces
 
 
 def phase_edges(scenarios: Sequence[Any]) -> PhaseEdges:

@@ -502,6 +502,7 @@ class RLCardAdapter:
         rnd = g.round
         over = bool(rnd.is_over)
         out: dict[str, Any] = {}
+        every: list[Any] | None = None
         for key in keys:
             if key == "hands":
                 out[key] = {s: self._all_texts(g.players[self.to_rl(s)].hand)
@@ -524,8 +525,9 @@ class RLCardAdapter:
             elif key == "discard_size":
                 out[key] = len(rnd.played_cards)
             elif key in ("total_cards", "card_counts"):  # the deck, the discards, the hands
-                every = [*g.dealer.deck, *rnd.played_cards, *(c for p in g.players
-                                                             for c in p.hand)]
+                if every is None:  # (gathered once for both)
+                    every = [*g.dealer.deck, *rnd.played_cards, *(c for p in g.players
+                                                                 for c in p.hand)]
                 out[key] = len(every) if key == "total_cards" else \
                     dict(Counter(self._all_texts(every)))
             elif key in ("round_over", "game_over"):
