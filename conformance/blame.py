@@ -409,11 +409,11 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
     lets it be played there (`wd4_rule`, from `at`'s `hands`: the bluff, CL.WD4.BLUFF-ACCEPTED);
     listed by the implementation alone, at any decision and by any seat, the rule the
     reference refuses it by (`refusal`: a variant's, V.STACK.NO-CROSS, V.NOFINISH.LAST-CARD,
-    V.JUMPIN.NOT-MATCHING, or the matching rule). Without the refusal, or for a play the
-    reference lists alone: a play by another seat, the rule of playing out of turn
-    (`out_of_turn_rule`: Jump-In's, or CL.PLAY.OUT-OF-TURN); at a play decision a coloured card
-    CL.PLAY.MATCH. Classic decks only; None otherwise (a Wild or Wild Draw Four listed by the
-    implementation alone with no refusal known: the step's rule)."""
+    V.JUMPIN.NOT-MATCHING; playing out of turn, CL.PLAY.OUT-OF-TURN; the matching rule);
+    without it, at a play decision a coloured card CL.PLAY.MATCH. Classic decks only; None
+    otherwise (a play by another seat than the one to act but as its refusal names it, a
+    Wild or Wild Draw Four listed by the implementation alone with no refusal known: the
+    step's rule)."""
     from conformance import compare as cmp
 
     if not (ruleset or "classic").startswith("classic") or not at:
@@ -443,13 +443,8 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
         refused = refusal(action) if key in imp and refusal is not None else None
         if refused is not None and _applies(refused, ruleset):
             return refused  # listed by the implementation alone: the reference's refusal's rule
-        if pending.get("player") is not None and \
+        if pending.get("decision") != "play" or \
                 str(action.get("player")) != str(pending.get("player")):
-            out_of_turn = out_of_turn_rule(card, key in ref, pending, top, ruleset)
-            if out_of_turn is not None and _applies(out_of_turn, ruleset):
-                return out_of_turn
-            continue
-        if pending.get("decision") != "play":
             continue
         rule: str | None
         if key in imp:  # (the reference's refusal not known) a coloured card: the matching rule
@@ -473,23 +468,6 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
         if rule is not None and _applies(rule, ruleset):
             return rule
     return None
-
-
-def out_of_turn_rule(card: str, by_reference: bool, pending: Mapping[str, Any], top: str,
-                     ruleset: str | None) -> str | None:
-    """The rule of a play by another seat than the one to act, listed by one side alone
-    (`by_reference`: the reference's side). With Jump-In, what allows it, V.JUMPIN.IDENTICAL,
-    or what refuses it: a Wild, V.JUMPIN.NOT-WILD; the card identical to the top but not now,
-    V.JUMPIN.TIMING; else V.JUMPIN.NOT-MATCHING. Without it: only the turn owner plays,
-    CL.PLAY.OUT-OF-TURN (None for the reference's side, which then lists no such play)."""
-    if not _applies("V.JUMPIN.IDENTICAL", ruleset):
-        return None if by_reference else "CL.PLAY.OUT-OF-TURN"
-    if by_reference:
-        return "V.JUMPIN.IDENTICAL"
-    if card.startswith("W"):
-        return "V.JUMPIN.NOT-WILD"
-    return "V.JUMPIN.TIMING" if card == top or pending.get("decision") != "play" \
-        else "V.JUMPIN.NOT-MATCHING"
 
 
 def _after_draw(action: Mapping[str, Any], by_reference: bool, pending: Mapping[str, Any],

@@ -622,29 +622,29 @@ def test_a_first_card_is_named_by_its_rulesets_policy_for_it() -> None:
         "CL.DEAL.FIRST-DISCARD"
 
 
-def test_a_play_by_another_seat_listed_by_one_side_is_named_by_playing_out_of_turn() -> None:
-    """A play by a seat other than the one to act, listed by one side alone: with Jump-In, the
-    reference alone lists a jump-in (V.JUMPIN.IDENTICAL); an implementation that also lists a
-    card of the same number in another colour breaks V.JUMPIN.NOT-MATCHING, a Wild
-    V.JUMPIN.NOT-WILD, the identical card while the turn owner owes another decision
-    V.JUMPIN.TIMING; without Jump-In, any such play is CL.PLAY.OUT-OF-TURN."""
-    from conformance.blame import listing_rule
+def test_a_play_by_another_seat_only_the_implementation_lists_is_named_by_its_refusal() -> None:
+    """A play by a seat other than the one to act that only the implementation lists is named
+    by the reference's refusal of it there: under Jump-In a card of the top's number in another
+    colour, V.JUMPIN.NOT-MATCHING; without it, the turn order, CL.PLAY.OUT-OF-TURN. Without the
+    refusal no rule is guessed (the step's)."""
+    from conformance.blame import listing_rule, reference_oracle, reference_refusal
 
-    pending = {"player": 0, "decision": "play"}
-    at = {"top": "R5", "active_color": "red", "pending": pending}
-    own = [{"player": 0, "play": "R9"}, {"player": 0, "draw": True}]
-    jump = [*own, {"player": 1, "play": "R5"}]
-    jumpin = "classic-official+jump-in"
-    assert listing_rule((jump, own), at, jumpin) == "V.JUMPIN.IDENTICAL"
-    assert listing_rule((jump, [*jump, {"player": 1, "play": "B5"}]), at, jumpin) == \
-        "V.JUMPIN.NOT-MATCHING"
-    assert listing_rule((jump, [*jump, {"player": 2, "play": "W", "color": "red"}]), at,
-                        jumpin) == "V.JUMPIN.NOT-WILD"
-    drawn = {**at, "pending": {"player": 0, "decision": "play-drawn"}}
-    assert listing_rule((own, jump), drawn, jumpin) == "V.JUMPIN.TIMING"
-    assert listing_rule((own, jump), at, "classic-official") == "CL.PLAY.OUT-OF-TURN"
-    # the reference never lists another seat's play without Jump-In: no rule guessed
-    assert listing_rule((jump, own), at, "classic-official") is None
+    setup = {"players": 3, "dealer": 2, "start": "turn", "current": 0,
+             "direction": "clockwise", "hands": {"0": ["R9", "G1"], "1": ["B5", "R5"],
+                                                 "2": ["Y2", "Y3"]},
+             "discard": ["R5"], "active_color": "red", "draw": ["G4", "G6", "G7"]}
+    keys = ["top", "active_color", "pending", "legal_actions", "hands"]
+    for ruleset, rule in [("classic-official+jump-in", "V.JUMPIN.NOT-MATCHING"),
+                          ("classic-official", "CL.PLAY.OUT-OF-TURN")]:
+        oracle = reference_oracle()
+        assert oracle.setup({"ruleset": ruleset, "seed": 0, "setup": setup}) is None
+        at = oracle.observe(keys)
+        ref = at["legal_actions"]
+        other = {"player": 1, "play": "B5"}
+        assert other not in ref
+        assert listing_rule((ref, [*ref, other]), at, ruleset, reference_refusal(oracle)) == \
+            rule, ruleset
+        assert listing_rule((ref, [*ref, other]), at, ruleset) is None
 
 
 def test_a_hand_holding_more_after_a_draw_is_named_by_the_draw() -> None:
