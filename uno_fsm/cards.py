@@ -82,6 +82,7 @@ def a_or_an(name: str) -> str:
     return f"{'an' if name[:1].lower() in 'aeio8' or name.startswith('11') else 'a'} {name}"
 
 
+@functools.cache  # (the declared kinds are read once: a deal asks it of every card turned)
 def first_card_key(kind: str) -> str | None:
     """The `first_card` policy key a card kind is turned first by when the ruleset names no
     policy for the kind itself (a variant's card: its declaration), or None."""
