@@ -314,7 +314,10 @@ def first_card_rule(card: str, ruleset: str | None) -> str | None:
 
     if not ruleset:
         return None
-    face = card.split("/", 1)[0].upper()
+    faces = card.upper().split("/")
+    if len(faces) > 2:
+        return None  # no card of the notation (a light face and a dark one at most)
+    face = faces[0]
     try:
         ranks = {k.rank: k for k in notation.kinds()}
         policies = specdata.ruleset_params(ruleset).get("first_card") or {}

@@ -697,3 +697,39 @@ def test_a_card_listed_by_the_implementation_alone_is_named_by_the_references_re
     accepted = reference_refusal(oracle)
     assert accepted(ref[0]) is None and accepted.moved
     assert accepted(cross) is None
+
+
+def test_the_references_refusal_survives_hostile_answers_and_rulesets() -> None:
+    """`reference_refusal` takes only a string rule from a mapping answer: an answer of another
+    shape, a rule that is not a string or is empty, an adapter error, give no rule (and an
+    acceptance, None, leaves it `moved`); `first_card_rule` names nothing for a ruleset the
+    spec does not know, however it is spelt, nor for a card the notation does not name."""
+    from conformance.blame import first_card_rule, reference_refusal
+    from conformance.protocol import AdapterError
+
+    class Oracle:
+        def __init__(self, answer: Any) -> None:
+            self.answer, self.asked = answer, 0
+
+        def act(self, action: dict[str, Any]) -> Any:
+            self.asked += 1
+            if isinstance(self.answer, BaseException):
+                raise self.answer
+            return self.answer
+
+    play = {"player": 0, "play": "R5"}
+    for answer in (["code", "rule"], "card-does-not-match", 7, {"code": "x", "rule": 5},
+                   {"code": "x", "rule": ""}, {"code": "x"}, {"rule": ["V.STACK.NO-CROSS"]},
+                   AdapterError("timeout", "no answer")):
+        oracle = Oracle(answer)
+        refusal = reference_refusal(oracle)
+        assert refusal(play) is None and refusal(play) is None, answer
+        assert oracle.asked == 1 and not refusal.moved  # asked once per action
+    accepting = reference_refusal(Oracle(None))
+    assert accepting(play) is None and accepting.moved
+    assert accepting({"player": 1, "draw": True}) is None and accepting.oracle.asked == 1
+    for ruleset in ("classic-official++", "classic-" + "x" * 10_000, "../../etc/passwd",
+                    "classic-official+../../spec", "classic\x00", ""):
+        assert first_card_rule("RD2", ruleset) is None, ruleset[:40]
+    for card in ("", "/", "RQ7", "R" * 10_000, "W4/" * 100):
+        assert first_card_rule(card, "classic-official") is None, card[:40]
