@@ -26,7 +26,7 @@ import pytest
 from harness_helpers import ENV, FIX, HARNESS, HOSTILE, no_process_left, verdicts  # noqa: F401
 
 from conformance.adapters import AdapterSpecError, resolve
-from conformance.adapters.isolation import DeadlineGuard, holding_alarm
+from conformance.adapters.isolation import REFIRE, DeadlineGuard, holding_alarm
 from conformance.adapters.stdio import StdioAdapter
 from conformance.protocol import PROTOCOL, AdapterError
 from conformance.runner import Runner
@@ -144,11 +144,32 @@ def test_the_deadline_guard_stops_a_pure_python_hang(method: str, seed: int, hel
                 guard.act({"player": 0, "play": "R7"})
         assert (info.value.code, info.value.message) == ("timeout",
                                                          f"{method}: no answer within 0.30s")
-        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        # per call: no timer left; held: the holder's timer, firing every REFIRE seconds
+        assert signal.getitimer(signal.ITIMER_REAL)[1] == (REFIRE if held else 0.0)
         assert (signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL) is held
         guard.setup({**params, "seed": 1})  # the next call runs (a late alarm ignored)
         assert guard.act({"player": 0, "play": "R7"}) is None
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+
+
+def test_a_held_alarm_lets_a_call_run_until_its_deadline() -> None:
+    """Within `holding_alarm` the timer fires every REFIRE seconds whatever the call: a call
+    lasting several of those, inside its deadline, answers (each alarm before the deadline is
+    ignored), and the next one, past it, is stopped."""
+
+    class Slow:
+        def setup(self, params: dict[str, Any]) -> None:
+            end = time.monotonic() + params["seconds"]
+            while time.monotonic() < end:  # busy: an alarm raises here if it raises at all
+                pass
+
+    guard = DeadlineGuard(Slow(), timeout=1.0)
+    with holding_alarm():
+        assert guard.setup({"seconds": 4 * REFIRE}) is None
+        with pytest.raises(AdapterError, match="no answer within 1.00s"):
+            guard.setup({"seconds": 3.0})
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
 def test_the_deadline_guard_passes_answers_through() -> None:

@@ -5,9 +5,10 @@
   out-of-process path (timeouts, kill and restart, process tree, bounded output), not two.
   The worker imports with the runner's `sys.path`, so whatever the runner can import, it can.
 - The reference engine keeps its fast in-process path, under `DeadlineGuard`: each call runs
-  with a `setitimer` alarm at the scenario's deadline; the alarm raises in the engine's (pure
-  Python) code, and keeps raising every `REFIRE` seconds until the call gives up, so even a loop
-  that catches exceptions is stopped. That needs the main thread (signals are delivered only
+  with a `setitimer` alarm at the scenario's deadline (or, within `holding_alarm`, under one
+  timer firing every `REFIRE` seconds that raises once the call's deadline has passed); the
+  alarm raises in the engine's (pure Python) code, and keeps raising every `REFIRE` seconds
+  until the call gives up, so even a loop that catches exceptions is stopped. That needs the main thread (signals are delivered only
   there): anywhere else the reference engine runs in a worker process like the others.
 """
 
@@ -64,31 +65,38 @@ class _Alarm(BaseException):  # noqa: N818 - a BaseException so that `except Exc
     """The deadline passed during a guarded call."""  # guarded code cannot swallow it
 
 
-_ARMED = [False]  # a guarded call is running: its alarm raises
-_HELD = [False]  # `holding_alarm`: the handler stays set between calls
+_ARMED = [False]  # a guarded call is running: its alarm raises once its end has passed
+_END = [0.0]  # the running call's end (`time.monotonic`); 0: whenever the alarm fires
+_HELD = [False]  # `holding_alarm`: the handler stays set between calls, the timer running
 
 
 def _fire(_signum: int, _frame: Any) -> None:
-    if _ARMED[0]:
+    if _ARMED[0] and time.monotonic() >= _END[0]:
         raise _Alarm
 
 
 @contextlib.contextmanager
 def holding_alarm() -> Iterator[None]:
-    """While it lasts, `DeadlineGuard` calls keep one SIGALRM handler, set here, instead of
-    setting and restoring it around each call (two `signal.signal` calls, a twentieth of the
-    fuzzer's time in process: `conformance diff` holds it for its run). Nothing where the
-    guard cannot work (`alarms_usable`) or inside another holder; the handler found is put back
-    at the end."""
+    """While it lasts, `DeadlineGuard` calls keep one SIGALRM handler, set here, and one timer
+    firing every REFIRE seconds, instead of setting and restoring both around each call (two
+    `signal.signal` and two `setitimer` calls, system calls that took a tenth of the fuzzer's
+    time in process: `conformance diff` holds it for its run). A call then only notes its end;
+    the alarm raises in it once that end has passed, so a hang is stopped at most REFIRE
+    seconds after its deadline. Nothing where the guard cannot work (`alarms_usable`) or
+    inside another holder; the timer is stopped and the handler found put back at the end."""
     if _HELD[0] or not alarms_usable():
         yield
         return
     old = signal.signal(signal.SIGALRM, _fire)
     _HELD[0] = True
     try:
+        signal.setitimer(signal.ITIMER_REAL, REFIRE, REFIRE)
         yield
     finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         _HELD[0] = False
+        _ARMED[0] = False
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)  # an alarm still pending is discarded
         signal.signal(signal.SIGALRM, old)
 
 
@@ -110,9 +118,20 @@ class DeadlineGuard:
         if self.deadline is not None and self.deadline - time.monotonic() < budget:
             budget, limit = self.deadline - time.monotonic(), self._span
         budget = max(budget, 0.001)
-        held = _HELD[0]
-        old = None if held else signal.signal(signal.SIGALRM, _fire)
+        if _HELD[0]:  # the timer fires every REFIRE seconds: the call's end is noted only
+            _END[0] = time.monotonic() + budget
+            try:
+                _ARMED[0] = True
+                try:
+                    return fn(*args)
+                finally:
+                    _ARMED[0] = False  # a late alarm is ignored from here on
+            except _Alarm:
+                raise AdapterError("timeout", f"{method}: no answer within {limit:.2f}s") \
+                    from None
+        old = signal.signal(signal.SIGALRM, _fire)
         try:
+            _END[0] = 0.0  # the timer is the call's: its first alarm is the deadline
             _ARMED[0] = True
             signal.setitimer(signal.ITIMER_REAL, budget, REFIRE)
             try:
@@ -123,8 +142,7 @@ class DeadlineGuard:
         except _Alarm:
             raise AdapterError("timeout", f"{method}: no answer within {limit:.2f}s") from None
         finally:
-            if not held:
-                signal.signal(signal.SIGALRM, old)
+            signal.signal(signal.SIGALRM, old)
 
     def hello(self) -> dict[str, Any]:
         return self._call("hello", self.inner.hello)  # type: ignore[no-any-return]
