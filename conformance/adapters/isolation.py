@@ -8,8 +8,9 @@
   with a `setitimer` alarm at the scenario's deadline (or, within `holding_alarm`, under one
   timer firing every `REFIRE` seconds that raises once the call's deadline has passed); the
   alarm raises in the engine's (pure Python) code, and keeps raising every `REFIRE` seconds
-  until the call gives up, so even a loop that catches exceptions is stopped. That needs the main thread (signals are delivered only
-  there): anywhere else the reference engine runs in a worker process like the others.
+  until the call gives up, so even a loop that catches exceptions is stopped. That needs the
+  main thread (signals are delivered only there): anywhere else the reference engine runs in a
+  worker process like the others.
 """
 
 from __future__ import annotations
