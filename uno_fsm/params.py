@@ -89,6 +89,11 @@ class Params:
     # every hand, the same few faces again and again
     _scored: dict[tuple[str, int | None, str], int] = field(
         default_factory=dict, init=False, repr=False, compare=False)
+    # the variant classes offered (Rules.VARIANTS) -> those these parameters play: each
+    # `Variant.enabled` reads the parameters alone, and every game set up asks again
+    # (`Core.init_core`)
+    _played: dict[tuple[type, ...], tuple[type, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     @staticmethod
     def of(ruleset: str | Any) -> Params:
@@ -112,6 +117,14 @@ class Params:
         """The parameter at the dotted `path` (`<group>.enabled`), or `default`: how a variant
         reads the parameters its ruleset file declares."""
         return _get(self.raw, path, default)
+
+    def played(self, variants: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The variant classes among `variants` whose `enabled` holds of these parameters
+        (a pure function of them: asked once per parameters and tuple of variants)."""
+        got = self._played.get(variants)
+        if got is None:
+            got = self._played[variants] = tuple(v for v in variants if v.enabled(self))
+        return got
 
     def players_ok(self, n: int) -> bool:
         """CL.DECK.PLAYERS; PARTNERS.EVEN: an even count when `players.even` says so."""

@@ -75,7 +75,7 @@ class Core:
         # fixed deal); used once
         self.fixed_deal: tuple[list[list[Card]], list[Card], int | None] | None = None
         self._allowed = allowed  # phase -> event -> edges (the machine's table)
-        self.variants = tuple(v(self) for v in self.VARIANTS if v.enabled(params))
+        self.variants = tuple(v(self) for v in params.played(self.VARIANTS))
         self.hooks = Hooks(self.variants)
         self._seat_hooks = self.hooks.seats_in_play
         # a variant changes the matching rule (hooks `playable`, `restrict_plays`)

@@ -212,9 +212,8 @@ class Hooks:
     def __init__(self, variants: Iterable[Variant]) -> None:
         variants = tuple(variants)
         for name in HOOKS:
-            default = getattr(Variant, name)
             setattr(self, name, tuple(getattr(v, name) for v in variants
-                                      if getattr(type(v), name) is not default))
+                                      if name in _overridden(type(v))) if variants else ())
 
     playable: tuple[Callable[[Iterable[Card]], list[Card] | None], ...]
     check_play: tuple[Callable[[Action], None], ...]
@@ -234,3 +233,15 @@ class Hooks:
     draw_turn: tuple[Callable[[int, str], tuple[Card, ...] | None], ...]
     from_setup: tuple[Callable[[Mapping[str, Any], str], None], ...]
     restrict_plays: tuple[Callable[[list[Card]], list[Card]], ...]
+
+
+_OVERRIDES: dict[type, frozenset[str]] = {}
+
+
+def _overridden(cls: type) -> frozenset[str]:
+    """The hooks (HOOKS) the variant class `cls` overrides, found once per class."""
+    got = _OVERRIDES.get(cls)
+    if got is None:
+        got = _OVERRIDES[cls] = frozenset(name for name in HOOKS
+                                          if getattr(cls, name) is not getattr(Variant, name))
+    return got
