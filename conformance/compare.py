@@ -165,6 +165,10 @@ _SORTED = json.JSONEncoder(sort_keys=True)
 _PLAIN = json.JSONEncoder(allow_nan=False)
 LISTING_MEMO = 4096  # normal forms remembered while `listings_remembered` (then cleared)
 _listings: dict[str, tuple[Any, dict[str, dict[str, Any]]]] | None = None
+# ... and by the list object itself: the id of a list asked for -> (that list, the data its
+# JSON text read back as, its normal form): a step normalises the same observation's list
+# several times (to compare it, to name the rule of a difference, to check its features)
+_seen: dict[int, tuple[list[Any], Any, dict[str, dict[str, Any]]]] = {}
 
 
 @contextlib.contextmanager
@@ -184,6 +188,8 @@ def listings_remembered() -> Iterator[None]:
         yield
     finally:
         _listings = outer
+        if outer is None:
+            _seen.clear()
 
 
 def listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
@@ -192,19 +198,31 @@ def listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
     memo = _listings
     if memo is None:
         return _listing(actions)
+    seen = _seen.get(id(actions))
+    if seen is not None and seen[0] is actions and seen[1] == actions:
+        # the same list, still equal to what it was (an observation is not changed in place;
+        # a value changed to an equal one of another type, `true` to `1`, is the one change
+        # this would not see)
+        return seen[2]
     try:
         text = _PLAIN.encode(actions)
     except (TypeError, ValueError):  # not JSON data
         return _listing(actions)
     got = memo.get(text)
     if got is not None and got[0] == actions:
-        return got[1]
-    normal = _listing(actions)
-    data = json.loads(text)
-    if data == actions:  # the list is the data its text reads back as (a key `1` is not)
+        normal = got[1]
+        data = got[0]
+    else:
+        normal = _listing(actions)
+        data = json.loads(text)
+        if data != actions:  # not the data its text reads back as (a key `1` is not)
+            return normal
         if len(memo) >= LISTING_MEMO:
             memo.clear()
         memo[text] = (data, normal)
+    if len(_seen) >= LISTING_MEMO:
+        _seen.clear()
+    _seen[id(actions)] = (actions, data, normal)
     return normal
 
 

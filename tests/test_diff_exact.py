@@ -188,6 +188,24 @@ def test_a_remembered_listing_is_the_listing_made_afresh() -> None:
     assert cmp._listings is None  # nothing kept after the run
 
 
+def test_a_listing_asked_again_of_a_list_changed_since_is_made_afresh() -> None:
+    """The same list object asked again is answered from what it was (`compare._seen`) only
+    while it is still equal to it: an action added, removed or changed in place is seen."""
+    from conformance import compare as cmp
+
+    actions: list[Any] = [{"player": 0, "play": "R5"}, {"player": 0, "draw": True}]
+    with cmp.listings_remembered():
+        assert list(cmp.listing(actions)) == list(_fresh_listing(actions))
+        actions.append({"player": 0, "play": "g7"})
+        assert list(cmp.listing(actions)) == list(_fresh_listing(actions))
+        actions[0]["play"] = "B1"
+        assert list(cmp.listing(actions)) == list(_fresh_listing(actions))
+        del actions[1]
+        got = cmp.listing(actions)
+        assert got == _fresh_listing(actions) and list(got) == list(_fresh_listing(actions))
+    assert cmp._seen == {}  # nothing kept after the run
+
+
 HANDS: list[tuple[Any, Any]] = [
     ({"0": ["R5", "g2"], "1": ["W"]}, {0: ["G2", "r5"], 1: ["W"]}),
     ({"0": ["R5", "R5"]}, {"0": ["R5"]}),

@@ -94,11 +94,18 @@ def holding_alarm() -> Iterator[None]:
         signal.setitimer(signal.ITIMER_REAL, REFIRE, REFIRE)
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        _HELD[0] = False
-        _ARMED[0] = False
-        signal.signal(signal.SIGALRM, signal.SIG_IGN)  # an alarm still pending is discarded
-        signal.signal(signal.SIGALRM, old)
+        # the timer stopped and an alarm it already raised taken, SIGALRM held back meanwhile:
+        # none reaches the handler put back (the default one ends the process)
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            while signal.sigtimedwait([signal.SIGALRM], 0) is not None:
+                pass
+            _HELD[0] = False
+            _ARMED[0] = False
+            signal.signal(signal.SIGALRM, old)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 class DeadlineGuard:
