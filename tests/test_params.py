@@ -81,6 +81,29 @@ def test_the_engine_reads_every_parameter_a_ruleset_sets(name: str) -> None:
     assert unread == []
 
 
+@pytest.mark.parametrize("name", compositions())
+def test_the_variants_a_ruleset_plays_are_those_enabled(name: str) -> None:
+    """`Params.played` (asked once per Params) is each variant's own `enabled`, whatever was
+    asked before: of the registry, of a part of it, of the registry again; and a game of the
+    ruleset plays exactly those (its rules' variants, its hooks)."""
+    from uno_fsm.rules.hooks import HOOKS, Variant
+
+    params = Params.of(name)
+    want = tuple(v for v in VARIANTS if v.enabled(params))
+    assert params.played(VARIANTS) == want
+    assert params.played(VARIANTS[1:]) == tuple(v for v in VARIANTS[1:] if v.enabled(params))
+    assert params.played(VARIANTS) == want
+    for players in range(params.min_players, params.max_players + 1):
+        if params.players_ok(players):
+            break
+    rules = Game.new(name, players, seed=1)._rules
+    assert tuple(type(v) for v in rules.variants) == want
+    for hook in HOOKS:  # a hook for each variant whose class overrides it, in order
+        assert list(getattr(rules.hooks, hook)) == [
+            getattr(v, hook) for v in rules.variants
+            if getattr(type(v), hook) is not getattr(Variant, hook)]
+
+
 def test_the_engine_reads_only_declared_parameters() -> None:
     fetched = set().union(*(reads(n) for n in compositions()))
 
