@@ -170,11 +170,16 @@ def check_rejection(result: Any, method: str = "act") -> dict[str, Any] | None:
 def encode(message: dict[str, Any]) -> bytes:
     """One message as one JSON line (UTF-8, no embedded newlines; NaN/Infinity raise
     ValueError: they are not JSON)."""
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = _WIRE.encode(message)
     try:
         return (text + "\n").encode()
     except UnicodeEncodeError:  # a lone surrogate: sent as its \udXXX escape, which JSON has
-        return (json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n").encode()
+        return (_WIRE_ASCII.encode(message) + "\n").encode()
+
+
+# `json.dumps` with these options, made once (`dumps` makes an encoder per call for them)
+_WIRE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_WIRE_ASCII = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 
 
 def request(msg_id: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -194,6 +199,7 @@ def nesting_depth(text: str) -> int:
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
@@ -217,7 +223,10 @@ def decode_response(line: bytes, expected_id: int, *, max_depth: int = MAX_DEPTH
         raise ProtocolError(f"response nests arrays/objects deeper than {max_depth} levels",
                             detail=_clip(text))
     try:
-        msg = json.loads(text, parse_constant=_reject_constant)
+        # `json.loads` with `parse_constant`, its decoder made once; a text still beginning
+        # with a byte order mark goes through `loads`, which refuses it
+        msg = _DECODER.decode(text) if text[:1] != "\ufeff" else \
+            json.loads(text, parse_constant=_reject_constant)
     except ProtocolError as exc:
         exc.detail = _clip(text)
         raise

@@ -162,6 +162,19 @@ def test_decode_accepts_a_plain_answer_with_a_bom_and_crlf() -> None:
     assert decode_response(b'\xef\xbb\xbf{"id":7,"result":{}}\r\n', 7) == {"id": 7, "result": {}}
 
 
+def test_decode_refuses_a_second_bom_and_the_constants_json_lacks() -> None:
+    from conformance.protocol import ProtocolError
+
+    with pytest.raises(ProtocolError) as info:
+        decode_response(b'\xef\xbb\xbf\xef\xbb\xbf{"id":7,"result":{}}\n', 7)
+    assert info.value.message == ("response is not JSON (Unexpected UTF-8 BOM (decode using "
+                                  "utf-8-sig): line 1 column 1 (char 0))")
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        with pytest.raises(ProtocolError) as info:
+            decode_response(b'{"id":7,"result":{"x":%s}}\n' % constant.encode(), 7)
+        assert info.value.message == f"response contains {constant}, which is not JSON (RFC 8259)"
+
+
 def _serve(lines: list[bytes], adapter: Any = None) -> list[dict[str, Any]]:
     from tiny_engine import FakeAdapter
 
