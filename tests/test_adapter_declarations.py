@@ -91,6 +91,23 @@ def test_an_adapter_answers_exactly_the_observations_it_declares(name: str) -> N
         adapter.close()
 
 
+def test_the_reference_lists_actions_afresh_at_each_observation() -> None:
+    """The reference's listed actions are each a new object (the `act`s of its interned
+    actions are remembered): one changed by its caller does not change the next listing."""
+    ref = ReferenceAdapter()
+    ref.setup({"ruleset": "classic-official", "seed": 3,
+               "setup": {"players": 2, "hands": {"0": ["R5", "W", "G2"], "1": ["B7", "Y1"]},
+                         "discard": ["R9"], "draw": ["B1", "B2", "B3"]}})
+    want = ref.observe(["legal_actions"])["legal_actions"]  # made, then remembered
+    assert {"player": 0, "play": "W", "color": "green"} in want
+    for _ in range(2):
+        listed = ref.observe(["legal_actions"])["legal_actions"]
+        assert listed == want
+        for a in listed:
+            a["player"] = 9
+            a.pop("play", None)
+
+
 def test_uno_game_declares_the_draw_pile_it_deals_from() -> None:
     pytest.importorskip("uno")
     from conformance.adapters.unogame import UnoGameAdapter

@@ -559,15 +559,28 @@ def _fresh_rng_state(seed: int) -> Any:
     return random.Random(seed).getstate()
 
 
+# an engine action `legal_actions` listed -> (it, its `act`): the listed actions are interned
+# (`uno_fsm.actions.interned`, kept for ever: an id is never another's), and the oracle
+# observes the same few hundred of them at every step
+_ACTS: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
 def _act_dict(a: Any) -> dict[str, Any]:
     """An engine action in the scenario `act` vocabulary (docs/scenario-format.md), written by
-    `uno_fsm.export.act_dict`."""
+    `uno_fsm.export.act_dict` (a copy: the caller's to change)."""
+    got = _ACTS.get(id(a))
+    if got is not None and got[0] is a:
+        return got[1].copy()
+    from uno_fsm.actions import FORMED
     from uno_fsm.export import NoActForm, act_dict
 
     try:
-        return act_dict(a)
+        made = act_dict(a)
     except NoActForm as exc:
         raise Unsupported(f"legal action {a.kind!r} has no `act` form") from exc
+    if FORMED[False].get(id(a)) is a or FORMED[True].get(id(a)) is a:  # interned
+        _ACTS[id(a)] = (a, made.copy())
+    return made
 
 
 @dataclass(frozen=True)
