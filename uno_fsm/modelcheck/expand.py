@@ -186,9 +186,9 @@ class Expander:
         stats = oracle.STATS
         stats.checked = Counter()
         cov = self.coverage
-        cov.edges.clear()
-        cov.guards.clear()
+        cov.clear()
         states = [self.expand(key, expand) for _, key in items]
+        cov.flush()
         return ChunkResult(states, Counter(cov.edges), Counter(cov.guards), stats.checked,
                            time.process_time() - cpu)
 
