@@ -289,6 +289,9 @@ class Codec:
     def key(self, st: State, record: Any, reduce: bool) -> bytes:
         """The visited-set key: canonical with symmetry reduction, else the plain encoding."""
         if reduce:
+            frames = self.anchored[st.active_color]
+            if len(frames) == 1 and not self.seat_symmetry:  # `canonical`'s one encoding
+                return self.encode(st, record, frames[0], 0)
             return self.canonical(st, record)[0]
         return self.encode(st, record, self.identity, 0)
 
