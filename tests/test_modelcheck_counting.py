@@ -69,3 +69,20 @@ def test_traced_coverage_is_flushed() -> None:
     assert sum(cov.edges.values()) > sum(edges.values())
     cov.clear()
     assert not cov.edges and not cov.guards
+
+
+def test_illegal_candidates_made_once_are_the_same_actions() -> None:
+    """`illegal_actions._action` hands out the action made before for the same fields (an
+    immutable, equal value), never for fields merely equal (1 and True), and never an
+    interned one (their form is checked by `validate`)."""
+    from uno_fsm import illegal_actions as ia
+    from uno_fsm.actions import FORMED, Action, interned
+
+    a = ia._action("catch", 1, target=0)
+    assert a == Action("catch", 1, target=0) and ia._action("catch", 1, target=0) is a
+    odd = ia._action("catch", True, target=0)  # type: ignore[arg-type]  # malformed
+    assert odd is not a and odd.player is True
+    legal = interned("draw", 0)
+    made = ia._action("draw", 0)
+    assert made == legal and made is not legal
+    assert all(id(made) not in formed for formed in FORMED.values())
