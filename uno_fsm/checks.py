@@ -193,7 +193,8 @@ def gain(before: Snap, after: State, seat: int) -> int:
 def available(before: Snap, played: bool) -> int:
     """Cards a draw can reach: the draw pile, then the discard pile minus the top
     (CL.RESHUFFLE.KEEP-TOP); after a play the old top is no longer the top."""
-    return len(before.draw) + max(len(before.discard) - (0 if played else 1), 0)
+    under = len(before.discard) - (0 if played else 1)  # (not `max`: a call, run per action)
+    return len(before.draw) + (under if under > 0 else 0)
 
 
 def has_catch(legal: list[Any], target: int | None = None) -> bool:
