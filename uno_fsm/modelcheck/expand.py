@@ -9,7 +9,8 @@ check, one copy of each shared with the fuzzer:
   postconditions of `uno_fsm.oracle` on the facts of the reduced ruleset (`oracle.Facts`);
   a listed action refused, or any other exception, is a violation (`ENGINE.CRASH`);
 - `illegal` candidates (`uno_fsm.illegal_actions`, drawn deterministically from the state):
-  refused with a coded `IllegalAction`, the state unchanged (`check_rejected`);
+  refused with a coded `IllegalAction`, the state unchanged (`check_rejected`); tried before
+  the listed actions, on the state as loaded (their findings reported after the actions');
 
 and returns the canonical keys of the successors with what it found. It knows nothing of
 where it runs or of the visited set (uno_fsm/modelcheck/search.py holds that): the same code
