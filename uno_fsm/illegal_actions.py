@@ -19,6 +19,25 @@ ILLEGAL_KINDS: tuple[str, ...] = (
     "swap", "next-round",
 )
 _WHO = ("current", "current", "other", "other", "any", "no-seat")
+# The candidates made so far, by their fields (each with its class, so that no two fields
+# that are merely equal, 1 and True, share an entry): an Action is immutable, so handing out
+# the one made before is handing out an equal action, without the frozen dataclass's
+# `__init__` (the model checker draws two per state). Not interned actions (`formed`):
+# `validate` checks each one's form. Emptied when full.
+_MADE: dict[tuple[object, ...], Action] = {}
+_MADE_MAX = 1 << 16
+
+
+def _action(kind: str, player: int | None, card: Card | None = None, color: str | None = None,
+            uno: bool = False, target: int | None = None) -> Action:
+    key = (kind, player.__class__, player, card, color, uno.__class__, uno, target.__class__,
+           target)
+    got = _MADE.get(key)
+    if got is None:
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        got = _MADE[key] = Action(kind, player, card, color, uno, target)
+    return got
 
 
 def illegal_candidate(game: Game, pick: Pick, deck_cards: Sequence[Card],
@@ -43,11 +62,11 @@ def illegal_candidate(game: Game, pick: Pick, deck_cards: Sequence[Card],
         pools = [p for p in (own, others, nonmatching, s.discard[-1:], deck_cards) if p]
         card = pick(pick(pools))
         color: str | None = pick((None, None, *colours, *wrong_colours[:1]))
-        return Action("play", player, card, color, bool(pick((False, False, True))))
+        return _action("play", player, card, color, bool(pick((False, False, True))))
     if kind == "color":
-        return Action("color", player, color=pick((*colours, *wrong_colours[:1])))
+        return _action("color", player, color=pick((*colours, *wrong_colours[:1])))
     if kind in ("catch", "swap"):
-        return Action(kind, player, target=pick((*range(n), None, n)))
+        return _action(kind, player, target=pick((*range(n), None, n)))
     if kind == "next-round":  # seatless is legal at round over; a named seat is malformed
-        return Action("next-round", pick((None, None, player)))
-    return Action(kind, player)
+        return _action("next-round", pick((None, None, player)))
+    return _action(kind, player)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from uno_fsm.actions import Action
 from uno_fsm.errors import IllegalAction
-from uno_fsm.oracle.base import CLASSIC_COLORS, DARK_COLORS, Facts, check, face_on
+from uno_fsm.oracle.base import CLASSIC_COLORS, DARK_COLORS, Facts, check, face_on, tally
 from uno_fsm.phase_table import DEALING, DECISIONS, GAME_OVER
 from uno_fsm.state import State
 
@@ -63,14 +63,12 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
     """The invariants of the position `game` is in; `deck` is the deck dealt (by card text);
     `legal` is `game.legal_actions()` when the caller has it."""
     s = game.state
-    cards = Counter(map(_TEXT, s.all_cards()))
+    counted = tally(map(_TEXT, s.all_cards()))
     # CL.DECK.TOTAL / CL18.DECK / FL deck: each card in exactly one place, the deck complete
     # (dict equality first: C code, and exact for counts without zeros; `Counter ==`, which
     # reads a missing card as a zero count, decides when it says no)
-    same = dict.__eq__(cards, deck) or cards == deck
-    check(same, "CL.DECK.TOTAL", "" if same else
-          f"cards in play differ from the deck: missing {dict(deck - cards)}, "
-          f"extra {dict(cards - deck)}")
+    same = dict.__eq__(counted, deck) or Counter(counted) == deck
+    check(same, "CL.DECK.TOTAL", "" if same else _deck_difference(deck, Counter(counted)))
     if s.drawn is not None and s.phase == "play_drawn" and s.current is not None:
         check(s.drawn in s.hands[s.current], "CL.DRAW.ONLY-DRAWN", "drawn card not in the hand")
     pend = game.pending
@@ -130,6 +128,11 @@ def check_invariants(game: Game, facts: Facts, deck: Counter[str],
     elif pend.decision not in ("color", "round-over"):
         ok = facts.flip and top is not None and top.is_wild
         check(ok, "CL.WILD.COLOUR", "" if ok else f"no active colour while pending {pend}")
+
+
+def _deck_difference(deck: Counter[str], cards: Counter[str]) -> str:
+    return (f"cards in play differ from the deck: missing {dict(deck - cards)}, "
+            f"extra {dict(cards - deck)}")
 
 
 # ---- refused actions -----------------------------------------------------------------------

@@ -54,12 +54,36 @@ def all_edges() -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
+def _moved(raw: dict[Any, int], into: Counter[Any]) -> None:
+    for key, n in raw.items():
+        if n:
+            into[key] += n
+            raw[key] = 0  # (the key stays: the wrappers' `+=` never misses)
+
+
 @dataclass
 class Coverage:
     """Edges taken and guard outcomes seen (edge label, guard name, result)."""
 
     edges: Counter[str] = field(default_factory=Counter)
     guards: Counter[tuple[str, str, bool]] = field(default_factory=Counter)
+    # what `traced` counts, in plain dicts holding every key (a Counter's `+=` costs about
+    # three times a dict's, and runs for each guard and edge of every action of a model check),
+    # added to `edges` and `guards` by `flush` (the end of `traced` flushes)
+    raw_edges: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    raw_guards: dict[tuple[str, str, bool], int] = field(default_factory=dict, repr=False,
+                                                          compare=False)
+
+    def flush(self) -> None:
+        """Add what `traced` counted since the last flush to `edges` and `guards`."""
+        _moved(self.raw_edges, self.edges)
+        _moved(self.raw_guards, self.guards)
+
+    def clear(self) -> None:
+        """Forget every count, those not flushed yet included."""
+        self.flush()
+        self.edges.clear()
+        self.guards.clear()
 
     def merge(self, other: Coverage) -> None:
         self.edges.update(other.edges)
@@ -98,7 +122,9 @@ def traced(cov: Coverage) -> Iterator[None]:
             def guard(g: Callable[..., bool], name: str, label: str = label
                       ) -> Callable[..., bool]:
                 yes, no = (label, name, True), (label, name, False)  # (the keys made once)
-                counts = cov.guards  # (the same Counter while traced: cleared, never replaced)
+                counts = cov.raw_guards  # (the same dict while traced: never replaced)
+                counts.setdefault(yes, 0)
+                counts.setdefault(no, 0)
 
                 def check(r: Any, a: Any) -> bool:
                     if g(r, a):
@@ -108,9 +134,11 @@ def traced(cov: Coverage) -> Iterator[None]:
                     return False
                 return check
 
-            def taken(r: Any, a: Any, label: str = label, counts: Counter[str] = cov.edges
-                      ) -> None:
+            def taken(r: Any, a: Any, label: str = label,
+                      counts: dict[str, int] = cov.raw_edges) -> None:
                 counts[label] += 1
+
+            cov.raw_edges.setdefault(label, 0)
 
             out.append((tuple(guard(g, n) for g, n in zip(guards, e.conds, strict=True)),
                         target, (*effects, taken)))
@@ -123,4 +151,5 @@ def traced(cov: Coverage) -> Iterator[None]:
         yield
     finally:
         game_module._TABLE, game_module._EVENTLESS = old_table, old_eventless
+        cov.flush()
 

@@ -55,6 +55,7 @@ NONE = 255  # an absent seat, card or colour
 _PHASE_ID = {p: i for i, p in enumerate(PHASES)}
 _KINDS = ("wd4", "wd2", "wdc")  # the challengeable kinds of the oracle's record
 _SIDE = {"light": 0, "dark": 1}
+_NO_WINNERS = (0, 0, NONE)  # no winners, none eliminated, no record
 
 
 def fingerprint(key: bytes) -> int:
@@ -120,9 +121,9 @@ class ModelRNG(random.Random):
             self.skip_next = False
             return
         self.fresh = False
-        order = self.order
-        x.sort(key=order.__getitem__)
-        ids = self.rank.to_bytes(4, "little") + bytes([order[c] for c in x])
+        place = self.order.__getitem__  # a card's place in the canonical order
+        x.sort(key=place)
+        ids = self.rank.to_bytes(4, "little") + bytes(map(place, x))
         self.rank += 1
         perm = self._perms.get(ids)
         if perm is None:
@@ -133,7 +134,7 @@ class ModelRNG(random.Random):
             perm = tuple(positions)
             if len(self._perms) < 1 << 16:
                 self._perms[ids] = perm
-        x[:] = [x[k] for k in perm]
+        x[:] = list(map(x.__getitem__, perm))
 
     def random(self) -> float:
         self._start()
@@ -229,30 +230,34 @@ class Codec:
         rotated by `k` seats."""
         seat = self._seat[k]
         cid = fr.card_id.__getitem__
-        col = fr.colour_id
         drawn = st.drawn
         stack = st.stack
+        winners = st.winners
+        eliminated = st.eliminated
+        # (one list display, then `+=`: fewer calls than appending field by field)
         out = [_PHASE_ID[st.phase], seat[st.current], st.direction + 1, seat[st.dealer],
-               _SIDE[st.side], col[st.active_color], NONE if drawn is None else cid(drawn),
-               seat[st.uno_window], seat[st.challenge_by], st.challenge_legal, stack >> 8,
-               stack & 255, st.first_color, seat[st.round_winner], seat[st.winner]]
-        if st.winners or st.eliminated:
-            out.append(len(st.winners))
-            out += sorted([seat[s] for s in st.winners])
-            out.append(len(st.eliminated))
-            out += sorted([seat[s] for s in st.eliminated])
-        else:
-            out += (0, 0)
-        if record is None:
+               _SIDE[st.side], fr.colour_id[st.active_color],
+               NONE if drawn is None else cid(drawn), seat[st.uno_window],
+               seat[st.challenge_by], st.challenge_legal, stack >> 8, stack & 255,
+               st.first_color, seat[st.round_winner], seat[st.winner]]
+        if winners or eliminated:
+            out.append(len(winners))
+            out += sorted([seat[s] for s in winners])
+            out.append(len(eliminated))
+            out += sorted([seat[s] for s in eliminated])
             out.append(NONE)
         else:
-            out += (seat[record[0]], record[1], _KINDS.index(record[2]), col[record[3]])
+            out += _NO_WINNERS
+        if record is not None:  # in place of the NONE above
+            out[-1:] = (seat[record[0]], record[1], _KINDS.index(record[2]),
+                        fr.colour_id[record[3]])
         hands = st.hands
         scores = st.scores
         for t in self._order[k]:
             h = hands[t]
             sc = scores[t]
-            out += (sc >> 8, sc & 255, len(h), *sorted(map(cid, h)))
+            out += (sc >> 8, sc & 255, len(h))
+            out += sorted(map(cid, h))
         draw = st.draw
         out.append(len(draw))
         out += map(cid, draw)
@@ -284,6 +289,9 @@ class Codec:
     def key(self, st: State, record: Any, reduce: bool) -> bytes:
         """The visited-set key: canonical with symmetry reduction, else the plain encoding."""
         if reduce:
+            frames = self.anchored[st.active_color]
+            if len(frames) == 1 and not self.seat_symmetry:  # `canonical`'s one encoding
+                return self.encode(st, record, frames[0], 0)
             return self.canonical(st, record)[0]
         return self.encode(st, record, self.identity, 0)
 
@@ -308,19 +316,18 @@ class Codec:
         else:
             record = (b[i], bool(b[i + 1]), _KINDS[b[i + 2]], colour.get(b[i + 3]))
             i += 4
+        card = self.cards.__getitem__
         hands: list[list[Card]] = []
         scores: list[int] = []
         for _ in range(n):
             scores.append((b[i] << 8) | b[i + 1])
-            m = b[i + 2]
-            hands.append([cards[c] for c in b[i + 3:i + 3 + m]])
-            i += 3 + m
-        m = b[i]
-        draw = [cards[c] for c in b[i + 1:i + 1 + m]]
-        i += 1 + m
-        m = b[i]
-        rest = [cards[c] for c in b[i + 1:i + 1 + m]]
-        i += 1 + m
+            j = i + 3 + b[i + 2]
+            hands.append(list(map(card, b[i + 3:j])))
+            i = j
+        j = i + 1 + b[i]
+        draw = list(map(card, b[i + 1:j]))
+        i = j + 1 + b[j]
+        rest = list(map(card, b[j + 1:i]))
         if self.flip or not rest:
             discard = rest
         else:

@@ -9,7 +9,8 @@ check, one copy of each shared with the fuzzer:
   postconditions of `uno_fsm.oracle` on the facts of the reduced ruleset (`oracle.Facts`);
   a listed action refused, or any other exception, is a violation (`ENGINE.CRASH`);
 - `illegal` candidates (`uno_fsm.illegal_actions`, drawn deterministically from the state):
-  refused with a coded `IllegalAction`, the state unchanged (`check_rejected`);
+  refused with a coded `IllegalAction`, the state unchanged (`check_rejected`); tried before
+  the listed actions, on the state as loaded (their findings reported after the actions');
 
 and returns the canonical keys of the successors with what it found. It knows nothing of
 where it runs or of the visited set (uno_fsm/modelcheck/search.py holds that): the same code
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,18 +67,28 @@ class ChunkResult:
     cpu: float = 0.0
 
 
-class _Pick:
+def _picker(seed: int) -> Callable[[Any], Any]:
     """A deterministic choice from a sequence (a 64-bit LCG seeded per state): the illegal
-    candidates of a state are the same wherever and whenever it is expanded."""
+    candidates of a state are the same wherever and whenever it is expanded. (A closure: a
+    call costs less than an instance's `__call__`.)"""
+    h = seed
 
-    __slots__ = ("h",)
+    def pick(seq: Any) -> Any:
+        nonlocal h
+        h = (h * 6364136223846793005 + 1442695040888963407) & _MASK
+        return seq[(h >> 33) % len(seq)]
 
-    def __init__(self, seed: int) -> None:
-        self.h = seed
+    return pick
 
-    def __call__(self, seq: Any) -> Any:
-        self.h = (self.h * 6364136223846793005 + 1442695040888963407) & _MASK
-        return seq[(self.h >> 33) % len(seq)]
+
+def _among(a: Action, legal: list[Action]) -> bool:
+    """`a in legal`, the kinds compared first: an action equals only actions of its kind, so
+    the dataclass's `__eq__` (Python code) is called for those alone."""
+    kind = a.kind
+    for x in legal:
+        if x.kind == kind and x == a:
+            return True
+    return False
 
 
 def symmetries(params: Any) -> tuple[bool, bool]:
@@ -186,9 +198,9 @@ class Expander:
         stats = oracle.STATS
         stats.checked = Counter()
         cov = self.coverage
-        cov.edges.clear()
-        cov.guards.clear()
+        cov.clear()
         states = [self.expand(key, expand) for _, key in items]
+        cov.flush()
         return ChunkResult(states, Counter(cov.edges), Counter(cov.guards), stats.checked,
                            time.process_time() - cpu)
 
@@ -221,7 +233,14 @@ class Expander:
         facts = self.facts
         codec = self.codec
         reduce = self.reduce
-        dirty = False
+        # the illegal candidates first, on the state as loaded: each refusal is checked to
+        # leave it unchanged (`check_rejected`: every field, the log, no draw from the
+        # generator), so the first listed action needs no restore unless one was not; their
+        # findings are reported after the transitions', as before
+        refused: list[Found] = []
+        if self.c.illegal:
+            self._illegal(key, g, legal, before, base, order, refused)
+        dirty = bool(refused)
         for k, a in enumerate(acts):
             if dirty:
                 restore(st, before)
@@ -250,12 +269,7 @@ class Expander:
                               f"no game can hold ({type(exc).__name__}: {exc})", k, a))
         if len(legal) == 1:
             flags |= FORCED
-        if self.c.illegal:
-            if dirty:
-                restore(st, before)
-                g.log = []
-            r.listed, r.turn_playable = listed, playable
-            self._illegal(key, g, legal, before, base, order, viols)
+        viols += refused
         return (flags, succs, viols)
 
     def _referee(self, g: Game) -> list[Action]:
@@ -277,10 +291,10 @@ class Expander:
     def _illegal(self, key: bytes, g: Game, legal: list[Action], before: State, base: int,
                  order: dict[Card, int], viols: list[Found]) -> None:
         # the fingerprint of `key`: `load` gave it as the shuffles' seed when reducing
-        pick = _Pick(base ^ self.seed if self.reduce else fingerprint(key))
+        pick = _picker(base ^ self.seed if self.reduce else fingerprint(key))
         for _ in range(self.c.illegal):
             a = illegal_candidate(g, pick, self.kinds)
-            if a in legal:
+            if _among(a, legal):
                 continue
             self.rng.begin(base, order)
             err: BaseException | None = None

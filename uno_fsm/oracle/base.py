@@ -32,6 +32,7 @@ from uno_fsm.checks import (  # noqa: F401 - shared by the oracle's modules
     has_catch,
     playable,
     step_seat,
+    tally,
 )
 from uno_fsm.params import (
     _get,  # the one reader of a dotted ruleset parameter

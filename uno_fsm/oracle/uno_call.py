@@ -60,9 +60,15 @@ def check_window(action: Action, legal: list[Action]) -> None:
               f"a catch is still listed after {action}: "
               f"{[str(a) for a in legal if a.kind == 'catch']}")
     elif action.kind == "play":
-        others = [a for a in legal if a.kind == "catch" and a.target != action.player]
-        check(not others, "CL.UNO.WINDOW", "" if not others else
-              f"after {action} another player can still be caught: {[str(a) for a in others]}")
+        p = action.player
+        ok = True
+        for a in legal:  # (a loop, not a list: it runs after every play)
+            if a.kind == "catch" and a.target != p:
+                ok = False
+                break
+        check(ok, "CL.UNO.WINDOW", "" if ok else
+              f"after {action} another player can still be caught: "
+              f"{[str(a) for a in legal if a.kind == 'catch' and a.target != p]}")
 
 
 def check_left_one(p: int, action: Action, game: Game, legal: list[Action]) -> None:
