@@ -163,6 +163,16 @@ def test_action_json_round_trip() -> None:
         assert Action.from_dict(a.to_dict()) == a
 
 
+def test_state_fields_are_slots() -> None:
+    """`State` has a fixed set of fields (slots): a misspelled field is refused, not added
+    beside the real one; and every attribute read is the same fast slot read, whether the state
+    was built by `Game.new` or copied (docs/performance.md)."""
+    st = Game.new("classic-official", 4, 1).state
+    with pytest.raises(AttributeError):
+        st.curent = 2  # type: ignore[attr-defined]
+    assert not hasattr(st, "__dict__") and not hasattr(st.copy(), "__dict__")
+
+
 def test_state_copy_is_structural_equal_and_independent() -> None:
     """`State.copy()` (the fuzzer's snapshot) equals the state, RNG included, shares no
     mutable field, and `State.same` agrees with `==` and sees each change."""

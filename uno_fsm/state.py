@@ -15,7 +15,6 @@ import base64
 import binascii
 import random
 import struct
-from copy import copy as shallow_copy
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
@@ -56,7 +55,7 @@ def rng_from_json(value: Any, fmt: str = FORMAT) -> random.Random:
     return rng
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class State:
     """Everything a game is: one instance, mutated in place by the rules."""
 
@@ -173,9 +172,9 @@ class State:
             own.setstate(self.rng.getstate())
         else:
             own = self.rng
-        # a shallow copy keeps the immutable fields (cards are immutable values, shared); the
-        # mutable ones are copied (the fastest way that holds when compiled, setup.py)
-        out = shallow_copy(self)
+        # every field as it is (cards are immutable values, shared), through the constructor
+        # (all fields are its arguments, in order); then the mutable ones are copied
+        out = State(*_ALL_VALUES(self))
         out.hands = [list(h) for h in self.hands]
         out.draw = list(self.draw)
         out.discard = list(self.discard)
@@ -210,3 +209,4 @@ class State:
 _PLAIN = tuple(f for f in fields(State) if f.name != "rng")
 _PLAIN_VALUES = attrgetter(*(f.name for f in _PLAIN))  # every field but the RNG, as one tuple
 _FIELDS = tuple(f.name for f in fields(State))
+_ALL_VALUES = attrgetter(*_FIELDS)  # every field, in the constructor's order (`State.copy`)
