@@ -168,9 +168,20 @@ LISTS: list[Any] = [
     [{1: "x"}],  # a key `1` is not a key `"1"`
     [{"1": "x"}],
     [{"player": 0, "play": "R5", "uno": True}, {"player": 0, "uno": True}],
-    [{"player": 0, "draw": float("nan")}],  # not JSON data to remember
+    [{"player": 0, "draw": float("nan")}],
     [("player", 0)],
+    [["player", 0]],  # a list is not a tuple
+    [{"player": 0, "draw": 0.0}],
+    [{"player": 0, "draw": -0.0}],  # `-0.0` is not `0.0`: its normal form's key differs
+    [{"player": 0, "play": type("Card", (str,), {})("r5")}],  # not plain data: not remembered
 ]
+
+
+def _holding_itself() -> list[Any]:
+    """A list of actions holding itself (an in-process adapter may answer anything)."""
+    actions: list[Any] = [{"player": 0, "draw": True}]
+    actions.append(actions)
+    return actions
 
 
 def test_a_remembered_listing_is_the_listing_made_afresh() -> None:
@@ -186,6 +197,19 @@ def test_a_remembered_listing_is_the_listing_made_afresh() -> None:
                 assert list(got) == list(want)
                 assert [list(a) for a in got.values()] == [list(a) for a in want.values()]
     assert cmp._listings is None  # nothing kept after the run
+
+
+def test_a_list_holding_itself_is_listed_and_not_remembered() -> None:
+    """Its normal form is made afresh each time (the memo's key cannot be written: a key
+    that referred back to the list would remember it, and comparing it with its copy then
+    never ends)."""
+    from conformance import compare as cmp
+
+    actions = _holding_itself()
+    with cmp.listings_remembered():
+        for _ in range(2):
+            assert list(cmp.listing(actions)) == list(_fresh_listing(actions))
+        assert cmp._listings == {} and cmp._seen == {}
 
 
 def test_a_listing_asked_again_of_a_list_changed_since_is_made_afresh() -> None:
