@@ -409,7 +409,8 @@ def _compare_hands(exp: Any, observed: Any) -> list[Mismatch]:
     out: list[Mismatch] = []
     for seat, hand in want.items():
         got = obs.get(seat, MISSING) if isinstance(obs, dict) else MISSING
-        if not isinstance(got, list) or _multiset(got) != _multiset(hand):
+        # (equal lists hold the same cards: their multisets are equal, unsorted or not)
+        if not isinstance(got, list) or (got != hand and _multiset(got) != _multiset(hand)):
             out.append(Mismatch(f"hands.{seat}", exp[_orig_key(exp, seat)],
                                 observed_value(observed, seat)))
     return out

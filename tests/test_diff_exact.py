@@ -238,6 +238,10 @@ HANDS: list[tuple[Any, Any]] = [
     ([["R5"], ["W4"]], {"0": ["R5"], "1": ["w4"]}),
     ({"0": ["R5"]}, None),
     ({"0": None}, {"0": None}),
+    # equal lists of a seat (unsorted, any case) beside another seat's that differ
+    ({"0": ["r5", "G2"], "1": ["W"]}, {0: ["r5", "G2"], 1: ["W4"]}),
+    ({"0": ["R5"], "1": ["B1"]}, {0: ["R6"], 1: ["B1"]}),  # as long, another card
+    ({"0": [1, "R5"]}, {0: [True, "R5"]}),
 ]
 
 
