@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import random
 import time
 from collections import Counter, defaultdict
@@ -804,7 +805,7 @@ class Differ:
         piles of number cards; `deal`: a `start: round` one, the first card turned from the
         pile's top. Each card is drawn from what is left of the deck, ordered simplest first
         (a position never holds more copies of a card than the deck)."""
-        from conformance import specdata
+        from conformance.specdata import ruleset_params
 
         left = [c for c in self._made_deck(ruleset) for _ in range(_copies(ruleset)[c])]
 
@@ -852,7 +853,7 @@ class Differ:
             "current": current,
             "direction": draw(st.sampled_from(("clockwise", "counterclockwise"))),
             "hands": hands, "discard": [*below, top], "active_color": active, "draw": pile}
-        target_ = (specdata.ruleset_params(ruleset).get("scoring") or {}).get("target")
+        target_ = (ruleset_params(ruleset).get("scoring") or {}).get("target")
         if "scoring" in self.features and target_ and draw(st.booleans()):
             setup["scores"] = {str(s): draw(st.integers(0, int(target_) - 1))
                                for s in range(players)}
@@ -1442,8 +1443,10 @@ class Differ:
                      refusal: Refusal | None = None) -> Signature:
         """The group of a divergence at the record's last step (conformance.blame)."""
         last = record.steps[-1] if record.steps else None
-        accepted = [s for s in record.steps[:-1] if s.rejection is None]
-        previous = (accepted[-1].events, accepted[-1].after) if accepted else \
+        # the last step before it that the oracle accepted
+        accepted = next((s for s in itertools.islice(reversed(record.steps), 1, None)
+                         if s.rejection is None), None)
+        previous = (accepted.events, accepted.after) if accepted is not None else \
             (record.setup_events, record.setup_after) if record.steps else None
         if last is not None:
             events = last.events or [{"kind": "", "rule": r} for r in last.rules]

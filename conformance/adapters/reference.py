@@ -159,8 +159,7 @@ class ReferenceAdapter:
         return None
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
-        from uno_fsm import IllegalAction
-        from uno_fsm.errors import CardNotationError
+        from uno_fsm.errors import CardNotationError, IllegalAction  # (not via the package)
 
         if self.game is None:
             raise AdapterError("bad-request", "act before setup")
