@@ -183,8 +183,9 @@ def listings_remembered() -> Iterator[None]:
     `1`, `1` from `"1"`, a key `1` from a key `"1"`: equal bytes are equal data of equal types,
     whose normal form is the same. A fuzzing run normalises the same lists many times (each
     side's at a step, again to name the rule of a difference, again at a resync); marshal
-    writes a list of actions several times faster than JSON. Out of it, nothing is remembered
-    (no run is faster for the runs before it)."""
+    writes a list of actions several times faster than JSON. A list not seen yet is made of
+    actions seen in others: each action's normal form is remembered the same way (`_forms`).
+    Out of it, nothing is remembered (no run is faster for the runs before it)."""
     global _listings
     outer = _listings
     if outer is None:
@@ -195,6 +196,7 @@ def listings_remembered() -> Iterator[None]:
         _listings = outer
         if outer is None:
             _seen.clear()
+            _forms.clear()
 
 
 def listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
@@ -229,15 +231,41 @@ def listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
 
 
 def _listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
+    forms = _forms if _listings is not None else None
     out: dict[str, dict[str, Any]] = {}
     for a in actions:
-        if not isinstance(a, dict) or not _UNLISTED.isdisjoint(a) or \
-                (a.get("uno") and a.keys() <= _UNO_ALONE):
-            continue
-        act = {k: _card(v) if k == "play" else _word(v) if k == "color" else v
-               for k, v in a.items() if k != "uno"}
-        out[_SORTED.encode(act)] = act
+        if forms is None:
+            form = _form(a)
+        else:  # remembered by the action's marshal bytes, as `listing` remembers a list
+            try:
+                key = marshal.dumps(a, MARSHAL_VERSION)
+            except ValueError:  # not plain data
+                form = _form(a)
+            else:
+                form = forms.get(key, _UNKNOWN)
+                if form is _UNKNOWN:
+                    if len(forms) >= LISTING_MEMO:
+                        forms.clear()
+                    form = forms[key] = _form(a)
+        if form is not None:
+            out[form[0]] = form[1]
     return {k: out[k] for k in sorted(out)}
+
+
+_UNKNOWN: Any = object()
+# while `listings_remembered`: an action's marshal bytes -> its `_form`
+_forms: dict[bytes, tuple[str, dict[str, Any]] | None] = {}
+
+
+def _form(a: Any) -> tuple[str, dict[str, Any]] | None:
+    """One listed action's normal form and its JSON text (sorted keys); None for what the
+    normal form leaves out (UNLISTED, an UNO call alone, anything but an object)."""
+    if not isinstance(a, dict) or not _UNLISTED.isdisjoint(a) or \
+            (a.get("uno") and a.keys() <= _UNO_ALONE):
+        return None
+    act = {k: _card(v) if k == "play" else _word(v) if k == "color" else v
+           for k, v in a.items() if k != "uno"}
+    return _SORTED.encode(act), act
 
 
 def legal_actions(actions: list[Any]) -> list[Any]:
