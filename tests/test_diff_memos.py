@@ -51,3 +51,30 @@ def test_the_same_listing_in_another_ruleset_is_checked_again() -> None:
             assert "legal_actions" not in differ.expected(obs, "classic-official")
     finally:
         differ.close()
+
+
+def test_each_kind_of_action_belongs_to_its_features() -> None:
+    """`action_features`, whose sets are made once: each action's own, by ruleset (a swap's
+    are the variants' of the ruleset)."""
+    from conformance.divergence import action_features
+
+    classic, flip = "classic-official", "flip"
+    table = [
+        ({"next_round": True}, classic, {"scoring"}),
+        ({"player": 0, "referee": "hint"}, classic, {"referee-penalties"}),
+        ({"player": 0, "play": "R5"}, classic, {"basic-play"}),
+        ({"player": 0, "play": "R5", "uno": True}, classic, {"basic-play", "uno-call"}),
+        ({"player": 0, "draw": True}, classic, {"basic-play"}),
+        ({"player": 0, "pass": True}, classic, {"draw-then-play"}),
+        ({"player": 1, "challenge": False}, classic, {"wd4"}),
+        ({"player": 1, "challenge": False}, flip, {"flip"}),
+        ({"player": 1, "challenge": True}, classic, {"wd4-challenge"}),
+        ({"player": 1, "challenge": True}, "flip+flip-alt-scoring", {"flip-challenge"}),
+        ({"player": 1, "catch": 0}, classic, {"uno-catch"}),
+        ({"player": 0, "swap": 1}, "classic-official+seven-o", {"seven-o"}),
+        ({"player": 0, "swap": 1}, classic, set()),
+        ({"player": 0, "color": "red"}, classic, {"first-card"}),
+        ({"player": 0, "uno": True}, classic, {"uno-call"}),
+    ]
+    for act, ruleset, want in table:
+        assert action_features(act, ruleset) == want, (act, ruleset)
