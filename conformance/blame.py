@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance import compare as cmp
+
 # The order in which differing observations are reported: the first that differs is "what
 # differs". What the step did to the cards and the table comes before whose turn follows, which
 # is often its consequence (a challenge judged the wrong way gives the cards and the turn to the
@@ -193,9 +195,11 @@ def first_key(keys: Sequence[str]) -> str:
 
     if not keys:
         return ""
-    order = {k: i for i, k in enumerate(KEY_ORDER)}
-    best = min(keys, key=lambda k: (order.get(top(k), len(order)), k))
+    best = min(keys, key=lambda k: (_ORDER.get(top(k), len(_ORDER)), k))
     return best if top(best) == "pending" else top(best)
+
+
+_ORDER = {k: i for i, k in enumerate(KEY_ORDER)}  # `first_key`: a key's place in KEY_ORDER
 
 
 def asked(after: str | None, mismatches: Sequence[str]) -> bool:
@@ -221,9 +225,9 @@ def _symbol(card: str) -> str:
 
 
 def _applies(rule: str, ruleset: str | None) -> bool:
-    from conformance import specdata
+    from conformance.specdata import rules  # (a module: no package's import machinery)
 
-    known = specdata.rules().get(rule)
+    known = rules().get(rule)
     return known is not None and (ruleset is None or not known.rulesets  # base or variant
                                   or bool(set(ruleset.split("+")) & set(known.rulesets)))
 
@@ -345,8 +349,6 @@ def wd4_rule(position: Mapping[str, Any], player: Any, others: bool) -> str:
     `active_color`): a bluff while holding a card of the colour in force, which the rules
     accept (CL.WD4.BLUFF-ACCEPTED); else a legal one, CL.WD4.LEGAL-OTHER-MATCHES when `others`
     (other cards could be played), CL.WD4.LEGAL when not."""
-    from conformance import compare as cmp
-
     hands = cmp.normalize("hands", position.get("hands") or {})
     own = hands.get(str(player), []) if isinstance(hands, dict) else []
     color = str(position.get("active_color") or "")[:1].upper()
@@ -417,8 +419,6 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
     otherwise (a play by another seat than the one to act but as its refusal names it, a
     Wild or Wild Draw Four listed by the implementation alone with no refusal known: the
     step's rule)."""
-    from conformance import compare as cmp
-
     if not (ruleset or "classic").startswith("classic") or not at:
         return None
     # each side's normal form keyed by each action's JSON text (`compare.listing`)
@@ -437,7 +437,7 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
             return drawn
         if key in ref and action.get("draw") is True and pending.get("decision") == "play" \
                 and str(action.get("player")) == str(pending.get("player")) and any(
-                    isinstance(a, Mapping) and "play" in a and
+                    (isinstance(a, dict) or isinstance(a, Mapping)) and "play" in a and
                     str(a.get("player")) == str(action["player"]) for a in everything):
             return "CL.DRAW.UNWILLING"  # a draw refused to one who could play instead
         card = str(action.get("play") or "").upper()
@@ -455,7 +455,8 @@ def listing_rule(listed: tuple[Any, Any], at: Mapping[str, Any] | None,
         elif card == "W4":
             if not isinstance(at.get("hands"), Mapping):
                 continue  # (the reference lists every Wild Draw Four held: the bluff too)
-            others = any(isinstance(a, Mapping) and str(a.get("play") or "W4").upper() != "W4"
+            others = any((isinstance(a, dict) or isinstance(a, Mapping))
+                         and str(a.get("play") or "W4").upper() != "W4"
                          and str(a.get("player")) == str(action["player"]) for a in everything)
             rule = wd4_rule(at, action["player"], others)
         elif card == "W":
@@ -481,8 +482,6 @@ def _after_draw(action: Mapping[str, Any], by_reference: bool, pending: Mapping[
     listed by the implementation alone, a card the reference does not let be played (not the
     drawn one) or a second draw, CL.DRAW.ONLY-DRAWN (the reference's own rule for refusing
     either). None for any other action or decision."""
-    from conformance import compare as cmp
-
     if pending.get("decision") != "play-drawn" or \
             str(action.get("player")) != str(pending.get("player")):
         return None
@@ -506,7 +505,8 @@ def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
 
     out = []
     for m in mismatches:
-        get = m.get if isinstance(m, Mapping) else lambda k, m=m: getattr(m, k, None)
+        get = m.get if isinstance(m, dict) or isinstance(m, Mapping) else \
+            lambda k, m=m: getattr(m, k, None)
         key = str(get("key") or "")
         want, got = count(get("expected")), count(get("observed"))
         if key.split(".", 1)[0] in ("hands", "hand_sizes") and want is not None and \
@@ -519,7 +519,8 @@ def top_taken(mismatches: Sequence[Any]) -> bool:
     """Whether `mismatches` (`compare.Mismatch`, or their JSON form) show an implementation
     whose discard pile is empty where the reference's holds its top card."""
     for m in mismatches:
-        get = m.get if isinstance(m, Mapping) else lambda k, m=m: getattr(m, k, None)
+        get = m.get if isinstance(m, dict) or isinstance(m, Mapping) else \
+            lambda k, m=m: getattr(m, k, None)
         want, got = get("expected"), get("observed")
         if get("key") == "discard_size" and isinstance(want, int) and want >= 1 and got == 0:
             return True

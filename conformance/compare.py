@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import marshal
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -160,26 +161,31 @@ def normalize(key: str, value: Any) -> Any:
 UNLISTED = ("catch", "next_round", "referee")
 _UNLISTED = frozenset(UNLISTED)
 _UNO_ALONE = frozenset(("player", "uno"))
-# `json.dumps(..., sort_keys=True)` without an encoder made for each call; the memo's keys
+# `json.dumps(..., sort_keys=True)` without an encoder made for each call
 _SORTED = json.JSONEncoder(sort_keys=True)
-_PLAIN = json.JSONEncoder(allow_nan=False)
 LISTING_MEMO = 4096  # normal forms remembered while `listings_remembered` (then cleared)
-_listings: dict[str, tuple[Any, dict[str, dict[str, Any]]]] | None = None
-# ... and by the list object itself: the id of a list asked for -> (that list, the data its
-# JSON text read back as, its normal form): a step normalises the same observation's list
-# several times (to compare it, to name the rule of a difference, to check its features)
+# the memo's keys: a format without references between objects, so that the bytes are the
+# data's alone (not how it shares objects) and a list holding itself is refused
+MARSHAL_VERSION = 2
+_listings: dict[bytes, tuple[Any, dict[str, dict[str, Any]]]] | None = None
+# ... and by the list object itself: the id of a list asked for -> (that list, a copy of the
+# data it was, its normal form): a step normalises the same observation's list several times
+# (to compare it, to name the rule of a difference, to check its features)
 _seen: dict[int, tuple[list[Any], Any, dict[str, dict[str, Any]]]] = {}
 
 
 @contextlib.contextmanager
 def listings_remembered() -> Iterator[None]:
     """Within it, `listing` remembers the normal forms it made, keyed by the list's value: its
-    JSON text (`true` is not `1`, nor `1` `"1"`), and only for a list equal to the data that
-    text reads back as, which a hit must equal too (a key `1` is not a key `"1"`; a list that
-    is not JSON data is not remembered): a
-    fuzzing run normalises the same lists many times (each side's at a step, again to name
-    the rule of a difference, again at a resync). Out of it, nothing is remembered (no run is
-    faster for the runs before it)."""
+    `marshal` bytes (MARSHAL_VERSION), which only plain data has (dicts, lists, strings,
+    numbers, booleans, None and the like, of exactly those types: a subclass, another object,
+    a list holding itself or nested too deep is not remembered) and which tell `true` from
+    `1`, `1` from `"1"`, a key `1` from a key `"1"`: equal bytes are equal data of equal types,
+    whose normal form is the same. A fuzzing run normalises the same lists many times (each
+    side's at a step, again to name the rule of a difference, again at a resync); marshal
+    writes a list of actions several times faster than JSON. A list not seen yet is made of
+    actions seen in others: each action's normal form is remembered the same way (`_forms`).
+    Out of it, nothing is remembered (no run is faster for the runs before it)."""
     global _listings
     outer = _listings
     if outer is None:
@@ -190,6 +196,7 @@ def listings_remembered() -> Iterator[None]:
         _listings = outer
         if outer is None:
             _seen.clear()
+            _forms.clear()
 
 
 def listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
@@ -205,21 +212,18 @@ def listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
         # this would not see)
         return seen[2]
     try:
-        text = _PLAIN.encode(actions)
-    except (TypeError, ValueError):  # not JSON data
+        key = marshal.dumps(actions, MARSHAL_VERSION)
+    except ValueError:  # not plain data
         return _listing(actions)
-    got = memo.get(text)
-    if got is not None and got[0] == actions:
-        normal = got[1]
-        data = got[0]
+    got = memo.get(key)
+    if got is not None:
+        data, normal = got
     else:
         normal = _listing(actions)
-        data = json.loads(text)
-        if data != actions:  # not the data its text reads back as (a key `1` is not)
-            return normal
+        data = marshal.loads(key)  # a copy (the caller may change its list)
         if len(memo) >= LISTING_MEMO:
             memo.clear()
-        memo[text] = (data, normal)
+        memo[key] = (data, normal)
     if len(_seen) >= LISTING_MEMO:
         _seen.clear()
     _seen[id(actions)] = (actions, data, normal)
@@ -227,15 +231,41 @@ def listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
 
 
 def _listing(actions: list[Any]) -> dict[str, dict[str, Any]]:
+    forms = _forms if _listings is not None else None
     out: dict[str, dict[str, Any]] = {}
     for a in actions:
-        if not isinstance(a, dict) or not _UNLISTED.isdisjoint(a) or \
-                (a.get("uno") and a.keys() <= _UNO_ALONE):
-            continue
-        act = {k: _card(v) if k == "play" else _word(v) if k == "color" else v
-               for k, v in a.items() if k != "uno"}
-        out[_SORTED.encode(act)] = act
+        if forms is None:
+            form = _form(a)
+        else:  # remembered by the action's marshal bytes, as `listing` remembers a list
+            try:
+                key = marshal.dumps(a, MARSHAL_VERSION)
+            except ValueError:  # not plain data
+                form = _form(a)
+            else:
+                form = forms.get(key, _UNKNOWN)
+                if form is _UNKNOWN:
+                    if len(forms) >= LISTING_MEMO:
+                        forms.clear()
+                    form = forms[key] = _form(a)
+        if form is not None:
+            out[form[0]] = form[1]
     return {k: out[k] for k in sorted(out)}
+
+
+_UNKNOWN: Any = object()
+# while `listings_remembered`: an action's marshal bytes -> its `_form`
+_forms: dict[bytes, tuple[str, dict[str, Any]] | None] = {}
+
+
+def _form(a: Any) -> tuple[str, dict[str, Any]] | None:
+    """One listed action's normal form and its JSON text (sorted keys); None for what the
+    normal form leaves out (UNLISTED, an UNO call alone, anything but an object)."""
+    if not isinstance(a, dict) or not _UNLISTED.isdisjoint(a) or \
+            (a.get("uno") and a.keys() <= _UNO_ALONE):
+        return None
+    act = {k: _card(v) if k == "play" else _word(v) if k == "color" else v
+           for k, v in a.items() if k != "uno"}
+    return _SORTED.encode(act), act
 
 
 def legal_actions(actions: list[Any]) -> list[Any]:
@@ -407,7 +437,8 @@ def _compare_hands(exp: Any, observed: Any) -> list[Mismatch]:
     out: list[Mismatch] = []
     for seat, hand in want.items():
         got = obs.get(seat, MISSING) if isinstance(obs, dict) else MISSING
-        if not isinstance(got, list) or _multiset(got) != _multiset(hand):
+        # (equal lists hold the same cards: their multisets are equal, unsorted or not)
+        if not isinstance(got, list) or (got != hand and _multiset(got) != _multiset(hand)):
             out.append(Mismatch(f"hands.{seat}", exp[_orig_key(exp, seat)],
                                 observed_value(observed, seat)))
     return out

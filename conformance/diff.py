@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import random
 import time
 from collections import Counter, defaultdict
@@ -592,6 +593,8 @@ class Differ:
         self.confirm_runs = confirm_runs  # 0: report groups as found, unconfirmed (benchmarks)
         self._positions: dict[tuple[Any, ...], dict[str, Any] | None] = {}
         self._fixed_seen: dict[str, dict[str, Any]] = {}  # `_fixed`'s answers, by value
+        # `_all_allowed`'s answers: id of a listing's normal form -> (it, ruleset, answer)
+        self._allowed_seen: dict[int, tuple[dict[str, Any], str, bool]] = {}
         self._raised: dict[Group, Divergence] = {}  # this batch's
         self._shrink_end: float | None = None
         self.on_progress = on_progress
@@ -802,7 +805,7 @@ class Differ:
         piles of number cards; `deal`: a `start: round` one, the first card turned from the
         pile's top. Each card is drawn from what is left of the deck, ordered simplest first
         (a position never holds more copies of a card than the deck)."""
-        from conformance import specdata
+        from conformance.specdata import ruleset_params
 
         left = [c for c in self._made_deck(ruleset) for _ in range(_copies(ruleset)[c])]
 
@@ -850,7 +853,7 @@ class Differ:
             "current": current,
             "direction": draw(st.sampled_from(("clockwise", "counterclockwise"))),
             "hands": hands, "discard": [*below, top], "active_color": active, "draw": pile}
-        target_ = (specdata.ruleset_params(ruleset).get("scoring") or {}).get("target")
+        target_ = (ruleset_params(ruleset).get("scoring") or {}).get("target")
         if "scoring" in self.features and target_ and draw(st.booleans()):
             setup["scores"] = {str(s): draw(st.integers(0, int(target_) - 1))
                                for s in range(players)}
@@ -1164,7 +1167,8 @@ class Differ:
         self._progress()
         listed = any(a is act for a in o_before["legal_actions"]) or \
             _norm(act) in {_norm(a) for a in o_before["legal_actions"]}
-        self.impl.send(act_observe_calls(act, self.compared))  # it works while the oracle does
+        if self.impl.pipelines():  # it works while the oracle does
+            self.impl.send(act_observe_calls(act, self.compared))
         o_rej, o_obs = self._o(self.oracle.act_observe, act, self.oracle_keys)
         if o_rej is not None and listed and act.get("next_round") and \
                 o_rej.get("code") in SETUP_CODES:
@@ -1384,10 +1388,24 @@ class Differ:
         compares (`compare.legal_actions`) is within the implementation's features (the
         reference lists a challenge an implementation without it cannot list)."""
         expect = {k: o_obs[k] for k in self.compared}
-        if "legal_actions" in expect and not all(
-                self.allowed(a, ruleset) for a in cmp.legal_actions(expect["legal_actions"])):
+        if "legal_actions" in expect and \
+                not self._all_allowed(cmp.listing(expect["legal_actions"]), ruleset):
             del expect["legal_actions"]
         return expect
+
+    def _all_allowed(self, normal: dict[str, dict[str, Any]], ruleset: str) -> bool:
+        """Whether every action of a listing's normal form (`compare.listing`) is within the
+        implementation's features: remembered for that very normal form (`listing` shares
+        one for equal lists during a run, and it is not changed: kept here, its id is not
+        another's) and the ruleset; the features are the implementation's, fixed."""
+        got = self._allowed_seen.get(id(normal))
+        if got is not None and got[0] is normal and got[1] == ruleset:
+            return got[2]
+        answer = all(self.allowed(a, ruleset) for a in normal.values())
+        if len(self._allowed_seen) >= POSITION_CACHE:
+            self._allowed_seen.clear()
+        self._allowed_seen[id(normal)] = (normal, ruleset, answer)
+        return answer
 
     def _accepting(self, o_obs: dict[str, Any], ruleset: str) -> bool:
         """The oracle waits for a challenge decision the implementation cannot make (it lacks
@@ -1425,8 +1443,10 @@ class Differ:
                      refusal: Refusal | None = None) -> Signature:
         """The group of a divergence at the record's last step (conformance.blame)."""
         last = record.steps[-1] if record.steps else None
-        accepted = [s for s in record.steps[:-1] if s.rejection is None]
-        previous = (accepted[-1].events, accepted[-1].after) if accepted else \
+        # the last step before it that the oracle accepted
+        accepted = next((s for s in itertools.islice(reversed(record.steps), 1, None)
+                         if s.rejection is None), None)
+        previous = (accepted.events, accepted.after) if accepted is not None else \
             (record.setup_events, record.setup_after) if record.steps else None
         if last is not None:
             events = last.events or [{"kind": "", "rule": r} for r in last.rules]
@@ -1448,8 +1468,6 @@ class Differ:
         and the example goes on from a fresh set-up ("resync"), or ends. The `Divergence`
         itself (and its `message`, given as a function where it costs) is made only where it
         is kept: a new group, or a known one's smaller example (its size is the record's)."""
-        from conformance.diff_scenarios import scenario_features
-
         if expect is None:
             expect = self.expected(o_obs, record.ruleset)
         setup_events = list(o_obs.get("events") or []) if not record.steps else []
@@ -1484,6 +1502,8 @@ class Differ:
                 if record.size < known.size:  # reduced first (conformance.reduce)
                     self.smallest[key] = made()
             return "resync" if resync and not record.shuffled else "end"
+        from conformance.diff_scenarios import scenario_features
+
         div = made()
         if not scenario_features(div) <= self.features:
             self.stats.out_of_scope += 1

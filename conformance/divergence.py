@@ -111,35 +111,50 @@ class Divergence:
                 "expect": self.expect, "observed": self.observed, "shuffled": self.shuffled}
 
 
-def action_features(act: dict[str, Any], ruleset: str) -> set[str]:
-    """The features (spec/features.yaml) an action belongs to."""
-    parts = ruleset.split("+")
+def action_features(act: dict[str, Any], ruleset: str) -> frozenset[str]:
+    """The features (spec/features.yaml) an action belongs to (the fuzzer asks at every step,
+    for every listed action: the sets are made once)."""
     if act.get("next_round"):
-        return {"scoring"}
+        return _SCORING
     if "referee" in act:
-        return {"referee-penalties"}
+        return _REFEREE
     if "play" in act:
-        return {"basic-play", "uno-call"} if act.get("uno") else {"basic-play"}
+        return _PLAY_UNO if act.get("uno") else _BASIC
     if act.get("draw"):
-        return {"basic-play"}
+        return _BASIC
     if act.get("pass"):
-        return {"draw-then-play"}
+        return _DRAW_THEN_PLAY
     if "challenge" in act:
+        flip = ruleset.split("+", 1)[0] == "flip"
         if act["challenge"] is False:  # accepting the card is the card's own feature
-            return {"flip"} if parts[0] == "flip" else {"wd4"}
-        return {"flip-challenge"} if parts[0] == "flip" else {"wd4-challenge"}
+            return _FLIP if flip else _WD4
+        return _FLIP_CHALLENGE if flip else _WD4_CHALLENGE
     if "catch" in act:
-        return {"uno-catch"}
+        return _UNO_CATCH
     if "swap" in act:  # a variant's decision: the features of the ruleset's variants
         from conformance.specdata import variant_features
 
         known = variant_features()
-        return {known[p].feature for p in parts[1:] if p in known}
+        return frozenset(known[p].feature for p in ruleset.split("+")[1:] if p in known)
     if "color" in act:
-        return {"first-card"}
+        return _FIRST_CARD
     if act.get("uno"):
-        return {"uno-call"}
-    return {"basic-play"}
+        return _UNO_CALL
+    return _BASIC
+
+
+_SCORING = frozenset({"scoring"})
+_REFEREE = frozenset({"referee-penalties"})
+_BASIC = frozenset({"basic-play"})
+_PLAY_UNO = frozenset({"basic-play", "uno-call"})
+_DRAW_THEN_PLAY = frozenset({"draw-then-play"})
+_FLIP = frozenset({"flip"})
+_WD4 = frozenset({"wd4"})
+_FLIP_CHALLENGE = frozenset({"flip-challenge"})
+_WD4_CHALLENGE = frozenset({"wd4-challenge"})
+_UNO_CATCH = frozenset({"uno-catch"})
+_FIRST_CARD = frozenset({"first-card"})
+_UNO_CALL = frozenset({"uno-call"})
 
 
 def stateable(expect: dict[str, Any]) -> dict[str, Any]:

@@ -155,9 +155,15 @@ def test_the_rlcard_setup_leaves_rlcards_random_state_where_its_constructors_do(
 
 
 def _fresh_listing(actions: Any) -> Any:
+    """The normal form made afresh, each action's own (`compare._form`), nothing remembered."""
     from conformance import compare as cmp
 
-    return cmp._listing(actions)
+    out = {}
+    for a in actions:
+        form = cmp._form(a)
+        if form is not None:
+            out[form[0]] = form[1]
+    return {k: out[k] for k in sorted(out)}
 
 
 LISTS: list[Any] = [
@@ -168,9 +174,20 @@ LISTS: list[Any] = [
     [{1: "x"}],  # a key `1` is not a key `"1"`
     [{"1": "x"}],
     [{"player": 0, "play": "R5", "uno": True}, {"player": 0, "uno": True}],
-    [{"player": 0, "draw": float("nan")}],  # not JSON data to remember
+    [{"player": 0, "draw": float("nan")}],
     [("player", 0)],
+    [["player", 0]],  # a list is not a tuple
+    [{"player": 0, "draw": 0.0}],
+    [{"player": 0, "draw": -0.0}],  # `-0.0` is not `0.0`: its normal form's key differs
+    [{"player": 0, "play": type("Card", (str,), {})("r5")}],  # not plain data: not remembered
 ]
+
+
+def _holding_itself() -> list[Any]:
+    """A list of actions holding itself (an in-process adapter may answer anything)."""
+    actions: list[Any] = [{"player": 0, "draw": True}]
+    actions.append(actions)
+    return actions
 
 
 def test_a_remembered_listing_is_the_listing_made_afresh() -> None:
@@ -185,7 +202,20 @@ def test_a_remembered_listing_is_the_listing_made_afresh() -> None:
                     == [type(v) for a in want.values() for v in a.values()]
                 assert list(got) == list(want)
                 assert [list(a) for a in got.values()] == [list(a) for a in want.values()]
-    assert cmp._listings is None  # nothing kept after the run
+    assert cmp._listings is None and cmp._forms == {}  # nothing kept after the run
+
+
+def test_a_list_holding_itself_is_listed_and_not_remembered() -> None:
+    """Its normal form is made afresh each time (the memo's key cannot be written: a key
+    that referred back to the list would remember it, and comparing it with its copy then
+    never ends)."""
+    from conformance import compare as cmp
+
+    actions = _holding_itself()
+    with cmp.listings_remembered():
+        for _ in range(2):
+            assert list(cmp.listing(actions)) == list(_fresh_listing(actions))
+        assert cmp._listings == {} and cmp._seen == {}
 
 
 def test_a_listing_asked_again_of_a_list_changed_since_is_made_afresh() -> None:
@@ -214,6 +244,10 @@ HANDS: list[tuple[Any, Any]] = [
     ([["R5"], ["W4"]], {"0": ["R5"], "1": ["w4"]}),
     ({"0": ["R5"]}, None),
     ({"0": None}, {"0": None}),
+    # equal lists of a seat (unsorted, any case) beside another seat's that differ
+    ({"0": ["r5", "G2"], "1": ["W"]}, {0: ["r5", "G2"], 1: ["W4"]}),
+    ({"0": ["R5"], "1": ["B1"]}, {0: ["R6"], 1: ["B1"]}),  # as long, another card
+    ({"0": [1, "R5"]}, {0: [True, "R5"]}),
 ]
 
 

@@ -127,6 +127,22 @@ def test_exact_position_is_set_in_rlcards_objects() -> None:
         "round_over": False, "winner": None}
 
 
+def test_every_card_is_counted_by_its_text_even_one_the_setup_did_not_make() -> None:
+    """`card_counts` and `total_cards` count the deck, the discards and the hands; a card put
+    in by anything but the set-up (RLCard's own constructor) is named by its fields."""
+    a = _setup()
+    keys = ["card_counts", "total_cards", "hands"]
+    assert a.observe(keys) == {
+        "card_counts": {"R3": 1, "G8": 1, "B1": 1, "B3": 1, "Y5": 1, "R4": 1, "W": 1,
+                        "Y9": 1, "B2": 1, "W4": 1, "G2": 1},
+        "total_cards": 11, "hands": {0: ["R4", "W"], 1: ["Y9", "B2", "W4"], 2: ["G2"]}}
+    a.game.dealer.deck.insert(0, make_card("R4"))
+    a.game.players[2].hand.append(make_card("GS"))
+    obs = a.observe(keys)
+    assert obs["card_counts"]["R4"] == 2 and obs["card_counts"]["GS"] == 1
+    assert obs["total_cards"] == 13 and obs["hands"][2] == ["G2", "GS"]
+
+
 def test_wild_on_top_carries_the_active_colour() -> None:
     a = _setup(discard=["B3", "W"], active_color="green")
     assert a.game.round.target.color == "g"

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from conformance.protocol import PROTOCOL, AdapterError, Unsupported, setup_request
@@ -157,8 +159,7 @@ class ReferenceAdapter:
         return None
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
-        from uno_fsm import IllegalAction
-        from uno_fsm.errors import CardNotationError
+        from uno_fsm.errors import CardNotationError, IllegalAction  # (not via the package)
 
         if self.game is None:
             raise AdapterError("bad-request", "act before setup")
@@ -280,75 +281,15 @@ class ReferenceAdapter:
         return Action.call_uno(player)
 
     def observe(self, keys: list[str]) -> dict[str, Any]:
-        from uno_fsm.cards import color_name
-
         g = self.game
         if g is None:
             raise AdapterError("bad-request", "observe before setup")
-        st = g.state
-        pending = g.pending
         out: dict[str, Any] = {}
         for key in keys:
-            if key == "hands":
-                out[key] = {s: [c.text for c in h] for s, h in enumerate(st.hands)}
-            elif key == "hand_sizes":
-                out[key] = {s: len(h) for s, h in enumerate(st.hands)}
-            elif key == "top":
-                out[key] = st.discard[-1].text if st.discard else None
-            elif key == "active_color":
-                out[key] = color_name(st.active_color)
-            elif key == "current":
-                out[key] = None if pending is None else pending.player
-            elif key == "pending":
-                if pending is None or pending.player is None:
-                    out[key] = {"player": None, "decision": "none"}
-                else:
-                    out[key] = {"player": pending.player,
-                                "decision": DECISION.get(pending.decision, pending.decision)}
-            elif key == "direction":
-                out[key] = "clockwise" if st.direction == 1 else "counterclockwise"
-            elif key == "side":
-                out[key] = st.side
-            elif key == "draw_size":
-                out[key] = len(st.draw)
-            elif key == "discard_size":
-                out[key] = len(st.discard)
-            elif key == "scores":
-                out[key] = dict(enumerate(st.scores))
-            elif key == "round_over":
-                out[key] = g.round_over
-            elif key == "game_over":
-                out[key] = g.is_over
-            elif key == "dealer":
-                out[key] = st.dealer
-            elif key == "total_cards":
-                out[key] = len(st.all_cards())
-            elif key == "card_counts":
-                out[key] = self._card_counts()
-            elif key == "views":
-                from uno_fsm.view import cards_seen
-
-                out[key] = {s: cards_seen(g, s) for s in range(st.players)}
-            elif key == "legal_actions":
-                out[key] = [_act_dict(a) for a in g.legal_actions()]
-            elif key == "rules_applied":
-                out[key] = list(self.applied)
-            elif key == "events":
-                out[key] = [_event_dict(e) for e in self.events]
-            elif key == "shuffled":
-                out[key] = self.shuffled
-            elif key == "position":
-                out[key] = {"version": POSITION_VERSION, "turn": self._turn_position(),
-                            "deal": self._deal_position()}
-            elif key == "turn_position":  # `position`'s `turn` alone: no deal computed
-                out[key] = self._turn_position()
-            elif key == "eliminated":  # DESAFIO.ELIMINATE: the seats out of the game
-                out[key] = list(st.eliminated)
-            elif key == "winner":
-                # FLALT.TIE: a shared win is reported as the list of the tied seats
-                out[key] = g.winners if len(g.winners) > 1 else g.winner
-            else:
+            answer = _OBSERVERS.get(key)
+            if answer is None:
                 raise Unsupported(f"observation {key!r}")
+            out[key] = answer(self, g)
         return out
 
     def match(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -393,9 +334,6 @@ class ReferenceAdapter:
 
     def _card_counts(self) -> dict[str, Any]:
         """Every card in the game counted; in Flip per side, by face."""
-        from collections import Counter
-        from operator import attrgetter
-
         g = self.game
         cards = g.state.all_cards()
         if g.params.game == "flip":
@@ -435,6 +373,58 @@ class ReferenceAdapter:
 
     def close(self) -> None:
         self.game = None
+
+
+def _pending(_a: ReferenceAdapter, g: Any) -> dict[str, Any]:
+    pending = g.pending
+    if pending is None or pending.player is None:
+        return {"player": None, "decision": "none"}
+    return {"player": pending.player, "decision": DECISION.get(pending.decision, pending.decision)}
+
+
+def _active_color(_a: ReferenceAdapter, g: Any) -> str | None:
+    from uno_fsm.cards import color_name
+
+    return color_name(g.state.active_color)
+
+
+def _views(_a: ReferenceAdapter, g: Any) -> dict[int, Any]:
+    from uno_fsm.view import cards_seen
+
+    return {s: cards_seen(g, s) for s in range(g.state.players)}
+
+
+# observation key -> its answer from the adapter and its game (`ReferenceAdapter.observe`: one
+# lookup per key rather than a chain of comparisons, at every step of the fuzzer)
+_OBSERVERS: dict[str, Callable[[ReferenceAdapter, Any], Any]] = {
+    "hands": lambda _a, g: {s: [c.text for c in h] for s, h in enumerate(g.state.hands)},
+    "hand_sizes": lambda _a, g: {s: len(h) for s, h in enumerate(g.state.hands)},
+    "top": lambda _a, g: g.state.discard[-1].text if g.state.discard else None,
+    "active_color": _active_color,
+    "current": lambda _a, g: None if (p := g.pending) is None else p.player,
+    "pending": _pending,
+    "direction": lambda _a, g: "clockwise" if g.state.direction == 1 else "counterclockwise",
+    "side": lambda _a, g: g.state.side,
+    "draw_size": lambda _a, g: len(g.state.draw),
+    "discard_size": lambda _a, g: len(g.state.discard),
+    "scores": lambda _a, g: dict(enumerate(g.state.scores)),
+    "round_over": lambda _a, g: g.round_over,
+    "game_over": lambda _a, g: g.is_over,
+    "dealer": lambda _a, g: g.state.dealer,
+    "total_cards": lambda _a, g: len(g.state.all_cards()),
+    "card_counts": lambda a, _g: a._card_counts(),
+    "views": _views,
+    "legal_actions": lambda _a, g: [_act_dict(x) for x in g.legal_actions()],
+    "rules_applied": lambda a, _g: list(a.applied),
+    "events": lambda a, _g: [_event_dict(e) for e in a.events],
+    "shuffled": lambda a, _g: a.shuffled,
+    "position": lambda a, _g: {"version": POSITION_VERSION, "turn": a._turn_position(),
+                               "deal": a._deal_position()},
+    "turn_position": lambda a, _g: a._turn_position(),  # `position`'s `turn` alone: no deal
+    "eliminated": lambda _a, g: list(g.state.eliminated),  # DESAFIO.ELIMINATE: seats out
+    # FLALT.TIE: a shared win is reported as the list of the tied seats
+    "winner": lambda _a, g: g.winners if len(g.winners) > 1 else g.winner,
+}
 
 
 @dataclass(frozen=True)

@@ -173,6 +173,16 @@ def _card_class() -> Any:
     return UnoCard
 
 
+@functools.cache
+def _game_classes() -> tuple[Any, Any, Any]:
+    """RLCard's `UnoDealer`, `UnoPlayer` and `UnoRound` (imported once, not at each set-up)."""
+    from rlcard.games.uno.dealer import UnoDealer
+    from rlcard.games.uno.player import UnoPlayer
+    from rlcard.games.uno.round import UnoRound
+
+    return UnoDealer, UnoPlayer, UnoRound
+
+
 def action_string(card: str, color: str | None) -> str:
     """Our play (card, colour name) -> RLCard's action string: `R5` -> 'r-5', `W`+green ->
     'g-wild', `W4`+red -> 'r-wild_draw_4'."""
@@ -249,7 +259,7 @@ class RLCardAdapter:
         self.offset = 0  # seat = (rlcard id + offset) % n
         self._rng: Any = None  # the numpy RandomState every game of this adapter uses
         self._templates: dict[int, Any] = {}  # player count -> a new game, copied per setup
-        self._deck: list[int] | None = None
+        self._deck: Any = None  # `_deck_order`
         self._texts: dict[int, str] = {}  # id of a card of the game -> its text (`_card`)
 
     # --- seats ------------------------------------------------------------------------------
@@ -286,10 +296,7 @@ class RLCardAdapter:
             raise AdapterError("bad-request", f"setup: {exc!r}") from exc
 
     def _build(self, setup: dict[str, Any], seed: int) -> Any:
-        import numpy as np
-        from rlcard.games.uno.dealer import UnoDealer
-        from rlcard.games.uno.player import UnoPlayer
-        from rlcard.games.uno.round import UnoRound
+        UnoDealer, UnoPlayer, UnoRound = _game_classes()  # noqa: N806 - RLCard's classes
 
         if setup.get("scores") and any(int(v) for v in dict(setup["scores"]).values()):
             raise Unsupported("RLCard keeps no scores")
@@ -312,6 +319,8 @@ class RLCardAdapter:
         # by the scenario's pile: the shuffle is kept (it advances the random state RLCard's
         # later choices read), the deck is not built.
         if self._rng is None:
+            import numpy as np
+
             self._rng = np.random.RandomState(seed)
         rng = self._rng
         rng.seed(seed)
@@ -326,11 +335,11 @@ class RLCardAdapter:
         game.dealer.np_random = rng
         rng.shuffle(self._deck_order())
         self._texts = {}
-        game.dealer.deck = [self._card(c) for c in reversed(setup.get("draw") or [])]
+        game.dealer.deck = self._cards(reversed(setup.get("draw") or []))
         game.players = [UnoPlayer(i, rng) for i in range(n)]
         hands = {int(k): v for k, v in (setup.get("hands") or {}).items()}
         for seat in range(n):
-            game.players[self.to_rl(seat)].hand = [self._card(c) for c in hands.get(seat, [])]
+            game.players[self.to_rl(seat)].hand = self._cards(hands.get(seat, []))
         rnd = UnoRound(game.dealer, n, rng)
         game.round = rnd
         direction = setup.get("direction", "clockwise")
@@ -348,7 +357,7 @@ class RLCardAdapter:
             return game
         if start != "turn":
             raise AdapterError("bad-request", f"setup: unknown start {start!r}")
-        discard = [self._card(c) for c in setup.get("discard") or []]
+        discard = self._cards(setup.get("discard") or [])
         if not discard:
             raise AdapterError("bad-request", "setup: start: turn needs a discard pile")
         top = discard[-1]
@@ -366,13 +375,18 @@ class RLCardAdapter:
         rnd.current_player = self.to_rl(int(setup.get("current", 0)))
         return game
 
-    def _card(self, text: str) -> Any:
-        """A new card of the game being set up; its text kept (RLCard makes no card of its
-        own during play: every card `observe` names is one of these)."""
-        made = _made(text)
-        card = _card_class()(*made[0])
-        self._texts[id(card)] = made[1]
-        return card
+    def _cards(self, texts: Iterable[str]) -> list[Any]:
+        """New cards of the game being set up, in order; their texts kept (RLCard makes no
+        card of its own during play: every card `observe` names is one of these)."""
+        make = _card_class()
+        known = self._texts
+        out = []
+        for text in texts:
+            args, name = _made(text)
+            card = make(*args)
+            known[id(card)] = name
+            out.append(card)
+        return out
 
     def _text(self, card: Any) -> str:
         return self._texts.get(id(card)) or card_text(card)
@@ -386,13 +400,22 @@ class RLCardAdapter:
         except KeyError:
             return [self._text(c) for c in cards]
 
-    def _deck_order(self) -> list[int]:
-        """A list as long as the deck `UnoDealer` builds (`utils.init_deck`): shuffling it
-        draws what shuffling that deck draws."""
+    def _counts(self, cards: list[Any]) -> dict[str, int]:
+        """How many of each card `cards` holds, by text (counted as they are looked up)."""
+        try:
+            return dict(Counter(map(self._texts.__getitem__, map(id, cards))))
+        except KeyError:  # a card not made by the set-up
+            return dict(Counter(self._text(c) for c in cards))
+
+    def _deck_order(self) -> Any:
+        """An array as long as the deck `UnoDealer` builds (`utils.init_deck`): shuffling it
+        draws what shuffling that deck (a list) draws, one bounded integer per place from the
+        last down (numpy's `RandomState.shuffle`, whose path for a flat array is the faster)."""
         if self._deck is None:
+            import numpy as np
             from rlcard.games.uno.utils import init_deck
 
-            self._deck = list(range(len(init_deck())))
+            self._deck = np.arange(len(init_deck()))
         return self._deck
 
     def new_game(self, n: int) -> Any:
@@ -528,8 +551,7 @@ class RLCardAdapter:
                 if every is None:  # (gathered once for both)
                     every = [*g.dealer.deck, *rnd.played_cards, *(c for p in g.players
                                                                  for c in p.hand)]
-                out[key] = len(every) if key == "total_cards" else \
-                    dict(Counter(self._all_texts(every)))
+                out[key] = len(every) if key == "total_cards" else self._counts(every)
             elif key in ("round_over", "game_over"):
                 out[key] = over
             elif key == "winner":
