@@ -16,7 +16,7 @@ from uno_cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL_CORPUS = ROOT / "conformance" / "corpus" / "classic"
-TINY = ["--repeat", "1", "--games", "1", "--rlcard-games", "2", "--fuzz-examples", "1"]
+TINY = ["--repeat", "1", "--actions", "1", "--fuzz-examples", "1"]  # one game a side
 
 
 def _corpus_file() -> Path:
@@ -103,8 +103,8 @@ def test_rlcard_sides_and_ratios_or_a_clear_note(report: dict[str, Any]) -> None
         entry = games[name]
         assert set(entry["sides"]) == ENGINE_SIDES | RLCARD_SIDES
         for side in RLCARD_SIDES:
-            _check_side(entry["sides"][side], games=2)
-            assert entry["sides"][side]["hands"] == 2  # an RLCard game is one hand
+            _check_side(entry["sides"][side], games=1)
+            assert entry["sides"][side]["hands"] == 1  # an RLCard game is one hand
         # both RLCard loops play the very same games (same seeds, same choices)
         step, loop = entry["sides"]["rlcard_step"], entry["sides"]["rlcard_round_loop"]
         assert step["actions"] == loop["actions"]
@@ -192,6 +192,40 @@ def test_without_rlcard_the_rest_is_measured(monkeypatch: pytest.MonkeyPatch,
     assert set(four["sides"]) == ENGINE_SIDES and four["rlcard"]["compared"] is False
     assert "not installed" in four["rlcard"]["reason"]
     assert "rlcard" not in data["memory"]
+
+
+# ---- the same work on every side, in turns --------------------------------------------------
+def test_every_side_steps_the_same_actions_in_whole_games_and_in_turns() -> None:
+    calls: list[tuple[str, int]] = []
+
+    def side(name: str, length: int) -> Any:
+        def play(j: int) -> bench_games.Tally:  # game j: `length` actions
+            calls.append((name, j))
+            t = bench_games.Tally()
+            t.add_game(1, length, length, 0.0, 1.0, 0.0)
+            return t
+        return play
+
+    sides = {"short": side("short", 300), "long": side("long", 1_700)}
+    actions = 3 * bench_games.TURN + 1
+    done = bench_games._repetition(sides, list(sides), actions, first=0)
+    for name, length in (("short", 300), ("long", 1_700)):
+        t = done[name]
+        # at least `actions`, in whole games, and no game more than needed
+        assert actions <= t.actions < actions + length and t.actions == t.games * length
+        # game j of a side is game j: the same games in every repetition
+        assert [j for n, j in calls if n == name] == list(range(t.games))
+    # in turns: at no moment is one side more than a turn (and a game) ahead of the other
+    stepped = {"short": 0, "long": 0}
+    ahead = 0
+    for name, _ in calls:
+        stepped[name] += 300 if name == "short" else 1_700
+        ahead = max(ahead, abs(stepped["short"] - stepped["long"]))
+    assert ahead <= bench_games.TURN + 1_700 < actions
+    # another repetition starts its turns with another side
+    calls.clear()
+    bench_games._repetition(sides, list(sides), bench_games.TURN, first=1)
+    assert calls[0][0] == "short"
 
 
 # ---- RLCard's policy on the engine (the like-for-like side) --------------------------------

@@ -105,7 +105,7 @@ def test_memory_limit(command: list[str], value: str, why: str, tmp_path: Path,
      "(see `uno-fsm bench --help`)"),
     (["bench", "--fuzz-examples", "0"], "uno-fsm bench: argument --fuzz-examples: 0 is not at "
      "least 1 (see `uno-fsm bench --help`)"),
-    (["bench", "--games", "2.5"], "uno-fsm bench: argument --games: not a whole number: '2.5' "
+    (["bench", "--actions", "2.5"], "uno-fsm bench: argument --actions: not a whole number: '2.5' "
      "(see `uno-fsm bench --help`)"),
     (["simulate", "--max-actions", "0"], "uno-fsm simulate: argument --max-actions: 0 is not "
      "at least 1 (see `uno-fsm simulate --help`)"),

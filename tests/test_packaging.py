@@ -228,7 +228,7 @@ def test_the_bench_says_it_measured_the_compiled_engine(compiled_site: Path,
                                                         tmp_path: Path) -> None:
     corpus = ROOT / "conformance" / "corpus" / "classic" / "skip.yaml"
     bench = _run(compiled_site, tmp_path, "bench", "--format", "json", "--repeat", "1",
-                 "--games", "1", "--rlcard-games", "2", "--fuzz-examples", "1",
+                 "--actions", "1", "--fuzz-examples", "1",
                  "--corpus", str(corpus))
     assert bench.returncode == 0, bench.stderr
     assert json.loads(bench.stdout)["machine"]["engine_build"] == "mypyc"

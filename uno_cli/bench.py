@@ -17,7 +17,7 @@ One run measures, after a warm-up, `--repeat` repetitions of each workload and r
   stdio, for a fixed number of examples (5 per fuzzing example) and seed;
 - the peak memory (tracemalloc) of one full game.
 
-The workloads are fixed (seeds, game counts), so two runs measure the same work. A benchmark is
+The workloads are fixed (seeds, action and example counts), so two runs measure the same work. A benchmark is
 a benchmark: nothing here is timed by the test suite (tests/test_bench.py checks the output).
 """
 
@@ -69,13 +69,12 @@ TARGET_FUZZ_STEPS_PER_S = 3000.0
 @dataclass(frozen=True)
 class Sizes:
     repeat: int
-    games: int  # engine games per repetition, configuration and policy
-    rlcard_games: int  # RLCard games per repetition, configuration and loop
+    actions: int  # actions each side steps per repetition and configuration (whole games)
     fuzz_examples: int  # Hypothesis examples per fuzzing repetition
 
 
-DEFAULT = Sizes(repeat=7, games=4, rlcard_games=600, fuzz_examples=6)
-QUICK = Sizes(repeat=3, games=1, rlcard_games=150, fuzz_examples=2)
+DEFAULT = Sizes(repeat=7, actions=20_000, fuzz_examples=6)
+QUICK = Sizes(repeat=3, actions=4_000, fuzz_examples=2)
 
 
 ENGINE_BUILDS = {"python": "pure Python", "mypyc": "compiled by mypyc (the optional build)"}
@@ -125,7 +124,7 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 # ---- like-for-like game stepping (uno_cli/bench_games.py) --------------------------------
 def bench_games(sizes: Sizes, with_rlcard: bool) -> dict[str, Any]:
-    return bench_like_for_like(sizes.repeat, sizes.games, sizes.rlcard_games, with_rlcard)
+    return bench_like_for_like(sizes.repeat, sizes.actions, with_rlcard)
 
 
 # ---- the conformance corpus --------------------------------------------------------------
@@ -428,12 +427,10 @@ def register(sub: Any) -> None:
                    help=f"repetitions per workload (default {DEFAULT.repeat}; "
                    f"--quick {QUICK.repeat})")
     p.add_argument("--quick", action="store_true", help="smaller workloads (a rough figure)")
-    p.add_argument("--games", type=count(1), metavar="N",
-                   help="full engine games per repetition, configuration and policy "
-                   f"(default {DEFAULT.games})")
-    p.add_argument("--rlcard-games", type=count(1), metavar="N",
-                   help=f"RLCard games per repetition, configuration and loop "
-                   f"(default {DEFAULT.rlcard_games})")
+    p.add_argument("--actions", type=count(1), metavar="N",
+                   help="game stepping: the actions every side (the engine, RLCard) steps per "
+                   "repetition and configuration, in whole games and in turns "
+                   f"(default {DEFAULT.actions}; --quick {QUICK.actions})")
     p.add_argument("--fuzz-examples", type=count(1), metavar="N",
                    help=f"Hypothesis examples per fuzzing repetition "
                    f"(default {DEFAULT.fuzz_examples})")
@@ -485,8 +482,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     base = QUICK if args.quick else DEFAULT
     sizes = Sizes(
         repeat=args.repeat if args.repeat is not None else base.repeat,
-        games=args.games if args.games is not None else base.games,
-        rlcard_games=args.rlcard_games if args.rlcard_games is not None else base.rlcard_games,
+        actions=args.actions if args.actions is not None else base.actions,
         fuzz_examples=args.fuzz_examples if args.fuzz_examples is not None
         else base.fuzz_examples,
     )

@@ -26,9 +26,12 @@ Sides (one action = one decision within a hand; the choice is timed apart on eve
 - `rlcard_round_loop`: RLCard's bare round loop, `round.get_legal_actions(players, current)` then
   `round.proceed_round(players, action)`, no state dict.
 
-The sides of one configuration are interleaved (repetition i starts with side i mod 4) and
-every repetition plays the same games (fixed seeds), so a busy moment of a shared machine hits
-every side; ratios are taken per repetition and reported as median, min and max.
+Every side does the same work: in each repetition it steps at least `actions` actions, in whole
+games (game j of a side is always the same game: seed + j), and the sides take **turns** of
+about `TURN` actions each (each side plays whole games until it has reached the turn's share of
+`actions`, then the next side plays; the side that starts turns over turn by turn). A busy
+moment of a shared machine, which lasts longer than a turn (~20 ms), hits every side alike;
+ratios are taken per repetition and reported as median, min and max.
 
 RLCard is imported here only (this module benchmarks it); without it the RLCard sides are
 skipped with a note and the engine sides are still measured.
@@ -85,6 +88,17 @@ class Tally:
     deal_s: float = 0.0  # the engine's next hands: listing, choosing and applying `next-round`
     step_s: float = 0.0  # the whole loop after the set-up (deals and decisions included)
     decide_s: float = 0.0  # of which: the policy choosing among the legal actions in hands
+
+    def add(self, other: Tally) -> None:
+        """Count the games of `other` in this tally too."""
+        self.games += other.games
+        self.hands += other.hands
+        self.actions += other.actions
+        self.legal += other.legal
+        self.setup_s += other.setup_s
+        self.step_s += other.step_s
+        self.decide_s += other.decide_s
+        self.deal_s += other.deal_s
 
     def add_game(self, hands: int, actions: int, legal: int, setup_s: float, step_s: float,
                  decide_s: float, deal_s: float = 0.0) -> None:
@@ -277,16 +291,38 @@ def _ratio(ours: Sequence[Tally], theirs: Sequence[Tally],
     return _spread([rate(a) / rate(b) for a, b in zip(ours, theirs, strict=True)], 3)
 
 
-def bench_config(cfg: Config, repeat: int, games: int, rlcard_games: int, with_rlcard: bool,
+TURN = 2_000  # actions a side steps in one turn, before the next side's turn (about 20 ms)
+
+
+def _repetition(sides: dict[str, Callable[[int], Tally]], names: Sequence[str], actions: int,
+                first: int) -> dict[str, Tally]:
+    """One repetition: every side steps at least `actions` actions in whole games, the sides
+    taking turns of about TURN actions; `first` rotates which side starts each turn."""
+    done = {n: Tally() for n in names}
+    turns = max(1, -(-actions // TURN))
+    gc.collect()
+    for k in range(1, turns + 1):
+        share = -(-actions * k // turns)  # at least `actions` after the last turn
+        at = (first + k) % len(names)
+        for name in [*names[at:], *names[:at]]:
+            t = done[name]
+            while t.actions < share:
+                t.add(sides[name](t.games))  # game j of a side is always the same game
+    return done
+
+
+def bench_config(cfg: Config, repeat: int, actions: int, with_rlcard: bool,
                  seed: int = 1) -> dict[str, Any]:
-    sides: dict[str, Callable[[], Tally]] = {
-        name: partial(engine_games, cfg.ruleset, cfg.players, games, seed, policy)
-        for name, policy in POLICIES.items()
-    }
+    def engine(policy: Callable[[Any, Sequence[Any], random.Random], Any],
+               j: int) -> Tally:
+        return engine_games(cfg.ruleset, cfg.players, 1, seed + j, policy)
+
+    sides: dict[str, Callable[[int], Tally]] = {
+        name: partial(engine, policy) for name, policy in POLICIES.items()}
     compared = with_rlcard and cfg.rlcard is None
     if compared:
-        sides["rlcard_step"] = partial(rlcard_step_games, cfg.players, rlcard_games, seed)
-        sides["rlcard_round_loop"] = partial(rlcard_round_games, cfg.players, rlcard_games, seed)
+        sides["rlcard_step"] = lambda j: rlcard_step_games(cfg.players, 1, seed + j)
+        sides["rlcard_round_loop"] = lambda j: rlcard_round_games(cfg.players, 1, seed + j)
     # warm-up: imports, the ruleset's parameters, interned cards and actions
     for name in sides:
         if name.startswith("uno_fsm"):
@@ -296,10 +332,9 @@ def bench_config(cfg: Config, repeat: int, games: int, rlcard_games: int, with_r
         rlcard_round_games(cfg.players, 20, seed + 10_000)
     names = list(sides)
     runs: dict[str, list[Tally]] = {n: [] for n in names}
-    for i in range(repeat):  # interleaved, each repetition starting with another side
-        for name in names[i % len(names):] + names[:i % len(names)]:
-            gc.collect()
-            runs[name].append(sides[name]())
+    for i in range(repeat):
+        for name, tally in _repetition(sides, names, actions, i).items():
+            runs[name].append(tally)
     out: dict[str, Any] = {"ruleset": cfg.ruleset, "players": cfg.players,
                            "sides": {n: _side_stats(runs[n]) for n in names}}
     ours = runs["uno_fsm_rlcard_policy"]
@@ -324,10 +359,9 @@ def bench_config(cfg: Config, repeat: int, games: int, rlcard_games: int, with_r
     return out
 
 
-def bench_like_for_like(repeat: int, games: int, rlcard_games: int, with_rlcard: bool,
+def bench_like_for_like(repeat: int, actions: int, with_rlcard: bool,
                         configs: Sequence[Config] = CONFIGS) -> dict[str, Any]:
-    return {cfg.name: bench_config(cfg, repeat, games, rlcard_games, with_rlcard)
-            for cfg in configs}
+    return {cfg.name: bench_config(cfg, repeat, actions, with_rlcard) for cfg in configs}
 
 
 def render_text(results: dict[str, Any]) -> list[str]:
