@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from conformance import specdata
+from uno_spec.cache import str_list, typed
 from uno_spec.loader import display_path
 
 if TYPE_CHECKING:
     import jsonschema
 
-    from conformance.corpus_cache import Cache
+    from uno_spec.cache import Cache
     from uno_spec.schema import Schema
 
 CORPUS_ROOT = Path(__file__).resolve().parent / "corpus"
@@ -858,18 +859,19 @@ def _from_cache(payload: Any, file: str) -> list[Scenario] | None:
 
 def _scenario_from_cache(d: Any, file: str) -> Scenario:
     # json.loads builds exactly dict, list, str, int, float, bool and None: `type(x) is`
+    # (uno_spec.cache.typed)
     if type(d) is not dict or d.keys() != _CACHED_KEYS:
         raise ValueError("not a cached scenario")
     steps = []
-    for entry in _typed(d["steps"], list):
-        index, line, act, error, unchanged, expect, note = _typed(entry, list)
+    for entry in typed(d["steps"], list):
+        index, line, act, error, unchanged, expect, note = typed(entry, list)
         if not (type(index) is int and type(line) is int and type(unchanged) is bool
                 and (act is None and type(expect) is dict or expect is None and type(act) is dict)
                 and (error is None or type(error) is str) and (note is None or type(note) is str)):
             raise ValueError("not a cached step")
         steps.append(Step(index=index, line=line, act=act, error=error,
                           state_unchanged=unchanged, expect=expect, note=note))
-    raw_lines = _typed(d["raw_lines"], dict)
+    raw_lines = typed(d["raw_lines"], dict)
     if not all(type(v) is int for v in raw_lines.values()):  # keys: JSON's are strings
         raise ValueError("not cached lines")
     setup_error = d["expect_setup_error"]
@@ -879,24 +881,13 @@ def _scenario_from_cache(d: Any, file: str) -> Scenario:
     if not (match is None or type(match) is dict):
         raise ValueError("not a cached match")
     return Scenario(
-        id=_typed(d["id"], str), title=_typed(d["title"], str),
-        ruleset=_typed(d["ruleset"], str), cites=_strs(d["cites"]), rules=_strs(d["rules"]),
-        features=_strs(d["features"]), setup=_typed(d["setup"], dict), steps=tuple(steps),
-        file=file, line=_typed(d["line"], int), seed=_typed(d["seed"], int),
-        description=_typed(d["description"], str), raw_lines=raw_lines,
-        expect_setup_error=setup_error, match=match, params=_typed(d["params"], dict))
-
-
-def _typed(value: Any, kind: type) -> Any:
-    if type(value) is not kind:
-        raise ValueError(f"{value!r} is not a {kind.__name__}")
-    return value
-
-
-def _strs(value: Any) -> tuple[str, ...]:
-    if type(value) is not list or not all(type(v) is str for v in value):
-        raise ValueError(f"{value!r} is not a list of strings")
-    return tuple(value)
+        id=typed(d["id"], str), title=typed(d["title"], str),
+        ruleset=typed(d["ruleset"], str), cites=str_list(d["cites"]),
+        rules=str_list(d["rules"]), features=str_list(d["features"]),
+        setup=typed(d["setup"], dict), steps=tuple(steps),
+        file=file, line=typed(d["line"], int), seed=typed(d["seed"], int),
+        description=typed(d["description"], str), raw_lines=raw_lines,
+        expect_setup_error=setup_error, match=match, params=typed(d["params"], dict))
 
 
 _CACHED_KEYS = frozenset(("id", "title", "ruleset", "cites", "rules", "features", "setup",

@@ -1,5 +1,5 @@
-"""The test session's scenario cache (conformance/corpus_cache.py) lives in a temporary
-directory, never in the user's cache; the processes the tests start inherit it."""
+"""The test session's on-disk cache (uno_spec/cache.py: scenarios and rules) lives in a
+temporary directory, never in the user's cache; the processes the tests start inherit it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import tempfile
 
 import pytest
 
-from conformance import corpus_cache
+from uno_spec import cache as spec_cache
 
 _MADE: list[str] = []
 
@@ -18,8 +18,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # before collection: test modules load scenarios when they are imported
     folder = tempfile.mkdtemp(prefix="uno-fsm-test-cache-")
     _MADE.append(folder)
-    os.environ[corpus_cache.ENV_DIR] = folder
-    os.environ.pop(corpus_cache.ENV_OFF, None)
+    os.environ[spec_cache.ENV_DIR] = folder
+    os.environ.pop(spec_cache.ENV_OFF, None)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -431,10 +431,10 @@ def test_a_match_scenario_missing_its_feature_is_a_lint_error(
 
 def test_match_scenarios_load_the_same_from_the_cache(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from conformance import corpus_cache
+    from uno_spec import cache as spec_cache
 
-    monkeypatch.setenv(corpus_cache.ENV_DIR, str(tmp_path / "cache"))
-    monkeypatch.delenv(corpus_cache.ENV_OFF, raising=False)
+    monkeypatch.setenv(spec_cache.ENV_DIR, str(tmp_path / "cache"))
+    monkeypatch.delenv(spec_cache.ENV_OFF, raising=False)
     first = load_corpus([CORPUS_FILE]).scenarios  # fills the cache
     [entry] = (tmp_path / "cache" / "scenarios").glob("*/*.json")
     warm = load_corpus([CORPUS_FILE]).scenarios
@@ -462,10 +462,11 @@ def test_the_cache_version_follows_the_match_formats(tmp_path: Path,
     import shutil
 
     from conformance import corpus_cache, specdata
+    from uno_spec import cache as spec_cache
     from uno_spec import loader
 
-    monkeypatch.setenv(corpus_cache.ENV_DIR, str(tmp_path / "cache"))
-    monkeypatch.delenv(corpus_cache.ENV_OFF, raising=False)
+    monkeypatch.setenv(spec_cache.ENV_DIR, str(tmp_path / "cache"))
+    monkeypatch.delenv(spec_cache.ENV_OFF, raising=False)
     spec = tmp_path / "spec"
     shutil.copytree(Path(loader.__file__).resolve().parent.parent / "spec", spec)
     monkeypatch.setenv("UNO_FSM_SPEC", str(spec))

@@ -13,11 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import cache_helpers
 import pytest
 
 from conformance import corpus_cache
 from conformance.scenario import CORPUS_ROOT, Filters, Scenario, load_corpus
 from uno_cli.main import main
+from uno_spec import cache as spec_cache
 from uno_spec import loader
 
 GOOD = """\
@@ -51,8 +53,8 @@ def _scenarios_file(tmp_path: Path, *bodies: str, name: str = "s.yaml") -> Path:
 @pytest.fixture
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
-    monkeypatch.setenv(corpus_cache.ENV_DIR, str(folder))
-    monkeypatch.delenv(corpus_cache.ENV_OFF, raising=False)
+    monkeypatch.setenv(spec_cache.ENV_DIR, str(folder))
+    monkeypatch.delenv(spec_cache.ENV_OFF, raising=False)
     return folder
 
 
@@ -130,40 +132,26 @@ def test_the_version_follows_the_rulesets_the_checks_read(
         specdata.clear_caches()
 
 
-def _corruptions(entry: Path, body: bytes) -> list[tuple[str, Any]]:
-    """(name, how to corrupt `entry`) for a valid entry whose payload is `body`."""
-    header = json.loads(entry.read_bytes().partition(b"\n")[0])
+def _corruptions(entry_bytes: bytes) -> list[tuple[str, Any]]:
+    """(name, corruption) for a valid entry (`cache_helpers.corrupt`): those of any entry, and
+    payloads of the right digest whose types are not a scenario's."""
+    good = json.loads(entry_bytes.partition(b"\n")[2])
 
-    def forged(payload: Any) -> bytes:  # a header whose digest matches: only types can tell
-        text = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-        return json.dumps({**header, "digest": hashlib.sha256(text).hexdigest()}).encode() \
-            + b"\n" + text
+    def forged(payload: Any) -> bytes:
+        return cache_helpers.forged(entry_bytes, payload)
 
-    good = json.loads(body)
     wrong_id = [{**good[0], "id": 7}]
     wrong_step = [{**good[0], "steps": [[1, 2, {"player": 0}, None, False, {"x": 1}, None]]}]
     extra_key = [{**good[0], "evil": True}]
+    other = json.dumps([{**good[0], "title": "a forged scenario"}, *good[1:]]).encode()
     return [
-        ("empty", b""),
-        ("truncated", entry.read_bytes()[:-10]),
-        ("header only", entry.read_bytes().partition(b"\n")[0]),
-        ("garbage", os.urandom(4096)),
-        ("not utf-8", b"\xff\xfe\n\xff"),
-        ("another version", json.dumps({**header, "version": "0" * 32}).encode() + b"\n" + body),
-        ("another format", json.dumps({**header, "format": 0}).encode() + b"\n" + body),
-        ("digest mismatch", entry.read_bytes().replace(b"a valid scenario", b"a forged scenari")),
-        ("nested deep", forged(b"[" * 100_000 + b"]" * 100_000)),  # RecursionError in json
+        *cache_helpers.corruptions(entry_bytes, digest_mismatch=other),
         ("id not a string", forged(wrong_id)),
         ("a step both act and expect", forged(wrong_step)),
         ("an unknown field", forged(extra_key)),
-        ("not a list", forged({"scenarios": good})),
         ("empty list", forged([])),
         ("NaN", forged(json.dumps(good).replace('"seed": 0', '"seed": NaN').encode())),
         ("a float seed", forged(json.dumps(good).replace('"seed": 0', '"seed": 0.5').encode())),
-        ("a directory", "dir"),
-        ("a FIFO", "fifo"),
-        ("a link to /dev/zero", "zero"),
-        ("too large", "large"),
     ]
 
 
@@ -174,29 +162,12 @@ def test_a_corrupt_or_hostile_entry_is_a_miss_never_a_crash_nor_a_change(
     assert _everything(load_corpus([path]).scenarios) == expected
     [entry] = _entries(cache_dir)
     good_bytes = entry.read_bytes()
-    body = good_bytes.partition(b"\n")[2]
-    for name, corruption in _corruptions(entry, body):
-        if entry.is_dir() and not entry.is_symlink():
-            entry.rmdir()
-        else:
-            entry.unlink(missing_ok=True)
-        if corruption == "dir":
-            entry.mkdir()
-        elif corruption == "fifo":
-            os.mkfifo(entry)  # opening it for reading would block: it is never waited on
-        elif corruption == "zero":
-            entry.symlink_to("/dev/zero")
-        elif corruption == "large":
-            monkeypatch.setattr(corpus_cache, "MAX_ENTRY_BYTES", len(good_bytes) - 1)
-            entry.write_bytes(good_bytes)
-        else:
-            entry.write_bytes(corruption)
+    for name, corruption in _corruptions(good_bytes):
+        cache_helpers.corrupt(entry, corruption, good_bytes, monkeypatch)
         loaded = load_corpus([path])
         assert not loaded.errors, name
         assert _everything(loaded.scenarios) == expected, name
-        monkeypatch.setattr(corpus_cache, "MAX_ENTRY_BYTES", 64 * 1024 * 1024)
-        if corruption not in ("dir", "fifo", "zero"):  # a file is replaced by a good entry
-            assert entry.read_bytes() == good_bytes, name
+        cache_helpers.restore(entry, corruption, good_bytes, name, monkeypatch)
 
 
 def test_a_forged_entry_with_a_matching_digest_is_believed(cache_dir: Path,
@@ -206,13 +177,9 @@ def test_a_forged_entry_with_a_matching_digest_is_believed(cache_dir: Path,
     path = _scenarios_file(tmp_path, GOOD.format(n=1))
     load_corpus([path])
     [entry] = _entries(cache_dir)
-    header, _, body = entry.read_bytes().partition(b"\n")
-    payload = json.loads(body)
+    payload = json.loads(entry.read_bytes().partition(b"\n")[2])
     payload[0]["title"] = "forged"
-    text = json.dumps(payload).encode()
-    digest = hashlib.sha256(text).hexdigest()
-    entry.write_bytes(json.dumps({**json.loads(header), "digest": digest}).encode() + b"\n"
-                      + text)
+    entry.write_bytes(cache_helpers.forged(entry.read_bytes(), payload))
     assert [s.title for s in load_corpus([path]).scenarios] == ["forged"]
     assert [s.title for s in load_corpus([path], cache=False).scenarios] == ["a valid scenario"]
 
@@ -221,28 +188,28 @@ def test_the_cache_can_be_turned_off(cache_dir: Path, tmp_path: Path,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     path = _scenarios_file(tmp_path, GOOD.format(n=1))
     load_corpus([path], cache=False)
-    monkeypatch.setenv(corpus_cache.ENV_OFF, "1")
+    monkeypatch.setenv(spec_cache.ENV_OFF, "1")
     load_corpus([path])
     assert not cache_dir.exists()
-    monkeypatch.setenv(corpus_cache.ENV_OFF, "0")
+    monkeypatch.setenv(spec_cache.ENV_OFF, "0")
     load_corpus([path])
     assert len(_entries(cache_dir)) == 1
 
 
 def test_the_default_place_is_the_users_cache_directory(monkeypatch: pytest.MonkeyPatch,
                                                         tmp_path: Path) -> None:
-    monkeypatch.delenv(corpus_cache.ENV_DIR, raising=False)
+    monkeypatch.delenv(spec_cache.ENV_DIR, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert corpus_cache.root() == tmp_path / "xdg" / "uno-fsm"
-    monkeypatch.setenv(corpus_cache.ENV_DIR, str(tmp_path / "mine"))
-    assert corpus_cache.root() == tmp_path / "mine"
+    assert spec_cache.root() == tmp_path / "xdg" / "uno-fsm"
+    monkeypatch.setenv(spec_cache.ENV_DIR, str(tmp_path / "mine"))
+    assert spec_cache.root() == tmp_path / "mine"
 
 
 def test_a_cache_that_cannot_be_written_leaves_loading_as_it_is(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory", encoding="utf-8")
-    monkeypatch.setenv(corpus_cache.ENV_DIR, str(blocker))
+    monkeypatch.setenv(spec_cache.ENV_DIR, str(blocker))
     path = _scenarios_file(tmp_path, GOOD.format(n=1))
     loaded = load_corpus([path])
     assert [s.id for s in loaded.scenarios] == ["cache.demo.1"] and not loaded.errors
@@ -337,7 +304,7 @@ def test_a_corpus_read_from_the_cache_imports_no_validator(cache_dir: Path) -> N
             "print(len(c.scenarios), len(c.errors), "
             "sorted(m for m in ('jsonschema', 'jsonschema_rs') if m in sys.modules))")
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True, env={**os.environ, corpus_cache.ENV_DIR: str(cache_dir)})
+                           check=True, env={**os.environ, spec_cache.ENV_DIR: str(cache_dir)})
             .stdout.split(maxsplit=2) for _ in range(2)]
     assert runs[0][:2] == runs[1][:2] and int(runs[0][0]) >= 700 and runs[0][1] == "0"
     assert runs[0][2].strip() == "['jsonschema_rs']"  # cold: validated
@@ -350,6 +317,6 @@ def test_the_test_session_never_uses_the_users_cache() -> None:
     import platformdirs
 
     users = Path(platformdirs.user_cache_dir("uno-fsm", appauthor=False))
-    session = corpus_cache.root()  # tests/conftest.py, for this process and its children
+    session = spec_cache.root()  # tests/conftest.py, for this process and its children
     assert session is not None and session != users
     assert session.is_relative_to(Path(tempfile.gettempdir()))

@@ -18,6 +18,11 @@ expanding every alias: a "billion laughs" file is refused in milliseconds); a re
 is refused; an integer of more than `MAX_INT_DIGITS` digits is refused. The file itself is read
 through `uno_spec.files.read_text` (size cap, no blocking on FIFOs, invalid UTF-8 located).
 Each limit is a module constant that tests lower.
+
+The rule catalogue (`load_rules`) is also kept on disk, in the `rules` folder of the cache of
+`uno_spec.cache` (content-keyed: the files' names and bytes, this loader's code and limits, the
+spec root): a process that finds it there builds the rules without parsing YAML.
+`UNO_FSM_NO_CACHE=1` turns it off; a load that fails is never cached.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from uno_spec.files import InputError, read_text
+from uno_spec.files import InputError, decode_utf8, read_text
 from uno_spec.paths import spec_root
 
 # Limits of any YAML document read (see the module docstring); module constants, so that tests
@@ -213,6 +218,14 @@ def display_path(path: Path | str) -> str:
     return str(path)
 
 
+def parser_params() -> list[Any]:
+    """What decides how a text parses, besides the code: PyYAML's version, the limits, the
+    parser tried first (part of the version of every on-disk cache, `uno_spec.cache`)."""
+    fast = FAST_LOADER
+    return [yaml.__version__, MAX_DEPTH, MAX_ALIASES, MAX_NODES, MAX_INT_DIGITS,
+            fast.__name__ if fast is not None else None]
+
+
 def parse_yaml(text: str, file: str | Path) -> Any:
     """Parse YAML text safely; any problem becomes a SpecError naming file and line."""
     fast = FAST_LOADER
@@ -277,11 +290,12 @@ def _parse_pure(text: str, file: str | Path) -> Any:
         raise SpecError(file, 1, f"YAML error: {type(exc).__name__}: {exc}") from None
 
 
-def load_yaml(path: Path) -> Any:
-    """Read and parse one YAML file (see `parse_yaml`, `uno_spec.files.read_text`)."""
+def load_yaml(path: Path, data: bytes | None = None) -> Any:
+    """Read and parse one YAML file (see `parse_yaml`, `uno_spec.files.read_text`); `data`:
+    its bytes, when they have been read already (`uno_spec.files.read_bytes`)."""
     shown = display_path(path)
     try:
-        text = read_text(path)
+        text = read_text(path) if data is None else decode_utf8(data)
     except InputError as exc:
         raise SpecError(shown, exc.line, exc.message) from None
     return parse_yaml(text, shown)
@@ -412,11 +426,34 @@ def _load_sources(root: Path) -> tuple[Source, ...]:
     return tuple(out)
 
 
+# The rules cache (uno_spec.cache, kind `rules`): the modules whose code decides what
+# spec/rules/ loads to, and the key of its one entry.
+RULES_CODE = ("uno_spec/loader.py", "uno_spec/files.py", "uno_spec/cache.py")
+_RULES_KEY = "rules"
+
+
 @functools.lru_cache(maxsize=8)
 def _load_rules(root: Path) -> tuple[Rule, ...]:
+    """The rules of root/rules/*.yaml: from the rules cache when it holds these files' bytes
+    (its version: RULES_CODE, the YAML loader, `root`, the names and bytes of the files), else
+    parsed, and stored there. An error is never cached: it is raised as without the cache."""
+    from uno_spec import cache
+
+    paths = yaml_files(root, "rules")
+    data = cache.read_files((path.name, path) for path in paths)
+    store = None if data is None else cache.open_cache(
+        "rules", lambda: cache.version(RULES_CODE, data, [parser_params(), str(root)]))
+    if store is not None:
+        cached = _rules_from_cache(store.get(_RULES_KEY), paths)
+        if cached is not None:
+            return cached
+    # the bytes hashed are the bytes parsed; a file that could not be read is read again,
+    # and fails in its turn with its own error
+    contents = [content for _, content in data] if data is not None else [None] * len(paths)
     out: list[Rule] = []
-    for path in yaml_files(root, "rules"):
-        doc = _require(load_yaml(path), path)
+    names: list[str] = []  # the file of each rule, as the cache stores it
+    for path, content in zip(paths, contents, strict=True):
+        doc = _require(load_yaml(path, content), path)
         area = _str(doc.get("area")) or path.stem
         shown = display_path(path)  # once per file (it resolves the path)
         out.extend(
@@ -425,6 +462,39 @@ def _load_rules(root: Path) -> tuple[Rule, ...]:
                  rulings=_strs(r.get("rulings")), file=shown, line=r.line)
             for r in _items(doc, "rules")
         )
+        names.extend([path.name] * (len(out) - len(names)))
+    if store is not None:
+        store.put(_RULES_KEY, [[r.id, r.area, r.statement, list(r.cites), list(r.rulesets),
+                                list(r.rulings), name, r.line]
+                               for r, name in zip(out, names, strict=True)])
+    return tuple(out)
+
+
+def _rules_from_cache(payload: Any, paths: list[Path]) -> tuple[Rule, ...] | None:
+    """The rules of a rules-cache payload, or None when it is not one: every value's type is
+    checked (an entry that is not what `_load_rules` writes is a miss, never a crash). A rule's
+    file is stored as its name in root/rules/ (one of `paths`) and shown as a parse shows it
+    (`display_path`, which depends on the working directory)."""
+    from uno_spec.cache import str_list, typed
+
+    if type(payload) is not list:
+        return None
+    files = {path.name: path for path in paths}
+    shown: dict[str, str] = {}
+    out: list[Rule] = []
+    try:
+        for item in payload:
+            rid, area, statement, cites, rulesets, rulings, name, line = typed(item, list)
+            if typed(name, str) not in files or typed(line, int) < 1:
+                return None
+            if name not in shown:
+                shown[name] = display_path(files[name])
+            out.append(Rule(id=typed(rid, str), area=typed(area, str),
+                            statement=typed(statement, str), cites=str_list(cites),
+                            rulesets=str_list(rulesets), rulings=str_list(rulings),
+                            file=shown[name], line=line))
+    except ValueError:  # a wrong type, a list of another length
+        return None
     return tuple(out)
 
 
@@ -454,7 +524,11 @@ def load_sources(root: Path | None = None) -> tuple[Source, ...]:
 
 
 def load_rules(root: Path | None = None) -> tuple[Rule, ...]:
-    """Every rule of spec/rules/*.yaml, in file order."""
+    """Every rule of spec/rules/*.yaml, in file order. Raises SpecError on unreadable YAML.
+
+    Kept in memory per root, and on disk in the rules cache (`uno_spec.cache`, kind `rules`:
+    a second process reads it instead of parsing the files again; `UNO_FSM_NO_CACHE=1` turns
+    it off)."""
     return _load_rules(_root(root))
 
 
@@ -464,6 +538,7 @@ def load_rulings(root: Path | None = None) -> tuple[Ruling, ...]:
 
 
 def clear_caches() -> None:
-    """Forget cached loads (after spec files change on disk)."""
+    """Forget cached loads (after spec files change on disk). The on-disk rules cache needs no
+    clearing: it is keyed by the files' bytes, so the next load of a changed file parses it."""
     for fn in (_load_sources, _load_rules, _load_rulings):
         fn.cache_clear()
