@@ -17,8 +17,9 @@ One run measures, after a warm-up, `--repeat` repetitions of each workload and r
   stdio, for a fixed number of examples (5 per fuzzing example) and seed;
 - the peak memory (tracemalloc) of one full game.
 
-The workloads are fixed (seeds, action and example counts), so two runs measure the same work. A benchmark is
-a benchmark: nothing here is timed by the test suite (tests/test_bench.py checks the output).
+The workloads are fixed (seeds, action and example counts), so two runs measure the same work.
+A benchmark is a benchmark: nothing here is timed by the test suite (tests/test_bench.py checks
+the output).
 """
 
 from __future__ import annotations
