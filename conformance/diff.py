@@ -113,6 +113,12 @@ PROTECTED_PERCENT = 40
 MAX_SEAT = 9  # the highest seat a scenario can state (spec/schema/scenario.schema.json)
 COLOURS = "RGBY"  # the colour letters of a card's name (R5, GD2, ...)
 POSITION_CACHE = 512  # start positions remembered (shrinking replays the same ones)
+# Examples rejected in a row (a start position that cannot be made, or that the oracle refuses)
+# after which a run of Hypothesis that has played examples is ended (`Stats.stalled`): its
+# targeting phase, hill-climbing from an example whose start a change of one choice turns into
+# one that cannot be made, would otherwise draw such examples until Hypothesis' limit of
+# invalid ones (458 + 100 per valid example), about 3 ms each (seconds per run)
+STALLED = 20
 START_SECONDS = 10.0  # at least this long for an adapter's `hello` (a program starting)
 PROGRESS_EVERY = 0.25  # seconds between two progress callbacks
 MADE_HAND = 7  # the longest hand of a made position
@@ -196,6 +202,11 @@ class _OracleFailed(Exception):
     pass
 
 
+class _Stalled(BaseException):
+    """Ends a run of Hypothesis whose examples keep being rejected (`Differ._reject`): a
+    BaseException, so that Hypothesis passes it on rather than shrink it as a failure."""
+
+
 @dataclass
 class Stats:
     examples: int = 0
@@ -207,6 +218,7 @@ class Stats:
     resyncs: int = 0  # the implementation set up again after a divergence of a known group
     resumed: int = 0  # both sides set up again after a shuffle (the example goes on)
     advanced: int = 0  # resyncs after the oracle alone went on to a position a set-up states
+    stalled: int = 0  # runs of Hypothesis ended after STALLED examples in a row were rejected
     started: float = field(default_factory=time.monotonic)
 
     def rate(self) -> float:
@@ -609,6 +621,8 @@ class Differ:
         self.coverage: Counter[str] = Counter()
         self._classes: dict[Group, type[DivergenceFound]] = {}
         self._counting = True
+        self._rejected = 0  # examples rejected in a row (`_reject`)
+        self._played = False  # an example of this run of Hypothesis played
         self._last_progress = 0.0
         self._t0 = time.monotonic()
         self._hit: dict[Group, float] = {}  # first hit, before shrinking
@@ -910,7 +924,7 @@ class Differ:
                 self._positions[where] = self._position(*where)
             setup = self._positions[where]
         if setup is None:
-            reject()
+            self._reject()
             return
         self.stats.examples += 1
         self._example_rules = set()
@@ -925,6 +939,16 @@ class Differ:
             novelty = sum(1.0 / (1 + self.coverage[r]) for r in sorted(self._example_rules))
             self.coverage.update(self._example_rules)
             target(novelty, label="rules rarely exercised")
+
+    def _reject(self) -> None:
+        """Reject the example (Hypothesis draws another); after STALLED in a row, in a run of
+        Hypothesis that has played examples (else it says none can be made: `Unsatisfiable`)
+        and is not shrinking, end that run (`_Stalled`, caught by `_run_batch`)."""
+        self._rejected += 1
+        if self._rejected >= STALLED and self._played and self._counting:
+            self.stats.stalled += 1
+            raise _Stalled
+        reject()
 
     def _begin(self, ruleset: str, seed: int, setup: dict[str, Any],
                at: dict[str, Any] | None = None, then: dict[str, Any] | None = None
@@ -966,8 +990,9 @@ class Differ:
               setup: dict[str, Any]) -> None:
         begun = self._begin(ruleset, seed, setup)
         if begun is None:
-            reject()
+            self._reject()
             return
+        self._rejected, self._played = 0, True
         record, o_obs, i_obs = begun
         if i_obs is None:
             return
@@ -1721,9 +1746,12 @@ class Differ:
         self._counting = True
         self._raised = {}
         self._shrink_end = None
+        self._rejected, self._played = 0, False
         try:
             with _no_local_constants(), cmp.listings_remembered():
                 test()
+        except _Stalled:  # this run's examples were played; the next run draws anew
+            pass
         except (KeyboardInterrupt, SystemExit, Interrupted):  # Interrupted: SIGTERM, SIGHUP
             raise
         except BaseException as exc:  # noqa: BLE001 - sorted out below

@@ -211,7 +211,7 @@ def to_json(report: Any, seed: int) -> dict[str, Any]:
                     "examples": s.examples, "steps": s.steps,
                     "illegal_steps": s.illegal, "unsupported": s.unsupported,
                     "out_of_scope": s.out_of_scope, "resyncs": s.resyncs,
-                    "shuffles": s.shuffles, "resumed": s.resumed,
+                    "shuffles": s.shuffles, "resumed": s.resumed, "stalled": s.stalled,
                     "seconds": round(report.duration, 3),
                     "fuzz_seconds": round(report.fuzz_seconds, 3),
                     "steps_per_second": round(s.steps / fuzz, 1)},

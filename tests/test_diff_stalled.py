@@ -1,0 +1,62 @@
+"""A run of Hypothesis whose examples keep being rejected is ended (conformance.diff.STALLED):
+its targeting phase, hill-climbing from an example whose start a changed choice turns into one
+that cannot be made, would otherwise draw such examples until Hypothesis' own limit of invalid
+ones, for seconds, playing nothing. The cut loses nothing that was played, and a run that
+cannot make any start position still says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import conformance.diff as D
+from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
+from conformance.diff import Differ, DiffError
+
+SEED = 93  # one run of Hypothesis (25 examples) whose targeting stalls against the reference
+
+
+def _run(monkeypatch: pytest.MonkeyPatch, stalled: int) -> tuple[D.DiffReport, int]:
+    monkeypatch.setattr(D, "STALLED", stalled)
+    rejected = 0
+    reject = Differ._reject
+
+    def counted(self: Differ) -> None:
+        nonlocal rejected
+        rejected += 1
+        reject(self)
+
+    monkeypatch.setattr(Differ, "_reject", counted)
+    report = Differ(ReferenceOracle, ReferenceAdapter, shrink_seconds=0, confirm_runs=0
+                    ).run(examples=25, seed=SEED)
+    return report, rejected
+
+
+def test_a_stalled_run_is_ended_and_loses_nothing_it_played(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    limit = D.STALLED
+    cut, cut_rejected = _run(monkeypatch, limit)
+    whole, whole_rejected = _run(monkeypatch, 10**9)  # never cut
+    assert cut.stats.stalled == 1 and whole.stats.stalled == 0
+    # the same examples played, the same steps, rules and (against itself) no group
+    for key in ("examples", "steps", "illegal", "shuffles", "resyncs", "resumed"):
+        assert getattr(cut.stats, key) == getattr(whole.stats, key), key
+    assert cut.stats.examples > 0
+    assert cut.coverage == whole.coverage and cut.groups == whole.groups == []
+    # what the cut spares: examples drawn only to be rejected
+    assert limit <= cut_rejected < 2 * limit < 10 * cut_rejected < whole_rejected
+
+
+class Refusing(ReferenceOracle):
+    """An oracle that refuses every position: no example can be played."""
+
+    def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        return {"code": "unresolvable-setup", "rule": "CL.DEAL.SEVEN", "message": "refused"}
+
+
+def test_a_run_that_can_make_no_position_says_so_and_is_not_cut() -> None:
+    differ = Differ(Refusing, ReferenceAdapter, shrink_seconds=0, confirm_runs=0)
+    with pytest.raises(DiffError, match="no start position could be made"):
+        differ.run(examples=25, seed=1)
+    assert differ.stats.stalled == 0 and differ.stats.steps == 0
