@@ -202,9 +202,12 @@ class _OracleFailed(Exception):
     pass
 
 
-class _Stalled(BaseException):
-    """Ends a run of Hypothesis whose examples keep being rejected (`Differ._reject`): a
-    BaseException, so that Hypothesis passes it on rather than shrink it as a failure."""
+class _Stalled(KeyboardInterrupt):
+    """Ends a run of Hypothesis whose examples keep being rejected (`Differ._reject`). A
+    KeyboardInterrupt, because that is the one exception Hypothesis passes on as "stop now":
+    neither a failure to shrink nor an example to save in the database (any other
+    BaseException's example is saved there as if it had failed, and would be replayed before
+    anything else by every later run with that database). `_run_batch` catches it first."""
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis.database import InMemoryExampleDatabase
 
 import conformance.diff as D
 from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
@@ -60,3 +61,40 @@ def test_a_run_that_can_make_no_position_says_so_and_is_not_cut() -> None:
     with pytest.raises(DiffError, match="no start position could be made"):
         differ.run(examples=25, seed=1)
     assert differ.stats.stalled == 0 and differ.stats.steps == 0
+
+
+class AcceptingFew(ReferenceOracle):
+    """An oracle that takes the first set-ups of the run, then refuses every position: the
+    examples after the first are rejected until the run is cut."""
+
+    taken = 0
+
+    def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        AcceptingFew.taken += 1
+        if AcceptingFew.taken > 6:
+            return {"code": "unresolvable-setup", "rule": "CL.DEAL.SEVEN", "message": "refused"}
+        return super().setup(params)
+
+
+class Recording(InMemoryExampleDatabase):
+    """The keys Hypothesis saves examples under."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.saved: list[bytes] = []
+
+    def save(self, key: bytes, value: bytes) -> None:
+        self.saved.append(key)
+        super().save(key, value)
+
+
+def test_a_stalled_run_saves_no_example_in_the_database() -> None:
+    """The example a run is cut on was rejected: saved, it would be replayed first by every
+    later run with the database, as if it were a divergence."""
+    AcceptingFew.taken = 0
+    db = Recording()
+    differ = Differ(AcceptingFew, ReferenceAdapter, shrink_seconds=0, confirm_runs=0)
+    report = differ.run(examples=25, seed=1, database=db)
+    assert report.stats.stalled >= 1 and report.stats.examples >= 1 and report.groups == []
+    # only the front of Hypothesis' targeting (`target()`), never an example as a failure
+    assert [k for k in db.saved if not k.endswith(b".pareto")] == []
