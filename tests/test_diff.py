@@ -331,7 +331,8 @@ def test_the_database_replays_a_divergence_first() -> None:
                    max_steps=10, shrink_seconds=1, confirm_runs=0
                    ).run(examples=BUDGET, seed=1, database=db, until=bool)
     assert first.groups  # (with a database Hypothesis ignores the seed: until one is found)
-    saved = {k[-8:]: len(v) for k, v in db.data.items()}  # (what to look at if it fails)
+    # (what to look at if it fails; `data` is the in-memory database's own dict)
+    saved = {k[-8:]: len(v) for k, v in getattr(db, "data", {}).items()}
     again = Differ(ReferenceOracle, stdio(mutant("skip")), players=(3, 4), max_prefix=40,
                    max_steps=10, shrink_seconds=1, confirm_runs=0
                    ).run(examples=3, seed=99, database=db)
