@@ -932,6 +932,10 @@ class Differ:
         self.stats.examples += 1
         self._example_rules = set()
         self._to_target = None
+        # no step chosen yet: the example plays the same whatever example came before it
+        # (Hypothesis replays and shrinks it alone; a stale position here once turned a first
+        # step into a false catch, so that a saved divergence did not replay)
+        self._before = {}
         try:
             self._play(plan.choices, plan.ruleset, plan.players, plan.seed, setup)
             if self._to_target is not None:
