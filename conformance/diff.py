@@ -1132,11 +1132,15 @@ class Differ:
               ) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
         """What a resync plays next, given the oracle's observations at its position: the
         action `todo`'s first choice gives there (None: none), for `_resync` to pipeline. To
-        an implementation that does not pipeline nothing is sent: the choice is not made,
-        only the position it would be made at noted (`_before`, as `_choose` notes it)."""
+        an implementation that does not pipeline nothing is sent: the choice is not made.
+        Either way the position it is made at is noted first (`_before`, as `_choose` notes
+        it), so that the choice made here is the one `_play` makes there next: a choice
+        read against the position before the resync (a catch of a player the rules had just
+        protected, `_freshly_protected`) was played by the implementation, then dropped for
+        another one."""
         def nxt(at: dict[str, Any]) -> dict[str, Any] | None:
+            self._before = at
             if todo and not self.impl.pipelines():
-                self._before = at
                 return None
             chosen = self._choose(todo[0], at, players, ruleset) if todo else None
             return None if chosen is None else chosen[0]
