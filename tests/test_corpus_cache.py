@@ -320,3 +320,42 @@ def test_the_test_session_never_uses_the_users_cache() -> None:
     session = spec_cache.root()  # tests/conftest.py, for this process and its children
     assert session is not None and session != users
     assert session.is_relative_to(Path(tempfile.gettempdir()))
+
+
+def test_a_version_keeps_its_most_recently_written_entries(
+        cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A corpus edited again and again leaves an entry per state of each file: the first write
+    of a load keeps the MAX_ENTRIES most recently written and removes the rest; anything else
+    in the folder (a link, a folder, another name) is neither followed nor removed."""
+    monkeypatch.setattr(spec_cache, "MAX_ENTRIES", 5)
+    folder = cache_dir / "scenarios" / (corpus_cache.version() or "")
+    folder.mkdir(parents=True)
+    for i in range(8):
+        old = folder / f"{i:064x}.json"
+        old.write_text("stale", encoding="utf-8")
+        os.utime(old, (1000 + i, 1000 + i))
+    outside = tmp_path / "outside.json"
+    outside.write_text("not the cache's", encoding="utf-8")
+    (folder / "link.json").symlink_to(outside)
+    os.utime(folder / "link.json", (1, 1), follow_symlinks=False)
+    (folder / "folder.json").mkdir()
+    (folder / "notes.txt").write_text("kept", encoding="utf-8")
+    os.utime(folder / "notes.txt", (1, 1))
+    path = _scenarios_file(tmp_path, GOOD.format(n=1))
+    loaded = load_corpus([path])
+    assert [s.id for s in loaded.scenarios] == ["cache.demo.1"] and not loaded.errors
+    new = folder / f"{hashlib.sha256(path.read_bytes()).hexdigest()}.json"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [new.name, *(f"{i:064x}.json" for i in (4, 5, 6, 7)), "link.json", "folder.json",
+         "notes.txt"])
+    assert outside.read_text(encoding="utf-8") == "not the cache's"
+    # what was removed is only a miss: loaded again, the same scenarios
+    os.utime(new, (1, 1))  # now the oldest: removed at the next write
+    second = _scenarios_file(tmp_path, GOOD.format(n=2), name="t.yaml")
+    again = load_corpus([path, second])
+    assert [s.id for s in again.scenarios] == ["cache.demo.1", "cache.demo.2"]
+    assert not again.errors and not new.exists()
+    third = load_corpus([path])  # a miss, parsed again and written again
+    assert [s.id for s in third.scenarios] == ["cache.demo.1"] and not third.errors
+    # (five entries again, and the link and the folder)
+    assert new.is_file() and len(list(folder.glob("*.json"))) == 5 + 2

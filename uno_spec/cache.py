@@ -14,7 +14,9 @@ Python and PyYAML versions, the YAML loader's limits and parser
 cache lists its own), the names and bytes of the data files those modules read, and any other
 parameter a cache names (the rules cache: its spec root). A change to any of them starts a new
 version directory (the last `KEEP_VERSIONS` of a kind are kept); an entry is never consulted
-across versions.
+across versions. Within a version, the `MAX_ENTRIES` most recently written entries are kept:
+the first write of each load removes the older ones (an entry removed is only a miss, written
+again the next time its file is loaded).
 
 Where: `$UNO_FSM_CACHE_DIR` when set, else the platform's user cache directory
 (platformdirs: `$XDG_CACHE_HOME/uno-fsm` or `~/.cache/uno-fsm` on Linux, `~/Library/Caches/uno-fsm`
@@ -52,6 +54,9 @@ MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Version directories of a kind kept when a new one is made (two checkouts alternating keep
 # theirs).
 KEEP_VERSIONS = 4
+# Entries of one version kept, the most recently written (a corpus edited again and again
+# leaves an entry for each state of each file; the bundled corpus needs 70, about 1 MB).
+MAX_ENTRIES = 5_000
 
 # The directory holding the packages: the names in a cache's list of code files are relative
 # to it (`uno_spec/loader.py`).
@@ -109,6 +114,7 @@ class Cache:
     def __init__(self, root: Path, kind: str, version: str) -> None:
         self.version = version
         self.folder = root / kind / version
+        self._trimmed = False  # `_trim` runs at the first write only
 
     def _entry(self, key: str) -> Path:
         return self.folder / f"{key}.json"
@@ -151,8 +157,31 @@ class Cache:
             write_text_atomic(self._entry(key), f"{header}\n{body}", sync=False)
             if new:
                 self._prune()
+            elif not self._trimmed:
+                self._trim()
         except OSError:
             return
+
+    def _trim(self) -> None:
+        """Remove this version's entries (regular files named `*.json`, never followed
+        through a link) but the MAX_ENTRIES most recently written."""
+        self._trimmed = True
+        entries: list[tuple[int, str]] = []
+        try:
+            with os.scandir(self.folder) as found:
+                for e in found:
+                    if e.name.endswith(".json") and e.is_file(follow_symlinks=False):
+                        entries.append((e.stat(follow_symlinks=False).st_mtime_ns, e.path))
+        except OSError:
+            return
+        if len(entries) <= MAX_ENTRIES:
+            return
+        entries.sort(reverse=True)
+        for _, path in entries[MAX_ENTRIES:]:
+            try:
+                os.unlink(path)
+            except OSError:  # gone already, or not ours to remove: only a miss kept
+                pass
 
     def _prune(self) -> None:
         """Remove the version directories of this kind but the KEEP_VERSIONS most recently
