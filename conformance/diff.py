@@ -626,6 +626,7 @@ class Differ:
         self._counting = True
         self._rejected = 0  # examples rejected in a row (`_reject`)
         self._played = False  # an example of this run of Hypothesis played
+        self._fuzzed = 0  # examples played while fuzzing (not shrinking's replays): `run`'s budget
         self._last_progress = 0.0
         self._t0 = time.monotonic()
         self._hit: dict[Group, float] = {}  # first hit, before shrinking
@@ -1000,6 +1001,8 @@ class Differ:
             self._reject()
             return
         self._rejected, self._played = 0, True
+        if self._counting:
+            self._fuzzed += 1
         record, o_obs, i_obs = begun
         if i_obs is None:
             return
@@ -1701,8 +1704,12 @@ class Differ:
                     n = BATCH if examples is None else min(BATCH, examples - done)
                     if n <= 0 or (end is not None and time.monotonic() >= end):
                         break
+                    before = self._fuzzed
                     self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0, t0=t0)
-                    done += n  # generated examples: shrinking and targeting replays come on top
+                    # the examples that run played (shrinking's replays come on top): Hypothesis
+                    # ends a run's generation soon after it finds a new divergence, to shrink
+                    # it, so a run may play far fewer than `n`; the next runs play the rest
+                    done += (self._fuzzed - before) or n
                     batch += 1
                     if until is not None and until(self.found):
                         break
