@@ -326,7 +326,7 @@ def test_a_version_keeps_its_most_recently_written_entries(
         cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A corpus edited again and again leaves an entry per state of each file: the first write
     of a load keeps the MAX_ENTRIES most recently written and removes the rest; anything else
-    in the folder (a link, a folder, another name) is neither followed nor removed."""
+    in the folder (a link, a folder, a FIFO, another name) is neither followed nor removed."""
     monkeypatch.setattr(spec_cache, "MAX_ENTRIES", 5)
     folder = cache_dir / "scenarios" / (corpus_cache.version() or "")
     folder.mkdir(parents=True)
@@ -339,6 +339,7 @@ def test_a_version_keeps_its_most_recently_written_entries(
     (folder / "link.json").symlink_to(outside)
     os.utime(folder / "link.json", (1, 1), follow_symlinks=False)
     (folder / "folder.json").mkdir()
+    os.mkfifo(folder / "fifo.json")  # never opened: a reader would wait on it
     (folder / "notes.txt").write_text("kept", encoding="utf-8")
     os.utime(folder / "notes.txt", (1, 1))
     path = _scenarios_file(tmp_path, GOOD.format(n=1))
@@ -347,7 +348,7 @@ def test_a_version_keeps_its_most_recently_written_entries(
     new = folder / f"{hashlib.sha256(path.read_bytes()).hexdigest()}.json"
     assert sorted(p.name for p in folder.iterdir()) == sorted(
         [new.name, *(f"{i:064x}.json" for i in (4, 5, 6, 7)), "link.json", "folder.json",
-         "notes.txt"])
+         "fifo.json", "notes.txt"])
     assert outside.read_text(encoding="utf-8") == "not the cache's"
     # what was removed is only a miss: loaded again, the same scenarios
     os.utime(new, (1, 1))  # now the oldest: removed at the next write
@@ -357,5 +358,5 @@ def test_a_version_keeps_its_most_recently_written_entries(
     assert not again.errors and not new.exists()
     third = load_corpus([path])  # a miss, parsed again and written again
     assert [s.id for s in third.scenarios] == ["cache.demo.1"] and not third.errors
-    # (five entries again, and the link and the folder)
-    assert new.is_file() and len(list(folder.glob("*.json"))) == 5 + 2
+    # (five entries again, and the link, the folder and the FIFO)
+    assert new.is_file() and len(list(folder.glob("*.json"))) == 5 + 3
