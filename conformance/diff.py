@@ -27,13 +27,14 @@ under test) with Hypothesis (docs/differential.md):
    hand over is followed by an action after its end and the next hand (where the
    implementation keeps scores), a game over by one action after its end.
 
-A divergence raises an exception of a class made for its group, its `Signature`
+A divergence of a new group raises an exception of a class made for its group, its `Signature`
 (conformance.blame: what differs, the decision the position asked for, the rule that governs
-it), so that Hypothesis shrinks each group on its own. At the end of the session each group is
-reduced (conformance.reduce: fewer players, cards, steps) and confirmed: its scenario, run by
-the runner, must fail on the implementation with the group's signature and pass on the
-reference, on several runs and seeds; a group that does not is dropped and counted. This module
-never imports the engine: both sides are adapters.
+it), so that Hypothesis shrinks each group on its own; it is raised when the example ends
+(play goes on past it as past a known group, and a later new group is kept). At the end of
+the session each group is reduced (conformance.reduce: fewer players, cards, steps) and
+confirmed: its scenario, run by the runner, must fail on the implementation with the group's
+signature and pass on the reference, on several runs and seeds; a group that does not is
+dropped and counted. This module never imports the engine: both sides are adapters.
 """
 
 from __future__ import annotations
@@ -611,6 +612,7 @@ class Differ:
         # `_all_allowed`'s answers: id of a listing's normal form -> (it, ruleset, answer)
         self._allowed_seen: dict[int, tuple[dict[str, Any], str, bool]] = {}
         self._raised: dict[Group, Divergence] = {}  # this batch's
+        self._new: dict[Group, Divergence] = {}  # this example's new groups (`_raise_new`)
         self._shrink_end: float | None = None
         self.on_progress = on_progress
         self.stats = Stats()
@@ -937,10 +939,12 @@ class Differ:
         # (Hypothesis replays and shrinks it alone; a stale position here once turned a first
         # step into a false catch, so that a saved divergence did not replay)
         self._before = {}
+        self._new = {}
         try:
             self._play(plan.choices, plan.ruleset, plan.players, plan.seed, setup)
             if self._to_target is not None:
                 self._on_target(plan.ruleset, plan.seed, *self._to_target)
+            self._raise_new()
         finally:
             # summed in a fixed order: a set's order follows the string hash, randomised per
             # process, and a float sum's last bit with it (Hypothesis compares the scores)
@@ -1534,6 +1538,8 @@ class Differ:
                               (o_obs.get("pending") or {}).get("decision"), record.setup_after)
 
         key = sig.group
+        if key in self._new:  # new in this example, raised at its end: played past like a known one
+            return "resync" if resync and not record.shuffled else "end"
         if key in self.found:  # known (its scenario's features were checked when found)
             if self._counting:
                 self._count(key, sig)
@@ -1553,12 +1559,27 @@ class Differ:
             self._count(div.key, div.signature)
             self.first_found[div.key] = now - self._t0
             return "resync" if resync and not record.shuffled else "end"
-        self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
+        # raised when the example ends (`_raise_new`): play goes on past it as past a known one,
+        # so that what follows it in the example is still found (a group found later in the
+        # example is kept as found, and shrunk when an example of its own raises it)
         self._hit.setdefault(div.key, now - self._t0)
+        self._new[div.key] = div
+        self._raised.setdefault(div.key, div)  # kept, should the run end before the example
+        return "resync" if resync and not record.shuffled else "end"
+
+    def _raise_new(self) -> None:
+        """At an example's end, its first new group raised (Hypothesis shrinks it; the others
+        are kept as found, `_raised`), always from this line, so that Hypothesis sees a
+        group's examples fail alike whichever step found it."""
+        if not self._new:
+            return
+        first = next(iter(self._new.values()))
+        self._new = {}
+        self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
         if self._shrink_end is None:
-            self._shrink_end = now + self.shrink_seconds
-        self._raised[div.key] = div
-        raise self._group_class(div.key)(div)
+            self._shrink_end = time.monotonic() + self.shrink_seconds
+        self._raised[first.key] = first
+        raise self._group_class(first.key)(first)
 
     def _count(self, key: Group, sig: Signature) -> None:
         """One more divergence of its group, and how it showed (the decision, the rule)."""

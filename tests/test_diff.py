@@ -418,6 +418,56 @@ def test_an_example_plays_the_same_whatever_example_came_before(
     assert not differing, (len(differing), differing[:2])
 
 
+class TwoLies(ReferenceAdapter):
+    """The reference, but after an action of seat 0 it shows the direction reversed, after one
+    of seat 1 a discard pile a card too long: two deviations, one after the other."""
+
+    lie = ""
+
+    def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        self.lie = ""
+        return super().setup(params)
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
+        seat = super().observe(["pending"])["pending"]["player"]
+        self.lie = "direction" if seat == 0 else "discard_size"
+        return super().act(action)
+
+    def observe(self, keys: list[str]) -> dict[str, Any]:
+        obs = super().observe(keys)
+        if self.lie == "direction" and "direction" in obs:
+            obs["direction"] = {"clockwise": "counterclockwise"}.get(obs["direction"],
+                                                                     "clockwise")
+        elif self.lie == "discard_size" and "discard_size" in obs:
+            obs["discard_size"] += 1
+        return obs
+
+
+def test_play_goes_on_past_a_new_group_to_the_next_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new group does not end its example: play goes on past it, as past a known one, and a
+    second deviation later in the same example is found too (until 7 December the example
+    ended at the first: against uno-engine, seed 1, 9 groups instead of 13). The first is the
+    one raised for Hypothesis to shrink, when the example ends."""
+    monkeypatch.setattr(diff_module, "target", lambda *_a, **_k: None)  # outside Hypothesis
+    setup = {"players": 2, "dealer": 1, "start": "turn", "current": 0,
+             "direction": "clockwise", "hands": {"0": ["R1", "R2", "R3"],
+                                                 "1": ["B4", "B5", "R6"]},
+             "discard": ["R9"], "active_color": "red", "draw": ["G1", "G2", "G3", "G4"]}
+    plan = Plan("classic-official", 2, "made", 0, setup, 0, False, (0, 0, 0))
+    differ = Differ(ReferenceOracle, TwoLies, players=(2, 2), confirm_runs=0)
+    try:
+        with pytest.raises(diff_module.DivergenceFound) as raised:
+            differ.example(plan)
+    finally:
+        differ.close()
+    assert raised.value.divergence.signature.what == "direction"
+    assert len(raised.value.divergence.steps) == 1  # seat 0's play of R1
+    kept = {key: div.signature.what for key, div in differ._raised.items()}
+    assert sorted(kept.values()) == ["direction", "discard_size"], kept
+    second = next(d for d in differ._raised.values() if d.signature.what == "discard_size")
+    assert [s.act for s in second.steps] == [{"player": 1, "play": "R6"}]  # after the resync
+
+
 def test_reference_position_round_trips_and_lists_legal_actions() -> None:
     assert {"legal_actions", "position"} <= set(ReferenceOracle().hello()["observations"])
     assert "position" not in ReferenceAdapter().hello()["observations"]  # corpus runs: no cost
