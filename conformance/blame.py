@@ -546,6 +546,18 @@ def replaced(mismatches: Sequence[str], events: Sequence[Mapping[str, Any]],
     return not set(kinds[last + 1:]) & TOP_EVENTS
 
 
+def rebuilt(mismatches: Sequence[str], events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the draw pile differs because this step's reshuffle made it of other cards
+    than the discard pile below its top (a fresh deck, say): the reference reshuffled, the draw
+    pile's size differs, and as many cards are in each hand and on the discard pile, under the
+    same top, as on the reference. Which cards a hand then drew (`hands`) follows from that
+    pile, whatever rule made the hand draw."""
+    keys = {k.split(".", 1)[0] for k in mismatches}
+    kinds = {str(e.get("kind")) for e in events}
+    return "reshuffled" in kinds and "draw_size" in keys and \
+        not keys & {"hand_sizes", "discard_size", "top"}
+
+
 TURN_CODE = "not-your-turn"
 TURN_ORDER = "CL.PLAY.OUT-OF-TURN"  # the refusal that says only whose turn it is (the code's)
 
@@ -611,6 +623,12 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
             # the reference: the top stays, whatever the step went on to (a draw, a drawn
             # card's decision, a draw stopped short, a Wild Draw Four's four)
             return Signature(kind, "top", decision, "CL.RESHUFFLE.KEEP-TOP")
+        if kind == "observation" and what != "pending.decision" and \
+                rebuilt(mismatches, events):
+            # CL.RESHUFFLE.KEEP-TOP: the new draw pile is not the rest of the discard pile;
+            # the cards a hand drew from it differ as a consequence (uno-engine's fresh deck
+            # was blamed on CL.D2.EFFECT when the Draw Two's two came from it)
+            return Signature(kind, "draw_size", decision, "CL.RESHUFFLE.KEEP-TOP")
         if kind == "observation" and "top" in {k.split(".", 1)[0] for k in mismatches} and \
                 sum(e.get("kind") == "first-card" for e in events) > 1:
             # a first card returned (or ignored) and another turned, and the tops differ: the

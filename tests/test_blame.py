@@ -261,6 +261,34 @@ def test_a_top_card_replaced_at_a_reshuffle_is_the_kept_top_whatever_the_step_di
                      players=3).rule == "CL.PLAY.DISCARD-FACE-UP"
 
 
+def test_a_draw_pile_made_of_other_cards_at_a_reshuffle_is_the_reshuffles_whatever_was_drawn(
+        ) -> None:
+    """uno-engine builds a fresh deck where the rules reshuffle the discard pile below its
+    top: a Draw Two's victim then holds as many cards as on the reference but other ones, and
+    the draw pile is of another size. The rule broken is the reshuffle's (CL.RESHUFFLE.KEEP-TOP),
+    not the Draw Two's, and it is one group with the same pile seen with the hands alike."""
+    reshuffled = {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP"}
+    d2 = [D2[0], {"kind": "drew", "player": 1, "rule": "CL.D2.EFFECT"}, reshuffled,
+          {"kind": "drew", "player": 1, "rule": "CL.D2.EFFECT"}]
+    alike = signature("observation", mismatches=["draw_size"], decision="play", events=d2,
+                      players=2, after="play")
+    assert (alike.what, alike.rule) == ("draw_size", "CL.RESHUFFLE.KEEP-TOP")
+    for mismatches in (["draw_size", "hands.1"], ["draw_size", "hands.1", "views.1"]):
+        sig = signature("observation", mismatches=mismatches, decision="play", events=d2,
+                        players=2, after="play")
+        assert sig.group == alike.group, mismatches
+    # a hand of another size, or another discard pile or top: not the pile alone
+    for mismatches in (["draw_size", "hand_sizes.1", "hands.1"], ["draw_size", "hands.1",
+                                                                  "discard_size"],
+                       ["draw_size", "top"]):
+        sig = signature("observation", mismatches=mismatches, decision="play", events=d2,
+                        players=2, after="play")
+        assert sig.group != alike.group, mismatches
+    # no reshuffle at the step: the hand's own rule, as ever
+    assert signature("observation", mismatches=["draw_size", "hands.1"], decision="play",
+                     events=D2, players=3, after="play").rule == "CL.D2.EFFECT"
+
+
 # the step before: a Reverse with three players (the turn it gave: CL.REVERSE.EFFECT)
 REVERSED = ([{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "RR"},
              {"kind": "reversed", "player": 0, "rule": "CL.REVERSE.EFFECT"}], "play")
