@@ -613,6 +613,9 @@ class Differ:
         self._allowed_seen: dict[int, tuple[dict[str, Any], str, bool]] = {}
         self._raised: dict[Group, Divergence] = {}  # this batch's
         self._new: dict[Group, Divergence] = {}  # this example's new groups (`_raise_new`)
+        # new groups found after another in their example: still new (the next example that
+        # meets one first raises it, and Hypothesis shrinks it); kept as found at the end
+        self._unraised: dict[Group, Divergence] = {}
         self._shrink_end: float | None = None
         self.on_progress = on_progress
         self.stats = Stats()
@@ -1560,26 +1563,36 @@ class Differ:
             self.first_found[div.key] = now - self._t0
             return "resync" if resync and not record.shuffled else "end"
         # raised when the example ends (`_raise_new`): play goes on past it as past a known one,
-        # so that what follows it in the example is still found (a group found later in the
-        # example is kept as found, and shrunk when an example of its own raises it)
+        # so that what follows it in the example is still found
         self._hit.setdefault(div.key, now - self._t0)
         self._new[div.key] = div
-        self._raised.setdefault(div.key, div)  # kept, should the run end before the example
         return "resync" if resync and not record.shuffled else "end"
 
     def _raise_new(self) -> None:
-        """At an example's end, its first new group raised (Hypothesis shrinks it; the others
-        are kept as found, `_raised`), always from this line, so that Hypothesis sees a
-        group's examples fail alike whichever step found it."""
+        """At an example's end, its first new group raised (Hypothesis shrinks it), always
+        from this line, so that Hypothesis sees a group's examples fail alike whichever step
+        found it; the others kept unraised (`_keep_unraised`)."""
         if not self._new:
             return
-        first = next(iter(self._new.values()))
+        first, *others = self._new.values()
         self._new = {}
+        self._keep_unraised(others)
         self._counting = False  # Hypothesis shrinks from here on: its replays are no findings
         if self._shrink_end is None:
             self._shrink_end = time.monotonic() + self.shrink_seconds
         self._raised[first.key] = first
         raise self._group_class(first.key)(first)
+
+    def _keep_unraised(self, divs: Sequence[Divergence]) -> None:
+        """New groups an example met after another (or an interrupted example met): kept,
+        the smallest example of each, and counted while fuzzing; still new to later examples,
+        so that one meeting such a group first raises it and Hypothesis shrinks it."""
+        for div in divs:
+            kept = self._unraised.get(div.key)
+            if kept is None or div.size < kept.size:
+                self._unraised[div.key] = div
+            if self._counting:
+                self._count(div.key, div.signature)
 
     def _count(self, key: Group, sig: Signature) -> None:
         """One more divergence of its group, and how it showed (the decision, the rule)."""
@@ -1735,6 +1748,7 @@ class Differ:
                     if until is not None and until(self.found):
                         break
                 fuzz_seconds = time.monotonic() - t0
+                self._found_unraised()
                 found = [(self.found[k], self.counts[k]) for k in self.found]
                 if self.confirm_runs:
                     confirm_groups(self, found, state)
@@ -1750,6 +1764,7 @@ class Differ:
             during = state.stage if fuzz_seconds is not None else \
                 "shrinking" if not self._counting else "fuzzing"
             if fuzz_seconds is None:  # what the runs found, shrunk or not
+                self._found_unraised()
                 found = [(self.found[k], self.counts[k]) for k in self.found]
         groups = state.groups
         merged = {d.key for d, _ in groups} | state.done
@@ -1798,12 +1813,26 @@ class Differ:
             if problem is not None:
                 raise problem from None
         finally:
+            self._keep_unraised(list(self._new.values()))  # an example cut short
+            self._new = {}
             self._counting = True  # (shrinking is over)
             for key, div in self._raised.items():
                 if key not in self.found:
                     self.found[key] = div
                     self.first_found[key] = self._hit.get(key, time.monotonic() - t0)
+                self._unraised.pop(key, None)
                 self._count(div.key, div.signature)
+
+    def _found_unraised(self) -> None:
+        """The groups no example raised (each met after another new group in its examples):
+        found as kept, Hypothesis' shrinking left to the reduction (conformance.reduce)."""
+        for key, div in self._unraised.items():
+            if key not in self.found:
+                self.found[key] = div
+                self.first_found[key] = self._hit.get(key, time.monotonic() - self._t0)
+                if not self.counts[key]:  # met only in shrinking's replays: its one example
+                    self._count(key, div.signature)
+        self._unraised = {}
 
 
 def _problem(exc: BaseException) -> DiffError | None:
