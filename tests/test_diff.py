@@ -443,13 +443,16 @@ class TwoLies(ReferenceAdapter):
         return obs
 
 
-def test_play_goes_on_past_a_new_group_to_the_next_one(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("fuzzing", [True, False])
+def test_play_goes_on_past_a_new_group_to_the_next_one(monkeypatch: pytest.MonkeyPatch,
+                                                       fuzzing: bool) -> None:
     """A new group does not end its example: play goes on past it, as past a known one, and a
     second deviation later in the same example is found too (until 7 December the example
     ended at the first: against uno-engine, seed 1, 9 groups instead of 13). The first is the
     one raised for Hypothesis to shrink, when the example ends; the second is kept, still new
     to the examples after it (the first of them to meet it raises it), and found at the run's
-    end if none does."""
+    end if none does, with its one example counted even when it was met in a replay of
+    shrinking, which counts nothing (`fuzzing` False)."""
     monkeypatch.setattr(diff_module, "target", lambda *_a, **_k: None)  # outside Hypothesis
     setup = {"players": 2, "dealer": 1, "start": "turn", "current": 0,
              "direction": "clockwise", "hands": {"0": ["R1", "R2", "R3"],
@@ -457,6 +460,7 @@ def test_play_goes_on_past_a_new_group_to_the_next_one(monkeypatch: pytest.Monke
              "discard": ["R9"], "active_color": "red", "draw": ["G1", "G2", "G3", "G4"]}
     plan = Plan("classic-official", 2, "made", 0, setup, 0, False, (0, 0, 0))
     differ = Differ(ReferenceOracle, TwoLies, players=(2, 2), confirm_runs=0)
+    differ._counting = fuzzing
     try:
         with pytest.raises(diff_module.DivergenceFound) as raised:
             differ.example(plan)
