@@ -1558,9 +1558,8 @@ class Differ:
             return "end"
         now = time.monotonic()
         if self.shrink_seconds <= 0:  # no shrinking: a new group is kept as found, play goes on
-            self.found[div.key] = div
+            self._found_as(div)
             self._count(div.key, div.signature)
-            self.first_found[div.key] = now - self._t0
             return "resync" if resync and not record.shuffled else "end"
         # raised when the example ends (`_raise_new`): play goes on past it as past a known one,
         # so that what follows it in the example is still found
@@ -1739,7 +1738,7 @@ class Differ:
                     if n <= 0 or (end is not None and time.monotonic() >= end):
                         break
                     before = self._fuzzed
-                    self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0, t0=t0)
+                    self._run_batch(n, seed * 1_000_003 + batch, db, replay=batch == 0)
                     # the examples that run played (shrinking's replays come on top): Hypothesis
                     # ends a run's generation soon after it finds a new divergence, to shrink
                     # it, so a run may play far fewer than `n`; the next runs play the rest
@@ -1781,8 +1780,8 @@ class Differ:
                           interrupted.name if interrupted is not None else None, during,
                           unconfirmed, {k: Counter(v) for k, v in self.shown.items()})
 
-    def _run_batch(self, n: int, seed: int, db: ExampleDatabase | None, *, replay: bool,
-                   t0: float) -> None:
+    def _run_batch(self, n: int, seed: int, db: ExampleDatabase | None, *, replay: bool
+                   ) -> None:
         phases = [Phase.reuse] if replay else []
         phases += [Phase.generate, Phase.target]
         if self.shrink_seconds > 0:
@@ -1817,21 +1816,24 @@ class Differ:
             self._new = {}
             self._counting = True  # (shrinking is over)
             for key, div in self._raised.items():
-                if key not in self.found:
-                    self.found[key] = div
-                    self.first_found[key] = self._hit.get(key, time.monotonic() - t0)
+                self._found_as(div)
                 self._unraised.pop(key, None)
                 self._count(div.key, div.signature)
+
+    def _found_as(self, div: Divergence) -> bool:
+        """A group found, as `div` shows it, unless it already is; whether it was new."""
+        if div.key in self.found:
+            return False
+        self.found[div.key] = div
+        self.first_found[div.key] = self._hit.get(div.key, time.monotonic() - self._t0)
+        return True
 
     def _found_unraised(self) -> None:
         """The groups no example raised (each met after another new group in its examples):
         found as kept, Hypothesis' shrinking left to the reduction (conformance.reduce)."""
-        for key, div in self._unraised.items():
-            if key not in self.found:
-                self.found[key] = div
-                self.first_found[key] = self._hit.get(key, time.monotonic() - self._t0)
-                if not self.counts[key]:  # met only in shrinking's replays: its one example
-                    self._count(key, div.signature)
+        for div in self._unraised.values():
+            if self._found_as(div) and not self.counts[div.key]:
+                self._count(div.key, div.signature)  # met only in shrinking's replays: once
         self._unraised = {}
 
 
