@@ -1744,7 +1744,8 @@ class Differ:
                     # it, so a run may play far fewer than `n`; the next runs play the rest
                     done += (self._fuzzed - before) or n
                     batch += 1
-                    if until is not None and until(self.found):
+                    # the groups kept unraised count too: they are found when fuzzing ends
+                    if until is not None and until({**self._unraised, **self.found}):
                         break
                 fuzz_seconds = time.monotonic() - t0
                 self._found_unraised()

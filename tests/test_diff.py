@@ -478,6 +478,35 @@ def test_play_goes_on_past_a_new_group_to_the_next_one(monkeypatch: pytest.Monke
     assert list(differ.counts.values()) == [1]
 
 
+def test_groups_wanted_count_the_groups_kept_unraised(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--groups N` (`run(until=...)`) counts every group the report will give: those raised
+    and those kept unraised (found when fuzzing ends). A run whose first batch leaves one of
+    each stops there for `--groups 2`; it used to see one group and fuzz on (7 December)."""
+    monkeypatch.setattr(diff_module, "target", lambda *_a, **_k: None)  # outside Hypothesis
+    setup = {"players": 2, "dealer": 1, "start": "turn", "current": 0,
+             "direction": "clockwise", "hands": {"0": ["R1", "R2", "R3"],
+                                                 "1": ["B4", "B5", "R6"]},
+             "discard": ["R9"], "active_color": "red", "draw": ["G1", "G2", "G3", "G4"]}
+    plan = Plan("classic-official", 2, "made", 0, setup, 0, False, (0, 0, 0))
+    differ = Differ(ReferenceOracle, TwoLies, players=(2, 2), confirm_runs=0)
+    batches: list[int] = []
+
+    def batch(n: int, seed: int, db: Any, *, replay: bool) -> None:
+        """The example above as a whole batch: its first group raised (then found, as the
+        real batch does when Hypothesis is done with it), its second kept unraised."""
+        batches.append(n)
+        differ._fuzzed += n
+        with pytest.raises(diff_module.DivergenceFound) as raised:
+            differ.example(plan)
+        differ._found_as(raised.value.divergence)
+
+    monkeypatch.setattr(differ, "_run_batch", batch)
+    report = differ.run(examples=10 * diff_module.BATCH, seed=1,
+                        until=lambda found: len(found) >= 2)
+    assert len(batches) == 1
+    assert sorted(d.signature.what for d, _ in report.groups) == ["direction", "discard_size"]
+
+
 def test_reference_position_round_trips_and_lists_legal_actions() -> None:
     assert {"legal_actions", "position"} <= set(ReferenceOracle().hello()["observations"])
     assert "position" not in ReferenceAdapter().hello()["observations"]  # corpus runs: no cost
