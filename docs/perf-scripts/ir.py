@@ -1,11 +1,25 @@
-import sys, pickle
+"""Replays the decisions step.py recorded, REPS times, deals included (for callgrind: ir.sh).
+
+usage: PYTHONPATH=<tree> python ir.py RULESET PLAYERS GAMES REPS
+"""
+
+import pickle
+import sys
+
 from uno_fsm.game import Game
+
 ruleset, players, games, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-decs = pickle.load(open(f"/tmp/uno-fsm-dec-{ruleset}-{players}-{games}.pkl", "rb"))
-def run():
-    for i, d in enumerate(decs):
-        g = Game.new(ruleset, players=players, seed=1 + i)
-        la, ap = g.legal_actions, g.apply
-        for k in d:
-            ap(la()[k])
-for _ in range(reps): run()
+with open(f"/tmp/uno-fsm-dec-{ruleset}-{players}-{games}.pkl", "rb") as f:
+    decisions = pickle.load(f)
+
+
+def run() -> None:
+    for i, taken in enumerate(decisions):
+        game = Game.new(ruleset, players=players, seed=1 + i)
+        legal_actions, apply = game.legal_actions, game.apply
+        for k in taken:
+            apply(legal_actions()[k])
+
+
+for _ in range(reps):
+    run()
