@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from conformance.adapters import adapter_names
 from conformance.supervisor import MEMORY_LIMIT, MIB
 from uno_spec import sitelinks
 from uno_spec.commands import Command, add_subcommands, process_started
@@ -64,9 +65,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
     run.add_argument("paths", nargs="*", type=path_option,
                      help="scenario files or directories (default: the bundled corpus)")
     run.add_argument("--adapter", default="reference",
-                     help="reference (default) | rlcard | rlcard-uno | uno-game | skilluno | "
-                     "stdio:'<command line>' | "
-                     "module:package.module:Class")
+                     help=adapter_names(default="reference"))
     run.add_argument("--id", action="append", default=[], metavar="GLOB",
                      help="scenario id glob (repeatable)")
     run.add_argument("--ruleset", action="append", default=[], metavar="GLOB",
@@ -98,7 +97,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     lint = csub.add_parser("lint", help="check the corpus: schema, ids, citations, coverage",
                            epilog="Errors are listed first, then the coverage warnings. "
-                           "exit status: 0 clean; 1 rules without a scenario (--strict); "
+                           "exit status: 0 clean; 1 rules without a scenario or phase edges no "
+                           "scenario traverses (--strict); "
                            "2 scenario file errors")
     lint.add_argument("paths", nargs="*", type=path_option,
                       help="scenario files or directories (default: the bundled corpus)")
@@ -106,8 +106,8 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                       help="list the rules of spec/ that no scenario names (the default for "
                       "the bundled corpus; with PATHS only when asked)")
     lint.add_argument("--strict", action="store_true",
-                      help="rules without a scenario are errors, not warnings (implies "
-                      "--coverage)")
+                      help="rules without a scenario and phase edges no scenario traverses "
+                      "are errors, not warnings (implies --coverage)")
     lint.add_argument("--format", choices=("text", "json"), default="text",
                       help="text (default: one line per problem, then the counts) or json")
     lint.set_defaults(handler=cmd_lint)
@@ -120,8 +120,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     srv = csub.add_parser("serve", help="expose an adapter over stdin/stdout (uno-conformance/2)")
     srv.add_argument("--adapter", default="reference",
-                     help="reference (default) | rlcard | rlcard-uno | skilluno | "
-                     "module:package.module:Class")
+                     help=adapter_names(default="reference", programs=False))
     srv.set_defaults(handler=cmd_serve)
 
     add_subcommands(csub, SUBCOMMANDS)

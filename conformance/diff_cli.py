@@ -20,6 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from conformance.adapters import adapter_names
 from conformance.cli import memory_limit_bytes, memory_limit_option, timeout_option
 from conformance.divergence import BATCH, REDUCE_SECONDS, SHRINK_SECONDS, STARTS
 from uno_spec.files import path_option
@@ -40,8 +41,7 @@ def register(csub: Any) -> None:  # csub: the `conformance` sub-parsers
         "interrupted by SIGINT/SIGTERM/SIGHUP (the report of what was found so far is "
         "written)")
     p.add_argument("--adapter", required=True,
-                   help="the implementation: reference | rlcard | stdio:'<command line>' | "
-                   "module:package.module:Class")
+                   help=f"the implementation: {adapter_names()}")
     p.add_argument("--oracle", default="reference-oracle",
                    help="the adapter used as the oracle (default: reference-oracle, the "
                    "reference engine)")

@@ -32,10 +32,12 @@ NAME = "uno-conformance"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    from conformance.adapters import adapter_names
+
     group = parser.getgroup(NAME, "UNO conformance scenarios (uno-fsm)")
     group.addoption("--uno-adapter", metavar="ADAPTER", default=None,
                     help="collect the scenario corpus and play it against this adapter: "
-                    "reference | rlcard | stdio:'<command line>' | module:package.module:Class")
+                    f"{adapter_names()}")
     group.addoption("--uno-ruleset", action="append", default=[], metavar="GLOB",
                     help="only scenarios of these rulesets (repeatable)")
     group.addoption("--uno-expectations", type=_path, metavar="FILE", default=None,

@@ -107,6 +107,8 @@ def test_memory_limit(command: list[str], value: str, why: str, tmp_path: Path,
      "least 1 (see `uno-fsm bench --help`)"),
     (["bench", "--actions", "2.5"], "uno-fsm bench: argument --actions: not a whole number: '2.5' "
      "(see `uno-fsm bench --help`)"),
+    (["check", "--depth", "3", "--unbounded"], "uno-fsm check: argument --unbounded: not "
+     "allowed with argument --depth (see `uno-fsm check --help`)"),
     (["simulate", "--max-actions", "0"], "uno-fsm simulate: argument --max-actions: 0 is not "
      "at least 1 (see `uno-fsm simulate --help`)"),
     (["play", "--seat", "10"], "uno-fsm play: argument --seat: 10 is not from 0 to 9 (see "
@@ -123,10 +125,10 @@ def test_memory_limit(command: list[str], value: str, why: str, tmp_path: Path,
     (["rules", "show"], "uno-fsm rules show: the following arguments are required: RULE-ID "
      "(see `uno-fsm rules show --help`)"),
     (["conformance", "run", "--adapter", "nope"], "uno-fsm conformance: unknown adapter 'nope': "
-     "use reference, rlcard, rlcard-uno, uno-game, skilluno, stdio:'<command>' or "
+     "use reference, rlcard, rlcard-uno, uno-game, skilluno, stdio:'<command line>' or "
      "module:package.module:Class"),
     (["conformance", "serve", "--adapter", "nope"], "uno-fsm conformance: unknown adapter "
-     "'nope': use reference, rlcard, rlcard-uno, uno-game, skilluno, stdio:'<command>' or "
+     "'nope': use reference, rlcard, rlcard-uno, uno-game, skilluno, stdio:'<command line>' or "
      "module:package.module:Class"),
     (["conformance", "run", "--format", "html"], "uno-fsm conformance run: argument --format: "
      "invalid choice: 'html' (choose from 'console', 'json', 'junit', 'markdown') (see "

@@ -27,7 +27,7 @@ from uno_cli.main import main
 
 HARNESS = FIX / "scenarios" / "harness.yaml"
 ADAPTERS = ("the adapter is empty: name one (reference, rlcard, rlcard-uno, uno-game, "
-            "stdio:'<command>' or module:package.module:Class)")
+            "skilluno, stdio:'<command line>' or module:package.module:Class)")
 
 
 # --- empty values -------------------------------------------------------------------------

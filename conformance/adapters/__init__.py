@@ -50,6 +50,18 @@ RLCARD_UNO_VENV = ".venv-rlcard-uno"
 UNO_GAME = "conformance.adapters.unogame:UnoGameAdapter"
 SKILLUNO = "conformance.adapters.skilluno:SkillUnoAdapter"
 SKILLUNO_VENV = ".venv-skilluno"
+# the `--adapter` names, in the order every help text and error message gives them
+BUILT_IN = ("reference", "rlcard", "rlcard-uno", "uno-game", "skilluno")
+PROGRAM = "stdio:'<command line>'"
+MODULE = "module:package.module:Class"
+
+
+def adapter_names(*, default: str | None = None, programs: bool = True) -> str:
+    """The `--adapter` values, for a help text: the built-in adapters (`default` marked), then
+    `stdio:` (unless `programs` is False: `conformance serve` serves an adapter of its own
+    process) and `module:`."""
+    names = [f"{n} (default)" if n == default else n for n in BUILT_IN]
+    return " | ".join([*names, *([PROGRAM] if programs else []), MODULE])
 
 
 class AdapterSpecError(ValueError):
@@ -126,8 +138,8 @@ def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True,
 
     spec = "reference" if spec is None else spec.strip()
     if not spec:  # an unset variable (`--adapter "$ADAPTER"`) must not run the reference engine
-        raise AdapterSpecError("the adapter is empty: name one (reference, rlcard, rlcard-uno, "
-                               "uno-game, stdio:'<command>' or module:package.module:Class)")
+        raise AdapterSpecError(f"the adapter is empty: name one ({', '.join(BUILT_IN)}, "
+                               f"{PROGRAM} or {MODULE})")
     if spec == "reference":
         return AdapterSpec(spec, "reference", "reference",
                            _reference_factory(REFERENCE, spec, timeout, memory_limit) if isolate
@@ -199,9 +211,7 @@ def resolve(spec: str | None, *, timeout: float = 10.0, isolate: bool = True,
                                out_of_process=True)
         return AdapterSpec(spec, "module", None, _module_factory(target))
     raise AdapterSpecError(
-        f"unknown adapter {spec!r}: use reference, rlcard, rlcard-uno, uno-game, skilluno, "
-        "stdio:'<command>' or "
-        "module:package.module:Class")
+        f"unknown adapter {spec!r}: use {', '.join(BUILT_IN)}, {PROGRAM} or {MODULE}")
 
 
 def program_files(spec: str) -> list[Path]:
