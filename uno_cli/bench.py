@@ -76,6 +76,7 @@ class Sizes:
 
 DEFAULT = Sizes(repeat=7, actions=20_000, fuzz_examples=6)
 QUICK = Sizes(repeat=3, actions=4_000, fuzz_examples=2)
+CHECK_REPEAT = 3  # `--check`: runs per side and configuration (each a child process)
 
 
 ENGINE_BUILDS = {"python": "pure Python", "mypyc": "compiled by mypyc (the optional build)"}
@@ -426,7 +427,7 @@ def register(sub: Any) -> None:
                    help="text (default) or json (the figures and the machine, for a file)")
     p.add_argument("--repeat", type=count(1), metavar="N",
                    help=f"repetitions per workload (default {DEFAULT.repeat}; "
-                   f"--quick {QUICK.repeat})")
+                   f"--quick {QUICK.repeat}; --check {CHECK_REPEAT})")
     p.add_argument("--quick", action="store_true", help="smaller workloads (a rough figure)")
     p.add_argument("--actions", type=count(1), metavar="N",
                    help="game stepping: the actions every side (the engine, RLCard) steps per "
@@ -434,7 +435,7 @@ def register(sub: Any) -> None:
                    f"(default {DEFAULT.actions}; --quick {QUICK.actions})")
     p.add_argument("--fuzz-examples", type=count(1), metavar="N",
                    help=f"Hypothesis examples per fuzzing repetition "
-                   f"(default {DEFAULT.fuzz_examples})")
+                   f"(default {DEFAULT.fuzz_examples}; --quick {QUICK.fuzz_examples})")
     p.add_argument("--corpus", action="append", type=path_option, metavar="PATH",
                    help="scenario files or directories (default: the bundled corpus)")
     p.add_argument("--check", action="store_true",
@@ -454,7 +455,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(f"uno-fsm bench: --baseline {base}: not a source directory of uno-fsm (no "
               "uno_cli/__main__.py)", file=sys.stderr)
         return 2
-    repeat = args.repeat if args.repeat is not None else 3
+    repeat = args.repeat if args.repeat is not None else CHECK_REPEAT
     print("bench: model checking...", file=sys.stderr, flush=True)
     try:
         result: dict[str, Any] = {

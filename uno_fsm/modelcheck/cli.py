@@ -69,10 +69,11 @@ def register(sub: Any) -> None:
                    "(default: bundled)")
     p.add_argument("--target", type=count(1, 60_000),
                    help="points to win the game (default: bundled)")
-    p.add_argument("--depth", type=count(0, 60_000), help="actions from the deal explored "
-                   "(default: bundled; most bundled configurations have none)")
-    p.add_argument("--unbounded", action="store_true",
-                   help="no depth bound (explore to completion)")
+    bound = p.add_mutually_exclusive_group()
+    bound.add_argument("--depth", type=count(0, 60_000), help="actions from the deal explored "
+                       "(default: bundled; most bundled configurations have none)")
+    bound.add_argument("--unbounded", action="store_true",
+                       help="no depth bound (explore to completion)")
     p.add_argument("--max-states", type=count(1, 2_000_000_000), dest="max_states",
                    help="stop adding states after this many (default: bundled)")
     p.add_argument("--seed", type=count(0, 2 ** 63),
