@@ -78,11 +78,46 @@ def card_holds(pred: dict[str, Any], card: Any) -> bool:
         and ("face" not in pred or str(pred["face"]).upper() == symbol)
 
 
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: Python's `==` with `true` not `1` and `1.0` not `1`
+    (docs/adapter-protocol.md), at every depth; a list and a tuple holding the same are alike
+    (normal forms build either)."""
+    if a is b:
+        return True
+    if not a == b:
+        return False
+    ta = type(a)
+    if ta is type(b) and ta in _SCALARS:
+        return True
+    try:  # equal bytes are equal data of equal types (see `listings_remembered`)
+        if marshal.dumps(a, MARSHAL_VERSION) == marshal.dumps(b, MARSHAL_VERSION):
+            return True
+    except ValueError:  # not plain data
+        pass
+    return _alike(a, b)  # (equal data may differ in bytes: dicts in another order)
+
+
+def _alike(a: Any, b: Any) -> bool:
+    """Of `a == b`: whether every pair of values at the same place has the same JSON type."""
+    ta, tb = type(a), type(b)
+    if ta is not tb:
+        return ta in _SEQUENCES and tb in _SEQUENCES and all(map(_alike, a, b))
+    if ta is dict:
+        return all(_alike(v, b[k]) for k, v in a.items())
+    if ta in _SEQUENCES:
+        return all(map(_alike, a, b))
+    return True
+
+
+_SEQUENCES = (list, tuple)
+_SCALARS = frozenset((str, int, bool, type(None)))
+
+
 def holds(key: str, want: Any, got: Any) -> bool:
     """Whether an observed value `got` of `key` satisfies the expected `want` (a value, or a
     looser expectation), both in normal form (`normalize`)."""
     if not is_pattern(want):
-        return bool(got == want)
+        return same(got, want)
     if "one_of" in want:
         return any(holds(key, normalize(key, w), got) for w in want["one_of"])
     if "min" in want or "max" in want:
@@ -342,7 +377,7 @@ def _view(value: Any) -> Any:
 def _compare_view(seat: str, want: Any, got: Any) -> list[Mismatch]:
     where = f"views.{seat}"
     if not isinstance(want, dict):
-        return [] if want == got else [Mismatch(where, want, got)]
+        return [] if same(want, got) else [Mismatch(where, want, got)]
     if not isinstance(got, dict):
         return [Mismatch(where, want, got)]
     out: list[Mismatch] = []
@@ -356,9 +391,9 @@ def _compare_view(seat: str, want: Any, got: Any) -> list[Mismatch]:
             else:
                 for s, v in val.items():
                     o = obs.get(s, MISSING)
-                    if o != v:
+                    if not same(o, v):
                         out.append(Mismatch(f"{where}.{sub}.{s}", v, o))
-        elif obs != val:
+        elif not same(obs, val):
             out.append(Mismatch(f"{where}.{sub}", val, obs))
     return out
 
@@ -370,8 +405,11 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
         if key not in observed:
             out.append(Mismatch(key, exp, MISSING))
             continue
-        if observed[key] == exp and type(observed[key]) is type(exp):
-            continue  # the same data normalises the same: nothing to compare
+        got = observed[key]
+        if got == exp and (same(got, exp) if key != "hands" else type(got) is type(exp)):
+            # the same data normalises the same: nothing to compare (hands hold card names
+            # only, by the scenario schema and the oracle's: equal, they are of one type)
+            continue
         if key == "hands" and not is_pattern(exp) and not is_pattern(observed[key]) and \
                 isinstance(_seat_map(exp), dict):
             out.extend(_compare_hands(exp, observed[key]))
@@ -392,7 +430,7 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
         elif key == "events" and isinstance(want, list):
             out.extend(compare_events(want, obs))
         elif key == "dealer" and isinstance(want, list):
-            if obs not in want:
+            if not any(same(obs, w) for w in want):
                 out.append(Mismatch(key, exp, observed[key]))
         elif key == "card_counts" and isinstance(want, dict):
             got_counts = obs if isinstance(obs, dict) else {}
@@ -401,9 +439,9 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
                     side = got_counts.get(k)
                     side = side if isinstance(side, dict) else {}
                     for c, n in val.items():
-                        if side.get(c, 0) != n:  # a card the game lacks counts 0
+                        if not same(side.get(c, 0), n):  # a card the game lacks counts 0
                             out.append(Mismatch(f"card_counts.{k}.{c}", n, side.get(c, 0)))
-                elif got_counts.get(k, 0) != val:
+                elif not same(got_counts.get(k, 0), val):
                     out.append(Mismatch(f"card_counts.{k}", val, got_counts.get(k, 0)))
         elif key == "views" and isinstance(want, dict):
             for seat, val in want.items():
@@ -412,12 +450,14 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
         elif key == "pending" and isinstance(want, dict):
             for sub, val in want.items():
                 got = obs.get(sub, MISSING) if isinstance(obs, dict) else MISSING
-                if got != val:
+                if not same(got, val):
                     out.append(Mismatch(f"pending.{sub}", val, got))
         elif key == "legal_actions" and isinstance(want, list):
-            if obs != want:  # in normal form: what each side lists and the other does not
-                missing = [a for a in want if not isinstance(obs, list) or a not in obs]
-                extra = [a for a in obs if a not in want] if isinstance(obs, list) else obs
+            if not same(obs, want):  # in normal form: what each side lists and not the other
+                missing = [a for a in want
+                           if not isinstance(obs, list) or not any(same(a, o) for o in obs)]
+                extra = [a for a in obs if not any(same(a, w) for w in want)] \
+                    if isinstance(obs, list) else obs
                 out.append(Mismatch(key, {"not listed": missing}, {"listed": extra}))
         elif not holds(key, want, obs):
             out.append(Mismatch(key, exp, observed[key]))
@@ -458,9 +498,9 @@ def diff_states(before: dict[str, Any], after: dict[str, Any]) -> list[Mismatch]
     out = []
     for key in sorted(set(before) | set(after)):
         b, a = before.get(key, MISSING), after.get(key, MISSING)
-        if b == a and type(b) is type(a):
+        if same(b, a):
             continue  # the same data normalises the same (as in `compare`)
-        if normalize(key, b) != normalize(key, a):
+        if not same(normalize(key, b), normalize(key, a)):
             out.append(Mismatch(key, before.get(key, MISSING), after.get(key, MISSING)))
     return out
 

@@ -21,7 +21,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from conformance.compare import MISSING, Mismatch
+from conformance.compare import MISSING, Mismatch, same
 from conformance.protocol import MAX_OBSERVATION, ProtocolError, check_json_object
 
 TABLE_SIZE = 4  # seats at a table of a partner match (PARTNERS.SEATING: 0+2 against 1+3)
@@ -75,7 +75,7 @@ def judge(expect: dict[str, Any], answer: dict[str, Any]) -> list[Mismatch]:
         got = _by_player(answer.get("totals", MISSING))
         for player, want in expect["totals"].items():
             value = got.get(player, MISSING) if isinstance(got, dict) else MISSING
-            if value != want:
+            if not same(value, want):  # `true` is not 1
                 out.append(Mismatch(f"totals.{player}", want, value))
     if "by_partner" in expect:
         got = _by_player(answer.get("by_partner", MISSING))
@@ -83,7 +83,7 @@ def judge(expect: dict[str, Any], answer: dict[str, Any]) -> list[Mismatch]:
             row = _by_player(got.get(player, MISSING)) if isinstance(got, dict) else MISSING
             for partner, want in partners.items():
                 value = row.get(partner, MISSING) if isinstance(row, dict) else MISSING
-                if value != want:
+                if not same(value, want):
                     out.append(Mismatch(f"by_partner.{player}.{partner}", want, value))
     if "winners" in expect:
         value = answer.get("winners", MISSING)

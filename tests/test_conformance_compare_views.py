@@ -60,3 +60,33 @@ def test_views_state_unchanged_and_restrict() -> None:
     cut = restrict({"views": {1: {"hand": []}}, "card_counts": {"R1": 2}},
                    {"views": {0: {}, 1: {"hand": []}}, "card_counts": {"R1": 2, "W": 4}})
     assert cut == {"views": {"1": {"hand": []}}, "card_counts": {"R1": 2}}
+
+
+def test_a_boolean_or_a_float_is_not_the_integer_it_equals_in_python() -> None:
+    """JSON `true` is not `1`, nor is `1.0` (docs/adapter-protocol.md): an answer of the wrong
+    type fails its expectation wherever Python's `==` would have let it pass, and a change of
+    type is a change of state."""
+    assert keys({"current": 1}, {"current": True}) == ["current"]
+    assert keys({"current": 1}, {"current": 1.0}) == ["current"]
+    assert keys({"current": 1}, {"current": 1}) == []
+    assert keys({"round_over": True}, {"round_over": 1}) == ["round_over"]
+    assert keys({"round_over": False}, {"round_over": 0}) == ["round_over"]
+    assert keys({"hand_sizes": {0: 1, 1: 1}}, {"hand_sizes": {"0": True, "1": True}}) == \
+        ["hand_sizes.0", "hand_sizes.1"]
+    assert keys({"hand_sizes": {"0": 1}}, {"hand_sizes": {"0": True}}) == ["hand_sizes.0"]
+    assert keys({"scores": [0, 5]}, {"scores": [False, 5]}) == ["scores.0"]
+    assert keys({"dealer": 0}, {"dealer": False}) == ["dealer"]
+    assert keys({"dealer": [0, 1]}, {"dealer": True}) == ["dealer"]
+    assert keys({"pending": {"player": 1, "decision": "play"}},
+                {"pending": {"player": True, "decision": "play"}}) == ["pending.player"]
+    assert keys({"card_counts": {"R1": 1}}, {"card_counts": {"R1": True}}) == \
+        ["card_counts.R1"]
+    assert keys({"views": {0: {"hand_sizes": {1: 2}}}},
+                {"views": {"0": {"hand_sizes": {"1": 2.0}}}}) == ["views.0.hand_sizes.1"]
+    assert keys({"events": [{"kind": "draw", "player": 1}]},
+                {"events": [{"kind": "draw", "player": True}]}) == ["events[0].player"]
+    assert keys({"winner": 1}, {"winner": True}) == ["winner"]
+    assert keys({"hand_sizes": {0: {"min": 1}}}, {"hand_sizes": {"0": True}}) == ["hand_sizes.0"]
+    assert [m.key for m in diff_states({"current": 1}, {"current": True})] == ["current"]
+    assert diff_states({"current": 1, "hands": {"0": ["R1"]}},
+                       {"current": 1, "hands": {0: ["r1"]}}) == []

@@ -201,6 +201,10 @@ def test_tally_answers_are_compared_by_player_lists_accepted() -> None:
     assert [(m.key, m.observed) for m in matches.judge(expect, wrong)] == [
         ("totals.0", "5"), ("totals.2", "<not observed>"),
         ("by_partner.0.2", "<not observed>"), ("winners", [0, 0, 2])]
+    one = {"totals": {"0": 1}, "by_partner": {"0": {"2": 1}}}  # `true` is not 1, nor 1.0
+    typed = {"schedule": [], "totals": {"0": True}, "by_partner": {"0": {"2": 1.0}}}
+    assert [(m.key, m.observed) for m in matches.judge(one, typed)] == [
+        ("totals.0", True), ("by_partner.0.2", 1.0)]
 
 
 @pytest.mark.parametrize(("params", "error"), [
