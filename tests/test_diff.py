@@ -896,3 +896,23 @@ def test_a_listing_named_by_the_references_refusal_survives_reduction_and_confir
     assert [r.status for r in Runner(stdio(mutant("stack-cross"))).run([sc]).results] == \
         ["failed"]
     assert len(written) == 1
+
+
+class CrashesOnObserve(ReferenceAdapter):
+    """The reference, but it crashes whenever it is asked what it shows."""
+
+    def observe(self, keys: list[str]) -> dict[str, Any]:
+        raise RuntimeError("observe: boom")
+
+
+def test_an_implementation_that_crashes_at_every_set_up_is_a_divergence(tmp_path: Path
+                                                                        ) -> None:
+    """A crash at the set-up breaks no rule, so its scenario cites no clause: it is confirmed
+    all the same (run under a stand-in citation, never written) and reported as a group. Until
+    7 December it was always dropped as not reproducible, and an implementation crashing at
+    every set-up had "no divergence" (exit 0)."""
+    report = Differ(ReferenceOracle, CrashesOnObserve, players=(2, 2), starts=("made",),
+                    shrink_seconds=0.5, confirm_runs=2).run(examples=5, seed=1)
+    assert [(d.kind, d.steps) for d, _ in report.groups] == [("crash", [])]
+    assert report.dropped == []
+    assert write_all(report.groups, "crashes", tmp_path) == []  # it cites nothing
