@@ -37,6 +37,7 @@ PROTOCOL = "uno-conformance/2"
 PROTOCOLS = (PROTOCOL, "uno-conformance/1")
 PLAYERS = (2, 10)  # what a hello without `players` is read as declaring
 MAX_PLAYERS = 99  # the largest count a scenario names (a set-up refusal's)
+MAX_NAME = 200  # characters of hello's `name` and `version` (shown in every report's title)
 METHODS = ("hello", "setup", "act", "observe", "match", "bye")  # match: partners-match only
 # Error codes reserved by the protocol itself (rule error codes live in spec/errors.yaml).
 UNSUPPORTED = "unsupported"
@@ -149,6 +150,10 @@ def check_hello(caps: Any) -> dict[str, Any]:
     if type(out.get("pipelining", False)) is not bool:  # "yes", 1: refused, never taken as true
         raise ProtocolError(f"hello: 'pipelining' must be true or false, not "
                             f"{_clip(repr(out['pipelining']), 60)}")
+    for key in ("name", "version"):  # a number, null or a 100,000-character name: refused
+        if key in out and (not isinstance(out[key], str) or len(out[key]) > MAX_NAME):
+            raise ProtocolError(f"hello: {key!r} must be a string of at most {MAX_NAME} "
+                                f"characters, not {_clip(repr(out[key]), 60)}")
     out.setdefault("name", "unknown")
     out.setdefault("version", "")
     return out

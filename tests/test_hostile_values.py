@@ -18,6 +18,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness_helpers import FIX, HOSTILE, no_process_left  # noqa: F401 - autouse fixture
@@ -233,3 +234,19 @@ def test_a_fifo_as_the_example_database_is_refused(
     assert main([*argv, "--database", str(fifo)]) == 2
     prefix = "uno-fsm conformance diff" if command == "diff" else "uno-fsm fuzz"
     assert one_line(capsys) == f"{prefix}: --database {fifo}: not a directory (a FIFO (named pipe))"
+
+
+@pytest.mark.parametrize(("key", "value", "shown"), [
+    ("name", 5, "5"), ("name", None, "None"), ("version", {"v": 1}, "{'v': 1}"),
+    ("name", "x" * 201, "'" + "x" * 59 + "... (203 chars)"), ("version", 1.2, "1.2"),
+])
+def test_hello_name_and_version_are_short_strings(key: str, value: Any, shown: str) -> None:
+    """A number, null, an object or a 100,000-character name was kept, and printed whole in
+    every report's title."""
+    from conformance.protocol import PROTOCOL, ProtocolError, check_hello
+
+    assert check_hello({"protocol": PROTOCOL, key: "x" * 200})[key] == "x" * 200
+    with pytest.raises(ProtocolError) as exc:
+        check_hello({"protocol": PROTOCOL, key: value})
+    assert exc.value.message == (f"hello: {key!r} must be a string of at most 200 characters, "
+                                 f"not {shown}")
