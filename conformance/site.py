@@ -122,6 +122,11 @@ def report_files(sources: list[Path]) -> list[Path]:
             files.extend(sorted(p for p in src.iterdir() if p.suffix == ".json"))
         elif src.is_file():
             files.append(src)
+        elif src.exists():  # a device, a FIFO, a socket: read as none of them (/dev/zero)
+            from uno_spec.files import kind_of
+
+            raise SiteError(f"{src}: cannot read: {kind_of(src.stat().st_mode)}, not a "
+                            "regular file or a directory")
         else:
             raise SiteError(f"{src}: no such file or directory")
     return files

@@ -211,6 +211,16 @@ def test_site_refuses_a_page_over_a_report_given(
     _unchanged(index, before)
 
 
+def test_site_names_a_device_given_as_a_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`site --from /dev/zero` said "no such file or directory"."""
+    assert main(["conformance", "site", "--from", "/dev/zero", "--output",
+                 str(tmp_path / "site")]) == 2
+    assert one_line(capsys) == ("uno-fsm conformance site: /dev/zero: cannot read: a character "
+                                "device, not a regular file or a directory")
+    assert not (tmp_path / "site").exists()
+
+
 @pytest.mark.parametrize(("options", "line"), [
     (["--database", "DB", "--output", "DB/r.json"],
      "DB/r.json: --output is inside the example database (--database); write the report "
