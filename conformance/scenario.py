@@ -270,7 +270,28 @@ def _in_words(err: jsonschema.ValidationError) -> str:
         explained = f": {schema['description']}" if isinstance(schema.get("description"), str) \
             else ""
         return f"{err.instance!r} is not a {schema['title']}{explained}"
+    if err.validator == "not" and isinstance(err.instance, dict):
+        # "{...the whole mapping...} should not be valid under {'required': ['seed']}": the
+        # keys it forbids that are there, named (a set-up's keys depend on its `start`)
+        barred = [k for k in _required_in(err.validator_value) if k in err.instance]
+        if barred:
+            names = ", ".join(f"`{k}`" for k in barred)
+            if list(err.absolute_path)[-1:] == ["setup"]:
+                start = err.instance.get("start", "turn")
+                return f"{names} may not be given with `start: {start}` " \
+                    "(docs/scenario-format.md, `setup`)"
+            return f"{names} may not be given here"
     return str(err.message)
+
+
+def _required_in(schema: Any) -> list[str]:
+    """The keys a `not` schema's `required` lists name, directly or under `anyOf`."""
+    if not isinstance(schema, dict):
+        return []
+    keys = [k for k in schema.get("required", []) if isinstance(k, str)]
+    for sub in schema.get("anyOf", []):
+        keys += _required_in(sub)
+    return keys
 
 
 def _error(doc: Any, file: str, sid: Any, path: list[Any], message: str) -> ScenarioError:

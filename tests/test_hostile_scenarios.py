@@ -264,6 +264,14 @@ FID = "scenario hostile.flip.ok"
 
 
 @pytest.mark.parametrize(("old", "new", "line", "message"), [
+    # a key the set-up's `start` forbids: named, not the whole set-up dumped ("{...} should
+    # not be valid under {'required': ['seed']}")
+    ("  draw: [G1]\n", "  draw: [G1]\n  seed: 4\n", 8,
+     f"{SID}: setup: `seed` may not be given with `start: turn` (docs/scenario-format.md, "
+     "`setup`)"),
+    ("  players: 2\n", "  players: 2\n  start: game\n", 8,
+     f"{SID}: setup: `hands`, `discard`, `current`, `dealer` may not be given with "
+     "`start: game` (docs/scenario-format.md, `setup`)"),
     ("  players: 2\n", "  players: 3.0\n", 8,
      f"{SID}: setup.players: 3.0 is not a number of players (a whole number, 2 to 10)"),
     ("  players: 2\n", "  players: true\n", 8,
