@@ -18,10 +18,15 @@ from pathlib import Path
 import pytest
 
 # Imported here, not first inside a pytester run: pytester drops the modules a run imported when
-# it ends, and importing them again (libyaml's extension included) is slow.
+# it ends, and importing them again (libyaml's extension included) is slow. The engine too: the
+# reference adapter (kept) remembers the engine's actions across runs, and a later run's engine,
+# imported afresh, refused them as "not an action" (another class `Action`; the jump-in
+# scenarios of test_k_selects_by_id_and_feature failed after test_reference_passes_the_whole_
+# corpus in one process)
 import conformance.adapters.reference  # noqa: F401
 import conformance.reports  # noqa: F401
 import conformance.runner  # noqa: F401
+import uno_fsm.game  # noqa: F401
 import uno_spec.loader  # noqa: F401
 from conformance.scenario import Scenario, load_corpus
 
