@@ -467,7 +467,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from conformance.adapters import AdapterSpecError, resolve
-    from conformance.serve import protocol_stdout, serve_stdio
+    from conformance.serve import RequestTooLong, protocol_stdout, serve_stdio
 
     out = protocol_stdout()  # before the adapter's module is imported: its prints go to stderr
     try:
@@ -479,7 +479,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - the adapter's constructor: one line, no traceback
         _err(f"cannot start adapter {args.adapter}: {type(exc).__name__}: {exc}")
         return 2
-    code = serve_stdio(adapter, out)
+    try:
+        code = serve_stdio(adapter, out)
+    except RequestTooLong as exc:  # answered `bad-request`; the rest of the input is not read
+        print(f"uno-fsm conformance serve: {exc}", file=sys.stderr)
+        code = 2
     # The adapter's close() has run and every answer is written: leave at once, without the
     # interpreter's teardown (tens of milliseconds that the runner would spend waiting).
     sys.stdout.flush()

@@ -16,6 +16,7 @@ from typing import IO, Any
 from conformance.protocol import (
     BAD_REQUEST,
     INTERNAL_ERROR,
+    MAX_LINE,
     PROTOCOL,
     UNSUPPORTED,
     Unsupported,
@@ -101,18 +102,43 @@ def _fileno(stream: IO[bytes]) -> int | None:
         return None
 
 
-def serve(adapter: Any, instream: IO[bytes], outstream: IO[bytes]) -> int:
+class RequestTooLong(Exception):
+    """A request line longer than the limit: answered `bad-request`, then serving stops (the
+    rest of the line, possibly endless, is never read)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"a request line longer than {limit} bytes: stopped serving")
+
+
+def too_long_answer(limit: int) -> bytes:
+    """The answer to a request line longer than `limit` bytes (its id is unknown: null)."""
+    return encode({"id": None, "error": {
+        "code": BAD_REQUEST, "message": f"request line longer than {limit} bytes"}})
+
+
+def serve(adapter: Any, instream: IO[bytes], outstream: IO[bytes], *,
+          max_line: int = MAX_LINE) -> int:
     """Serve requests until `bye` or end of input.
 
     Requests are answered one by one, in order, and each answer is written and flushed as soon
     as its request is handled: a request that hangs never holds back the answers to those
     before it, even when they arrived in the same read (a runner that pipelines,
     docs/adapter-protocol.md, then judges them and times out only the one that hangs).
+
+    A request line longer than `max_line` bytes (its newline not counted) is answered
+    `bad-request` with a null id as soon as that many bytes are read without a newline, and
+    `RequestTooLong` is raised (the adapter closed first): the rest of such a line is never
+    read, so endless input without a newline (`< /dev/zero`) ends at once.
     """
     fd = _fileno(instream)
     try:
-        lines = _lines_fd(fd) if fd is not None else iter(instream)
+        lines = _lines_fd(fd, max_line) if fd is not None else _lines(instream, max_line)
         for raw in lines:
+            if raw is None:
+                outstream.write(too_long_answer(max_line))
+                outstream.flush()
+                raise RequestTooLong(max_line)
             if not raw.strip():
                 continue
             line, stop = _answer(adapter, raw)
@@ -128,9 +154,27 @@ def serve(adapter: Any, instream: IO[bytes], outstream: IO[bytes]) -> int:
     return 0
 
 
-def _lines_fd(fd: int) -> Iterator[bytes]:
-    """The lines read from `fd` (read in big chunks: several requests may come at once); a
-    last line without its newline too."""
+def _lines(stream: IO[bytes], max_line: int) -> Iterator[bytes | None]:
+    """The lines of a stream without a file descriptor (`io.BytesIO`), as `_lines_fd`."""
+    while True:
+        line = stream.readline(max_line + 1)
+        if not line:
+            return
+        if line.endswith(b"\n"):
+            yield line[:-1]
+        elif len(line) > max_line:
+            yield None
+            return
+        else:
+            yield line
+
+
+def _lines_fd(fd: int, max_line: int = MAX_LINE) -> Iterator[bytes | None]:
+    """The lines read from `fd` (read in big chunks: several requests may come at once),
+    without their newline; a last line without its newline too. None, and nothing after it,
+    for a line longer than `max_line` bytes, as soon as that many bytes have come without a
+    newline. Only the bytes just read are searched for a newline: a long line costs time in
+    proportion to its length, never to its square."""
     pending = bytearray()
     while True:
         chunk = os.read(fd, 1 << 16)
@@ -138,11 +182,19 @@ def _lines_fd(fd: int) -> Iterator[bytes]:
             if pending:
                 yield bytes(pending)
             return
-        pending += chunk
-        cut = pending.rfind(b"\n") + 1
-        if cut:
-            yield from bytes(pending[:cut]).split(b"\n")[:-1]
-            del pending[:cut]
+        start = 0
+        while (nl := chunk.find(b"\n", start)) >= 0:
+            if len(pending) + nl - start > max_line:
+                yield None
+                return
+            pending += chunk[start:nl]
+            yield bytes(pending)
+            pending.clear()
+            start = nl + 1
+        if len(pending) + len(chunk) - start > max_line:
+            yield None
+            return
+        pending += chunk[start:]
 
 
 def protocol_stdout() -> IO[bytes]:

@@ -12,6 +12,11 @@ import dataclasses
 import io
 import json
 import math
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -194,6 +199,97 @@ def test_serve_answers_a_bad_request_and_keeps_serving(line: bytes, message: str
     answers = _serve([line, b'{"id":2,"method":"bye"}'])
     assert answers[0]["error"] == {"code": "bad-request", "message": message}
     assert answers[1] == {"id": 2, "result": {}}
+
+
+TOO_LONG = {"id": None, "error": {"code": "bad-request",
+                                  "message": "request line longer than 1048576 bytes"}}
+
+
+@pytest.mark.parametrize("fd", [False, True], ids=["stream", "pipe"])
+def test_serve_answers_a_request_line_at_the_limit_and_refuses_one_past_it(
+        fd: bool, tmp_path: Path) -> None:
+    """`serve` had no limit on a request line (it buffered one without end): a line of
+    `MAX_LINE` bytes is read (and answered: not JSON), one byte more is answered
+    `bad-request` with a null id and serving stops; what follows is not read."""
+    from tiny_engine import FakeAdapter
+
+    from conformance.serve import RequestTooLong
+
+    data = (b'{"id":1,"method":"hello"}\n' + b" " * ((1 << 20) - 1) + b"x\n"
+            + b"y" * ((1 << 20) + 1) + b'\n{"id":2,"method":"bye"}\n')
+    out = io.BytesIO()
+    if fd:
+        source = tmp_path / "requests"
+        source.write_bytes(data)
+        stream: Any = source.open("rb")
+    else:
+        stream = io.BytesIO(data)
+    with stream, pytest.raises(RequestTooLong) as info:
+        serve(FakeAdapter(), stream, out)
+    assert str(info.value) == "a request line longer than 1048576 bytes: stopped serving"
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [a.get("error") for a in answers] == [
+        None, {"code": "bad-request", "message": "not JSON"}, TOO_LONG["error"]]
+    assert answers[2] == TOO_LONG
+
+
+def test_serve_cli_ends_at_once_on_endless_input_without_a_newline() -> None:
+    """`conformance serve < /dev/zero` read without end (113 MB to 290 MB in 45 s, no answer,
+    every read searching the whole buffer again): now one answer, one line, exit 2, after
+    reading about `MAX_LINE` bytes of a 64 MiB pipe."""
+    proc = subprocess.Popen([sys.executable, "-m", "uno_cli", "conformance", "serve"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, bufsize=0)
+    assert proc.stdin is not None
+    written = [0]
+
+    def feed() -> None:
+        assert proc.stdin is not None
+        block = b"\0" * (1 << 16)
+        try:
+            proc.stdin.write(b'{"id":1,"method":"hello"}\n')
+            for _ in range(1024):  # 64 MiB, no newline
+                written[0] += proc.stdin.write(block) or 0
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+
+    start = time.monotonic()
+    writer = threading.Thread(target=feed)
+    writer.start()
+    stop = threading.Timer(30, proc.kill)  # not `communicate`: it would close stdin now
+    stop.start()
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        out, err = proc.stdout.read(), proc.stderr.read()
+        proc.wait()
+    finally:
+        stop.cancel()
+        proc.kill()
+        proc.wait()
+        writer.join()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    assert time.monotonic() - start < 15
+    lines = out.splitlines()
+    assert json.loads(lines[0])["id"] == 1
+    assert [json.loads(x) for x in lines[1:]] == [TOO_LONG]
+    assert err.decode().splitlines() == [
+        "uno-fsm conformance serve: a request line longer than 1048576 bytes: stopped serving"]
+    assert proc.returncode == 2
+    assert written[0] < 4 << 20  # it stopped reading (64 MiB were offered)
+
+
+def test_serve_cli_on_dev_zero() -> None:
+    """`/dev/zero` itself as the input: the same answer and line, at once."""
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run([sys.executable, "-m", "uno_cli", "conformance", "serve"],
+                              stdin=zero, capture_output=True, timeout=20)
+    assert [json.loads(x) for x in done.stdout.splitlines()] == [TOO_LONG]
+    assert done.stderr.decode().splitlines() == [
+        "uno-fsm conformance serve: a request line longer than 1048576 bytes: stopped serving"]
+    assert done.returncode == 2
 
 
 def test_serve_never_writes_nan() -> None:
