@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -158,6 +159,55 @@ def test_cli_refuses_bad_configurations(argv: list[str], message: str,
     if argv[0] == "--ruleset" and "+" not in argv[1]:  # the name itself refused, not the deck
         assert ("malformed ruleset name" in err or "unknown ruleset" in err) \
             and "--deck" not in err
+
+
+CLASSIC_PARTS = "(its parts: colors, numbers, actions, wilds)"
+FLIP_PARTS = ("(its parts: light.colors, light.numbers, light.actions, light.wilds, "
+              "dark.colors, dark.numbers, dark.actions, dark.wilds)")
+NO_COLOURED_CARD = "neither left: a deck needs a coloured card (a number or an action)"
+EMPTY_DECK = ("--deck: names no part of the deck: give key=items, such as "
+              "'colors=red,yellow;numbers=1', or leave --deck out for the bundled deck")
+
+
+@pytest.mark.parametrize(("ruleset", "deck", "line"), [
+    # a deck of Wilds with no colour: once explored, `VIOLATIONS: 35` and exit 1
+    ("classic-official", "colors=;numbers=",
+     "--deck: colors: no colour left: a deck needs at least one"),
+    # an empty spec meant the whole deck, refused after 17 s of CPU counting its deals
+    ("classic-official", "", EMPTY_DECK),
+    ("classic-official", " ; ", EMPTY_DECK),
+    # Wilds only: explored, `OK` and exit 0
+    ("classic-official", "colors=red;numbers=;actions=", f"--deck: numbers and actions: "
+     f"{NO_COLOURED_CARD}"),
+    # the last of a key given twice, or of a card named twice, was taken silently
+    ("classic-official", "numbers=1;colors=red;numbers=2", "--deck: 'numbers' is given twice"),
+    ("classic-official", "colors=red,red", "--deck: colors: 'red' is named twice"),
+    ("classic-official", "numbers=1,1:2", "--deck: numbers: '1' is named twice"),
+    # copies of a colour were dropped, an item naming nothing was a card named ''
+    ("classic-official", "colors=red:2", "--deck: colors: red:2: a colour has no copies"),
+    ("classic-official", "numbers=:2", "--deck: numbers: ':2' names no card"),
+    # a key that is not a part of the deck: its name's letters as cards; a TypeError
+    ("classic-official", "name=c", f"--deck: 'name' is not a part of the classic-official "
+     f"deck to cut down {CLASSIC_PARTS}"),
+    ("flip", "pairing.seed=1", f"--deck: 'pairing.seed' is not a part of the flip deck to cut "
+     f"down {FLIP_PARTS}"),
+    ("classic-official", "bogus=1", f"--deck: 'bogus': the classic-official deck has no "
+     f"'bogus' {CLASSIC_PARTS}"),
+    # each side of a Flip deck: no colour on the dark side was only a face count mismatch
+    ("flip", "dark.colors=;light.numbers=1",
+     "--deck: dark.colors: no colour left: a deck needs at least one"),
+    ("flip", "light.numbers=;light.actions=",
+     f"--deck: light.numbers and light.actions: {NO_COLOURED_CARD}"),
+], ids=["no-colour", "empty", "blank", "wilds-only", "key-twice", "colour-twice", "card-twice",
+        "colour-copies", "no-name", "not-a-part", "flip-not-a-part", "unknown-key",
+        "flip-dark-no-colour", "flip-light-no-coloured-card"])
+def test_cli_refuses_a_degenerate_deck_before_exploring(
+        ruleset: str, deck: str, line: str, capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.process_time()
+    assert main(["check", "--ruleset", ruleset, "--deck", deck]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"uno-fsm check: {line}\n")
+    assert time.process_time() - started < 5
 
 
 def test_every_ruleset_and_variant_has_a_bundled_configuration() -> None:

@@ -31,27 +31,43 @@ class ConfigError(ValueError):
 def parse_deck_spec(spec: str) -> dict[str, Any]:
     """`key=item,item;key=...`: each key a path under the ruleset's `deck` (`colors`,
     `numbers`, `light.actions`...), each item a name optionally with `:copies` (default 1).
-    Keys not named keep the ruleset's values."""
+    Keys not named keep the ruleset's values; a key with no item (`wilds=`) has none of that
+    kind. Refused (`ConfigError`, one line): a spec naming no key (an empty one would mean the
+    whole deck), a part that is not key=items, a key or an item given twice, an item naming
+    nothing, copies that are not a whole number of at least 1."""
     out: dict[str, Any] = {}
-    for part in (p.strip() for p in spec.split(";")):
+    parts = [p.strip() for p in spec.split(";")]
+    if not any(parts):
+        raise ConfigError("--deck: names no part of the deck: give key=items, such as "
+                          "'colors=red,yellow;numbers=1', or leave --deck out for the bundled "
+                          "deck")
+    for part in parts:
         if not part:
             continue
         key, eq, value = part.partition("=")
-        if not eq or not key.strip():
+        key = key.strip()
+        if not eq or not key:
             raise ConfigError(f"--deck: {part!r} is not key=items")
+        if key in out:
+            raise ConfigError(f"--deck: {key!r} is given twice")
         items: dict[str, int] = {}
         for item in (i.strip() for i in value.split(",")):
             if not item:
                 continue
             name, colon, copies = item.partition(":")
+            name = name.strip()
+            if not name:
+                raise ConfigError(f"--deck: {key}: {item!r} names no card")
             try:
                 n = int(copies) if colon else 1
             except ValueError:
                 raise ConfigError(f"--deck: {item!r}: copies must be a whole number") from None
             if n < 1:
                 raise ConfigError(f"--deck: {item!r}: copies must be at least 1")
-            items[name.strip()] = n
-        out[key.strip()] = items
+            if name in items:
+                raise ConfigError(f"--deck: {key}: {name!r} is named twice")
+            items[name] = n
+        out[key] = items
     return out
 
 
@@ -71,27 +87,69 @@ def _plain(node: Any) -> Any:
     return node
 
 
+def _is_part(node: Any) -> bool:
+    """A part of a deck a --deck key cuts down: its colours (a list) or cards with their copies
+    (a mapping of whole numbers)."""
+    return isinstance(node, list) or (isinstance(node, dict) and all(
+        type(v) is int for v in node.values()))
+
+
+def _deck_parts(deck: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """The --deck keys of a ruleset's deck (`colors`, `numbers`... or `light.colors`...)."""
+    out: list[str] = []
+    for k, v in deck.items():
+        if _is_part(v):
+            out.append(f"{prefix}{k}")
+        elif isinstance(v, dict):
+            out += _deck_parts(v, f"{prefix}{k}.")
+    return out
+
+
+def _sides(deck: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each set of faces of a deck (one for a classic deck, `light.` and `dark.` for Flip):
+    the mappings holding `colors`."""
+    if "colors" in deck:
+        yield prefix, deck
+    for k, v in deck.items():
+        if isinstance(v, dict) and not _is_part(v):
+            yield from _sides(v, f"{prefix}{k}.")
+
+
 def reduced_params(ruleset: str, deck_spec: str, hand: int, target: int | None) -> Params:
     """The ruleset's parameters with its deck cut down to `deck_spec` (a sub-deck of its own:
     only names and at most the copies the ruleset's deck has), `hand` cards dealt and
-    `target` points to win (CL.SCORE.TARGET; None keeps the ruleset's)."""
+    `target` points to win (CL.SCORE.TARGET; None keeps the ruleset's). Refused
+    (`ConfigError`), before anything is dealt: a key that is not a part of the deck (its
+    colours or cards with their copies), a name the deck lacks, more copies than it has,
+    copies of a colour, and a deck left with no colour, or with neither numbers nor actions
+    (no coloured card), on any of its sides."""
     base = Params.of(ruleset)
     raw = _plain(base.raw)
     deck = raw.setdefault("deck", {})
+    parts = ", ".join(_deck_parts(deck))
     for path, items in parse_deck_spec(deck_spec).items():
         node = deck
         *parents, leaf = path.split(".")
         for p in parents:
             node = node.get(p) if isinstance(node, dict) else None
             if not isinstance(node, dict):
-                raise ConfigError(f"--deck: {path!r}: the {ruleset} deck has no {p!r}")
+                raise ConfigError(f"--deck: {path!r}: the {ruleset} deck has no {p!r} "
+                                  f"(its parts: {parts})")
         own = node.get(leaf)
         if own is None:
-            raise ConfigError(f"--deck: {path!r}: the {ruleset} deck has no {leaf!r}")
+            raise ConfigError(f"--deck: {path!r}: the {ruleset} deck has no {leaf!r} "
+                              f"(its parts: {parts})")
+        if not _is_part(own):
+            raise ConfigError(f"--deck: {path!r} is not a part of the {ruleset} deck to cut "
+                              f"down (its parts: {parts})")
         if isinstance(own, list):  # colours: a subset, in the ruleset's order
             unknown = [n for n in items if n not in own]
             if unknown:
                 raise ConfigError(f"--deck: {path}: {', '.join(unknown)} not in {own}")
+            counted = [f"{n}:{c}" for n, c in items.items() if c != 1]
+            if counted:
+                raise ConfigError(f"--deck: {path}: {', '.join(counted)}: a colour has no "
+                                  "copies")
             node[leaf] = [c for c in own if c in items]
             continue
         cut: dict[Any, int] = {}
@@ -105,6 +163,13 @@ def reduced_params(ruleset: str, deck_spec: str, hand: int, target: int | None) 
                                   f"has {own[k]}")
             cut[k] = n
         node[leaf] = cut
+    for side, faces in _sides(deck):
+        if not faces.get("colors"):
+            raise ConfigError(f"--deck: {side}colors: no colour left: a deck needs at least "
+                              "one")
+        if not faces.get("numbers") and not faces.get("actions"):
+            raise ConfigError(f"--deck: {side}numbers and {side}actions: neither left: a deck "
+                              "needs a coloured card (a number or an action)")
     raw["hand_size"] = hand
     if target is not None and (raw.get("scoring") or {}).get("target") is not None:
         raw["scoring"] = {**raw["scoring"], "target": target}
