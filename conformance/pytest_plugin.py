@@ -85,6 +85,10 @@ class _Session:
             raise pytest.UsageError(f"--uno-adapter: {exc}") from None
         path = config.getoption("uno_expectations")
         _check_junitxml(config, path)
+        from uno_spec.sitelinks import env_problem
+
+        if (problem := env_problem()) is not None:  # the base of the failures' site links
+            raise pytest.UsageError(problem)
         self.expectations = exp.Expectations()
         if path is not None:
             try:

@@ -222,6 +222,19 @@ def test_usage_errors(pytester: pytest.Pytester, args: list[str], message: str) 
     result.stderr.fnmatch_lines([message + "*"])
 
 
+def test_a_hostile_site_url_in_the_environment_is_a_usage_error(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure quotes its rules with their links into the site: a $UNO_FSM_SITE_URL that
+    would write more than a link is refused before any scenario runs."""
+    monkeypatch.setenv("UNO_FSM_SITE_URL", "javascript:alert%281%29//")
+    result = pytester.runpytest("--uno-adapter", "reference", "-p", "no:cacheprovider",
+                                f"--uno-corpus={FIXTURES / 'scenarios' / 'harness.yaml'}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([
+        "ERROR: $UNO_FSM_SITE_URL: 'javascript:alert%281%29//': a site's base is an http://, "
+        "https:// or file:// URL, or a path; not a javascript: URL"])
+
+
 @pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="needs /proc")
 def test_memory_limit_reaches_the_program(pytester: pytest.Pytester) -> None:
     """The program (tests/fixtures/conformance/hostile_stdio.py --mode limits) writes its own

@@ -484,3 +484,114 @@ def test_rules_and_spec_commands_escape_what_a_spec_file_says(
     assert "Each player is dealt seven cards.\\x1b]0;pwned\\x07\\x1b[2J" in out
     assert main(["rules", "search", "seven", "--spec", str(spec)]) == 0
     assert "\x1b" not in capsys.readouterr().out
+
+
+# --- the site's base: written as it is into every link ----------------------------------------
+
+PERCENT = "(a link's base is written as it is)"
+SCHEME = "a site's base is an http://, https:// or file:// URL, or a path"
+BAD_URLS = [
+    ("http://x/\n# Injected\n", r"'http://x/\n# Injected\n' holds a line break: "
+     f"percent-encode it {PERCENT}"),
+    ("javascript:alert%281%29//", f"'javascript:alert%281%29//': {SCHEME}; not a javascript: "
+     "URL"),
+    ("JavaScript:x", f"'JavaScript:x': {SCHEME}; not a javascript: URL"),
+    ("data:text/html,x", f"'data:text/html,x': {SCHEME}; not a data: URL"),
+    ("http://x/<script>alert(1)</script>", "'http://x/<script>alert(1)</script>' holds '<': "
+     f"percent-encode it {PERCENT}"),
+    ("http://x/)[evil](http://e.org/", "'http://x/)[evil](http://e.org/' holds ')': "
+     f"percent-encode it {PERCENT}"),
+    ('http://x/"onclick=', f"'http://x/\"onclick=' holds '\"': percent-encode it {PERCENT}"),
+    ("javascript&#58;alert", f"'javascript&#58;alert' holds '&': percent-encode it {PERCENT}"),
+    ("http://x/a b", f"'http://x/a b' holds whitespace: percent-encode it {PERCENT}"),
+    ("http://x/\u202e", "'http://x/\\u202e' holds a control character (U+202E): percent-encode "
+     f"it {PERCENT}"),
+    ("site/a[b", "'site/a[b' holds a bracket outside its host: percent-encode it"),
+    ("https://x.org/u?q=1", "'https://x.org/u?q=1': a site's base is a folder: no query (?) or "
+     "fragment (#), the links add their own"),
+    ("https://x.org/u#top", "'https://x.org/u#top': a site's base is a folder: no query (?) or "
+     "fragment (#), the links add their own"),
+    ("//evil.org/", "'//evil.org/': a URL without its scheme: give https://... or a path"),
+    ("http:///srv/site", "'http:///srv/site': an http:// URL names its host"),
+    ("https://" + "x" * 2041, "a URL of 2049 characters: at most 2048"),
+]
+
+
+@pytest.mark.parametrize(("url", "why"), BAD_URLS, ids=range(len(BAD_URLS)))
+def test_a_hostile_site_url_is_refused_in_one_line(
+        url: str, why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--site-url` was written raw into every link: a line break and `# Injected` made a
+    heading of the Markdown report, `javascript:`, `<script>` and `)[evil](` passed."""
+    out = tmp_path / "report.md"
+    assert main(["conformance", "report", "--from", str(ROOT / "docs/compliance/data/rlcard.json"),
+                 "--format", "markdown", "-o", str(out), "--site-url", url]) == 2
+    assert one_line(capsys) == (f"uno-fsm conformance report: argument --site-url: {why} (see "
+                                "`uno-fsm conformance report --help`)")
+    assert not out.exists()
+
+
+def _site_url_commands(tmp_path: Path) -> dict[str, tuple[list[str], Path | None]]:
+    """Each command that writes site links: its arguments and what it would write."""
+    data = str(ROOT / "docs/compliance/data/rlcard.json")
+    failing = scenario(tmp_path, current=0)  # expects the wrong seat
+    return {
+        "conformance report": (["conformance", "report", "--from", data, "--format",
+                                "markdown", "-o", str(tmp_path / "r.md")], tmp_path / "r.md"),
+        "conformance run": (["conformance", "run", str(failing), "--format", "markdown", "-o",
+                             str(tmp_path / "run.md"), *FAILING], tmp_path / "run.md"),
+        "conformance compliance": (["conformance", "compliance", "--implementation", "rlcard",
+                                    "--from", data, "-o", str(tmp_path / "c.md")],
+                                   tmp_path / "c.md"),
+        "conformance site": (["conformance", "site", "--from", data, "--markdown",
+                              str(tmp_path / "index.md")], tmp_path / "index.md"),
+        "spec docs": (["spec", "docs", "--out", str(tmp_path / "rules")], tmp_path / "rules"),
+        "rules show": (["rules", "show", "CL.PLAY.MATCH"], None),
+    }
+
+
+COMMANDS = ["conformance report", "conformance run", "conformance compliance",
+            "conformance site", "spec docs", "rules show"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_writing_site_links_refuses_a_hostile_site_url(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv, written = _site_url_commands(tmp_path)[command]
+    assert main([*argv, "--site-url", "http://x/\n# Injected\n"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"uno-fsm {command}: argument --site-url: {BAD_URLS[0][1]} (see "
+                              f"`uno-fsm {command} --help`)\n")
+    assert written is None or not written.exists()
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_hostile_site_url_in_the_environment_is_refused_naming_it(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """$UNO_FSM_SITE_URL was written raw too, for every command that prints links."""
+    argv, written = _site_url_commands(tmp_path)[command]
+    monkeypatch.setenv(sitelinks.ENV, "javascript:alert%281%29//")
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"uno-fsm {command}: $UNO_FSM_SITE_URL: {BAD_URLS[1][1]}\n")
+    assert written is None or not written.exists()
+
+
+def test_the_site_url_check_accepts_urls_and_paths_and_is_kept_by_the_api(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one check (uno_spec.sitelinks.url_problem): what a site's base may be; the API
+    refuses what the command line refuses (`base()` under `using`, or with the variable)."""
+    for good in ("https://example.org/uno", "http://[::1]:8000/u/", "HTTPS://X.ORG/",
+                 "file:///srv/site", "site/", "../../site", "/srv/site", "a%20b/%28x%29",
+                 "https://example.org/~me/uno-fsm_1.0/caf\u00e9"):
+        assert sitelinks.url_problem(good) is None, good
+    with sitelinks.using("javascript:x"), pytest.raises(sitelinks.SiteURLError) as info:
+        sitelinks.base()
+    assert str(info.value) == f"--site-url: 'javascript:x': {SCHEME}; not a javascript: URL"
+    monkeypatch.setenv(sitelinks.ENV, "https://x.org/(y)")
+    with pytest.raises(sitelinks.SiteURLError) as info:
+        sitelinks.rule_url("CL.PLAY.MATCH")
+    assert str(info.value) == (f"$UNO_FSM_SITE_URL: 'https://x.org/(y)' holds '(': "
+                               f"percent-encode it {PERCENT}")
+    with sitelinks.using("https://ok.example/u"):  # the option wins over the variable
+        assert sitelinks.base() == "https://ok.example/u/"

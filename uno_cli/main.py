@@ -168,9 +168,14 @@ def _main(words: list[str]) -> int:
     if handler is None:
         print("uno-fsm: name a command (see `uno-fsm --help`)", file=sys.stderr)
         return 2
-    if getattr(args, "site_url", None) is not None:  # uno_spec.sitelinks.add_option
-        from uno_spec.sitelinks import using
+    if hasattr(args, "site_url"):  # uno_spec.sitelinks.add_option: a command printing links
+        from uno_spec.sitelinks import env_problem, using
 
+        # --site-url is checked as it is parsed; the variable it overrides, here, before the
+        # command runs (a base is written as it is into every link: Markdown, terminals)
+        if args.site_url is None and (problem := env_problem()) is not None:
+            print(f"{_command_path(words)}: {one_line(problem)}", file=sys.stderr)
+            return 2
         with using(args.site_url):
             return int(handler(args) or 0)
     return int(handler(args) or 0)
