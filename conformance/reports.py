@@ -160,8 +160,9 @@ def _check_schema(data: dict[str, Any]) -> None:
 def exit_code(data: dict[str, Any]) -> int:
     """0 when nothing unexpected happened (passed, xfailed, unsupported), else 1; 2 when the
     run stopped because the adapter never started (nothing was judged: most often a wrong
-    command line), 1 when it stopped after it had started (the implementation broke); 128 + the
-    signal number (130, 143, 129) for a run interrupted by SIGINT, SIGTERM or SIGHUP."""
+    command line; whatever the number of scenarios, Runner.run), 1 when it stopped after it
+    had started (the implementation broke); 128 + the signal number (130, 143, 129) for a run
+    interrupted by SIGINT, SIGTERM or SIGHUP."""
     if data.get("interrupted"):
         return 128 + _signal_number(data.get("signal"))
     stopped = data.get("stopped")

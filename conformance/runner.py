@@ -100,7 +100,8 @@ class RunReport:
     duration: float
     warnings: list[str] = field(default_factory=list)
     interrupted: str | None = None  # "SIGINT" / "SIGTERM" / "SIGHUP": the run was stopped early
-    # Set when the adapter failed to start MAX_HELLO_FAILURES times in a row (`Runner.run`):
+    # Set when the adapter failed to start MAX_HELLO_FAILURES times in a row, or at every
+    # scenario of a shorter run (`Runner.run`: it never started):
     # {"reason": one line, "after": results before that streak, "ever_started": bool}
     stopped: dict[str, Any] | None = None
     not_run: int = 0  # scenarios selected but not judged (an interrupted run)
@@ -196,6 +197,14 @@ def missing_capabilities(sc: Scenario, caps: dict[str, Any]) -> list[str]:
     if obs:
         missing.append("observation(s) " + ", ".join(obs))
     return missing
+
+
+def _starts(failures: int) -> str:
+    """`2 times in a row (each scenario of the run)`: the failed starts of a run shorter than
+    MAX_HELLO_FAILURES that never started its adapter."""
+    if failures == 1:
+        return "for the run's only scenario"
+    return f"{failures} times in a row (each scenario of the run)"
 
 
 class Runner:
@@ -515,6 +524,12 @@ class Runner:
                 self._kill()
             finally:
                 self._discard()
+        if interrupted is None and stopped is None and results and not self.ever_started \
+                and self.hello_failures:
+            # fewer scenarios than MAX_HELLO_FAILURES, each a failed start: the adapter never
+            # started, as after three failed starts (exit 2, whatever the corpus's size)
+            stopped = {"reason": f"the adapter failed to start {_starts(self.hello_failures)}; "
+                       f"last: {self.hello_error}", "after": streak, "ever_started": False}
         if interrupted is not None:
             warnings = [f"interrupted by {interrupted}: {len(results)} of {len(scenarios)} "
                         "scenarios judged, the others not run"]

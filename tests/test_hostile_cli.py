@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -161,6 +162,36 @@ def test_a_filter_selecting_nothing_exits_2(tmp_path: Path,
                  "basic-play", "--no-progress"]) == 2
     assert one_line(capsys) == ("uno-fsm conformance: no scenario matches --id hostile.cli.okk "
                                 "--feature basic-play (of 1 loaded)")
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_an_adapter_that_never_starts_exits_2_whatever_the_corpus_size(
+        count: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With one or two scenarios (fewer than the three failed starts that stop a run) a
+    program that could not be started exited 1, as a broken implementation does; with three
+    or more, 2 (`--help`: "an adapter that never started"; three or more:
+    tests/test_conformance_console.py::test_a_program_that_cannot_start_stops_the_run_*)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for i in range(count):
+        (corpus / f"s{i}.yaml").write_text(
+            GOOD.replace("hostile.cli.ok", f"hostile.cli.ok{i}").replace("TITLE", "plain")
+            .replace("CURRENT", "1"), encoding="utf-8")
+    missing = tmp_path / "no-such-program"
+    out = tmp_path / "r.json"
+    assert main(["conformance", "run", str(corpus), "--adapter", f"stdio:{missing}", "-q",
+                 "--format", "json", "-o", str(out)]) == 2
+    verdict, stop = capsys.readouterr().err.splitlines()
+    plural = "" if count == 1 else "s"
+    assert re.fullmatch(rf"STOPPED in \d+\.\d\ds: {count} scenario{plural} \({count} errored\)",
+                        verdict), verdict
+    why = {1: "for the run's only scenario", 2: "2 times in a row (each scenario of the run)"}
+    assert stop == (f"uno-fsm conformance: stopped: the adapter failed to start {why[count]}; "
+                    f"last: spawn-failed: cannot start {missing}: {missing}: no such executable; "
+                    f"{count} scenario(s) not judged (listed as errored in the report)")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["stopped"]["after"] == 0 and data["stopped"]["ever_started"] is False
+    assert [r["status"] for r in data["results"]] == ["errored"] * count
 
 
 def test_expectations_are_checked_before_the_corpus(tmp_path: Path,
