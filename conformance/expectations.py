@@ -49,8 +49,11 @@ class Expectations:
 
 
 def load(path: Path) -> Expectations:
-    """Read an expectation file; raises ExpectationsError with file:line on a bad one."""
-    from uno_spec.loader import SpecError, load_yaml
+    """Read an expectation file; raises ExpectationsError with file:line on a bad one: a
+    document of the wrong shape (a list, `failures` not a list, an entry not a mapping, an
+    `id` or `reason` missing or not a string, an unknown key) is named with its line, in one
+    line."""
+    from uno_spec.loader import SpecError, line_of, load_yaml
 
     try:
         doc = load_yaml(path)
@@ -59,20 +62,65 @@ def load(path: Path) -> Expectations:
     if doc is None:
         return Expectations(file=str(path))
     if not isinstance(doc, dict):
-        raise ExpectationsError(f"{path}:1: expected a mapping with `failures:`")
+        raise ExpectationsError(f"{path}:1: an expectation file is a mapping (`implementation:`, "
+                                f"`failures:`), not {_shown(doc)}")
     unknown = sorted(str(k) for k in doc if k not in ("implementation", "failures"))
     if unknown:
         raise ExpectationsError(f"{path}:1: unknown key(s): {', '.join(unknown)}")
+    implementation = doc.get("implementation")
+    if implementation is not None and not isinstance(implementation, str):
+        raise ExpectationsError(f"{path}:{line_of(doc, 'implementation')}: `implementation` "
+                                f"must be a string, not {_shown(implementation)}")
+    failures = doc.get("failures")
+    if failures is None:  # `failures:` left empty, or no such key: nothing is expected to fail
+        failures = []
+    if not isinstance(failures, list):
+        raise ExpectationsError(f"{path}:{line_of(doc, 'failures')}: `failures` must be a list "
+                                f"of `- id: ...` / `reason: ...` entries, not "
+                                f"{_shown(failures)}")
     entries = []
-    for item in doc.get("failures") or []:
-        line = int(getattr(item, "line", 0) or 0)
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-            raise ExpectationsError(f"{path}:{line}: each failure needs an `id` (string)")
+    for number, item in enumerate(failures, 1):
+        if not isinstance(item, dict):  # a list item carries no line: that of `failures:`
+            raise ExpectationsError(f"{path}:{line_of(doc, 'failures')}: `failures` entry "
+                                    f"{number} must be a mapping with `id` and `reason`, not "
+                                    f"{_shown(item)}")
+        line = line_of(item)
+        extra = sorted(str(k) for k in item if k not in ("id", "reason"))
+        if extra:
+            raise ExpectationsError(f"{path}:{line_of(item, str(extra[0]))}: `failures` entry "
+                                    f"{number}: unknown key(s): {', '.join(extra)} (an entry "
+                                    "has `id` and `reason`)")
+        pattern = item.get("id")
+        if not isinstance(pattern, str) or not pattern:
+            what = " needs an `id`" if pattern is None else " has an empty `id`" \
+                if pattern == "" else f": `id` must be a string, not {_shown(pattern)}"
+            raise ExpectationsError(f"{path}:{line_of(item, 'id')}: `failures` entry {number}"
+                                    f"{what} (a scenario id or glob)")
         reason = item.get("reason")
-        if not isinstance(reason, str) or not reason.strip():
-            raise ExpectationsError(f"{path}:{line}: failure {item['id']!r} needs a `reason`")
-        entries.append(Entry(item["id"], reason.strip(), line))
-    return Expectations(str(doc.get("implementation", "")), entries, str(path))
+        if reason is not None and not isinstance(reason, str):
+            raise ExpectationsError(f"{path}:{line_of(item, 'reason')}: failure {pattern!r}: "
+                                    f"`reason` must be a string, not {_shown(reason)}")
+        if reason is None or not reason.strip():
+            raise ExpectationsError(f"{path}:{line}: failure {pattern!r} needs a `reason`")
+        entries.append(Entry(pattern, reason.strip(), line))
+    return Expectations(implementation or "", entries, str(path))
+
+
+def _shown(value: object) -> str:
+    """What a YAML value of the wrong type is, for a message: `a number (5)`, `a string
+    ('abc')`, `a list`, `a mapping`."""
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, int | float):
+        text = repr(value)
+        return f"a number ({text if len(text) <= 40 else text[:40] + '...'})"
+    if isinstance(value, str):
+        return f"a string ({value[:40]!r}{'...' if len(value) > 40 else ''})"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"a {type(value).__name__}"  # a date, bytes
 
 
 def default_path(implementation: str) -> Path | None:

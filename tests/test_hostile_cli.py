@@ -204,6 +204,53 @@ def test_expectations_are_checked_before_the_corpus(tmp_path: Path,
         "directory"
 
 
+ENTRY = "  - id: hostile.cli.ok\n    reason: known\n"
+
+
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ("failures: 5\n", 1, "`failures` must be a list of `- id: ...` / `reason: ...` entries, "
+     "not a number (5)"),  # was: internal error: TypeError: 'int' object is not iterable
+    ("failures: abc\n", 1, "`failures` must be a list of `- id: ...` / `reason: ...` entries, "
+     "not a string ('abc')"),  # was: fs.yaml:0: each failure needs an `id` (string)
+    ("implementation: x\nfailures: {id: a, reason: b}\n", 2, "`failures` must be a list of "
+     "`- id: ...` / `reason: ...` entries, not a mapping"),
+    ("failures: 2024-01-01\n", 1, "`failures` must be a list of `- id: ...` / `reason: ...` "
+     "entries, not a date"),
+    ("- id: a\n  reason: b\n", 1, "an expectation file is a mapping (`implementation:`, "
+     "`failures:`), not a list"),
+    ("7\n", 1, "an expectation file is a mapping (`implementation:`, `failures:`), not a "
+     "number (7)"),
+    ("implementation: [x]\nfailures: []\n", 1, "`implementation` must be a string, not a list"),
+    ("implementation: 5\n", 1, "`implementation` must be a string, not a number (5)"),
+    (f"implementation: x\nfailures:\n{ENTRY}  - just-an-id\n", 2, "`failures` entry 2 must be "
+     "a mapping with `id` and `reason`, not a string ('just-an-id')"),
+    ("failures:\n  - [a, b]\n", 1, "`failures` entry 1 must be a mapping with `id` and "
+     "`reason`, not a list"),
+    ("failures:\n  - id: 5\n    reason: known\n", 2, "`failures` entry 1: `id` must be a "
+     "string, not a number (5) (a scenario id or glob)"),
+    ("failures:\n  - id: ''\n    reason: known\n", 2, "`failures` entry 1 has an empty `id` "
+     "(a scenario id or glob)"),
+    ("failures:\n  - reason: known\n", 2, "`failures` entry 1 needs an `id` (a scenario id or "
+     "glob)"),
+    ("failures:\n  - id: a\n    reason: [x]\n", 3, "failure 'a': `reason` must be a string, "
+     "not a list"),
+    ("failures:\n  - id: a\n    reason: true\n", 3, "failure 'a': `reason` must be a string, "
+     "not true (a boolean)"),
+    (f"failures:\n{ENTRY}    reasons: typo\n", 4, "`failures` entry 1: unknown key(s): "
+     "reasons (an entry has `id` and `reason`)"),
+])
+def test_an_expectation_file_of_the_wrong_shape_is_one_line(
+        text: str, line: int, message: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Each shape named with the file and a real line (a list item has none of its own: the
+    line of `failures:`), exit 2, before the corpus is loaded or the adapter started."""
+    fs = tmp_path / "fs.yaml"
+    fs.write_text(text, encoding="utf-8")
+    assert main(["conformance", "run", str(scenario(tmp_path)), "--expectations", str(fs),
+                 "--no-progress"]) == 2
+    assert one_line(capsys) == f"uno-fsm conformance: {fs}:{line}: {message}"
+
+
 @pytest.mark.parametrize("stdin", ["devnull", "closed"])
 def test_play_needs_a_terminal(stdin: str) -> None:
     """Not a terminal, or no standard input at all: one line, exit 2, before any game."""
