@@ -33,6 +33,7 @@ from conformance.supervisor import MEMORY_LIMIT, MIB
 from uno_spec import sitelinks
 from uno_spec.commands import Command, add_subcommands, process_started
 from uno_spec.files import path_option
+from uno_spec.globs import MAX_GLOB, MAX_GLOBS_TOTAL, glob_option
 from uno_spec.options import RULESETS, mebibytes, seconds
 
 # The longest --timeout (seconds): a day per scenario.
@@ -57,7 +58,9 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                           epilog="With --output or a --format other than console, the "
                           "terminal gets only the summary (on stderr). After 3 failed starts "
                           "of the adapter in a row the run stops, with one line on stderr; "
-                          "the scenarios not judged are errored in the report. "
+                          "the scenarios not judged are errored in the report. A GLOB "
+                          f"(--id, --ruleset, --feature, --rule, --clause) has at most {MAX_GLOB} "
+                          f"characters, all of them together {MAX_GLOBS_TOTAL}. "
                           "Exit status: 0 nothing unexpected (passed, xfailed, "
                           "unsupported); 1 failed, errored or xpassed, or stopped after the "
                           "adapter had started; 2 bad input or usage (also: no scenario "
@@ -66,17 +69,17 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                      help="scenario files or directories (default: the bundled corpus)")
     run.add_argument("--adapter", default="reference",
                      help=adapter_names(default="reference"))
-    run.add_argument("--id", action="append", default=[], metavar="GLOB",
+    run.add_argument("--id", action="append", default=[], metavar="GLOB", type=glob_option,
                      help="scenario id glob (repeatable)")
-    run.add_argument("--ruleset", action="append", default=[], metavar="GLOB",
+    run.add_argument("--ruleset", action="append", default=[], metavar="GLOB", type=glob_option,
                      help=f"scenarios of these rulesets (repeatable): {RULESETS}")
-    run.add_argument("--feature", action="append", default=[], metavar="GLOB",
+    run.add_argument("--feature", action="append", default=[], metavar="GLOB", type=glob_option,
                      help="scenarios needing a feature matching GLOB (repeatable; `conformance "
                      "features` lists them: wd4-challenge, 'flip*')")
-    run.add_argument("--rule", action="append", default=[], metavar="GLOB",
+    run.add_argument("--rule", action="append", default=[], metavar="GLOB", type=glob_option,
                      help="scenarios naming a rule matching GLOB (repeatable: 'CL.WD4.*'; "
                      "`uno-fsm rules search WORDS` finds rule ids)")
-    run.add_argument("--clause", action="append", default=[], metavar="GLOB",
+    run.add_argument("--clause", action="append", default=[], metavar="GLOB", type=glob_option,
                      help="scenarios citing a clause matching GLOB (repeatable: "
                      "'wiki-br:official:3*'; `uno-fsm rules show RULE` lists a rule's)")
     timeout_option(run, "scenario")
@@ -279,9 +282,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     from conformance.adapters import AdapterSpecError, resolve
     from conformance.runner import Runner
     from conformance.scenario import Filters, load_corpus
+    from uno_spec.globs import total_problem
 
     if (problem := output_problem(args.output)) is not None:  # before anything runs
         _err(problem)
+        return 2
+    if (problem := total_problem([*args.id, *args.ruleset, *args.feature, *args.rule,
+                                  *args.clause])) is not None:
+        _err(f"--id, --ruleset, --feature, --rule, --clause: {problem}")
         return 2
     if args.implementation is not None and not args.implementation.strip():
         _err("--implementation is empty: name the implementation, or leave the option out")

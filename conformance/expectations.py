@@ -13,9 +13,10 @@ so the list can shrink). Entries matching no scenario of the run are reported as
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from uno_spec import globs
 
 EXPECTATIONS_DIR = Path(__file__).resolve().parent / "expectations"
 
@@ -39,20 +40,21 @@ class Expectations:
 
     def lookup(self, scenario_id: str) -> Entry | None:
         for entry in self.entries:
-            if fnmatch.fnmatchcase(scenario_id, entry.pattern):
+            if globs.matches(scenario_id, entry.pattern):
                 return entry
         return None
 
     def stale(self, scenario_ids: list[str]) -> list[Entry]:
         return [e for e in self.entries
-                if not any(fnmatch.fnmatchcase(i, e.pattern) for i in scenario_ids)]
+                if not any(globs.matches(i, e.pattern) for i in scenario_ids)]
 
 
 def load(path: Path) -> Expectations:
     """Read an expectation file; raises ExpectationsError with file:line on a bad one: a
     document of the wrong shape (a list, `failures` not a list, an entry not a mapping, an
-    `id` or `reason` missing or not a string, an unknown key) is named with its line, in one
-    line."""
+    `id` or `reason` missing or not a string, an unknown key) or an `id` longer than a glob may
+    be (uno_spec.globs.MAX_GLOB; MAX_GLOBS_TOTAL for all the `id`s) is named with its line, in
+    one line."""
     from uno_spec.loader import SpecError, line_of, load_yaml
 
     try:
@@ -79,6 +81,7 @@ def load(path: Path) -> Expectations:
                                 f"of `- id: ...` / `reason: ...` entries, not "
                                 f"{_shown(failures)}")
     entries = []
+    total = 0  # characters of the globs so far (uno_spec.globs.MAX_GLOBS_TOTAL)
     for number, item in enumerate(failures, 1):
         if not isinstance(item, dict):  # a list item carries no line: that of `failures:`
             raise ExpectationsError(f"{path}:{line_of(doc, 'failures')}: `failures` entry "
@@ -96,6 +99,14 @@ def load(path: Path) -> Expectations:
                 if pattern == "" else f": `id` must be a string, not {_shown(pattern)}"
             raise ExpectationsError(f"{path}:{line_of(item, 'id')}: `failures` entry {number}"
                                     f"{what} (a scenario id or glob)")
+        if (problem := globs.glob_problem(pattern)) is not None:
+            raise ExpectationsError(f"{path}:{line_of(item, 'id')}: `failures` entry {number}: "
+                                    f"`id` is {problem}")
+        total += len(pattern)
+        if total > globs.MAX_GLOBS_TOTAL:
+            raise ExpectationsError(f"{path}:{line_of(item, 'id')}: `failures` entry {number}: "
+                                    f"the `id`s so far hold {total} characters of globs in "
+                                    f"all, more than {globs.MAX_GLOBS_TOTAL}")
         reason = item.get("reason")
         if reason is not None and not isinstance(reason, str):
             raise ExpectationsError(f"{path}:{line_of(item, 'reason')}: failure {pattern!r}: "

@@ -29,13 +29,14 @@ step's expected error), `outcome` (failed / errored), `scenario` (globs against 
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from uno_spec import globs
 
 ROOT = Path(__file__).resolve().parent.parent
 IMPLEMENTATIONS_DIR = Path(__file__).resolve().parent / "implementations"
@@ -80,7 +81,7 @@ class Deviation:
         return f"{prefix}{self.location}: {self.short}"
 
     def blames(self, rule: str) -> bool:
-        return any(fnmatch.fnmatchcase(rule, g) for g in self.rules)
+        return any(globs.matches(rule, g) for g in self.rules)
 
     def matches(self, result: Result, scenario: Any, sig: Any = None) -> bool:
         """The failure is this deviation's: its signature (conformance.blame.Signature) is the
@@ -162,8 +163,8 @@ def _expected(r: Result, key: str) -> Any:
     return exp.get(key)
 
 
-def _globs(values: list[str], globs: list[str]) -> bool:
-    return any(fnmatch.fnmatchcase(str(x), g) for x in values for g in globs)
+def _globs(values: list[str], patterns: list[str]) -> bool:
+    return any(globs.matches(str(x), g) for x in values for g in patterns)
 
 
 def _drawn_before(r: Result, sc: Any) -> bool:

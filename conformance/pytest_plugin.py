@@ -39,7 +39,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="collect the scenario corpus and play it against this adapter: "
                     f"{adapter_names()}")
     group.addoption("--uno-ruleset", action="append", default=[], metavar="GLOB",
-                    help="only scenarios of these rulesets (repeatable)")
+                    help="only scenarios of these rulesets (repeatable; a GLOB has at most "
+                    "1000 characters, all of them together 100000)")
     group.addoption("--uno-expectations", type=_path, metavar="FILE", default=None,
                     help="expectation file: its known failures become xfail (strict)")
     group.addoption("--uno-corpus", action="append", type=_path, default=[], metavar="PATH",
@@ -83,6 +84,12 @@ class _Session:
                                 memory_limit=_memory_limit(config.getoption("uno_memory_limit")))
         except AdapterSpecError as exc:
             raise pytest.UsageError(f"--uno-adapter: {exc}") from None
+        from uno_spec.globs import glob_problem, total_problem
+
+        rulesets = list(config.getoption("uno_ruleset"))
+        for problem in [*map(glob_problem, rulesets), total_problem(rulesets)]:
+            if problem is not None:
+                raise pytest.UsageError(f"--uno-ruleset: {problem}")
         path = config.getoption("uno_expectations")
         _check_junitxml(config, path)
         from uno_spec.sitelinks import env_problem

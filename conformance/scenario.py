@@ -10,7 +10,6 @@ string keys (`{"0": [...]}`) in-process exactly as on the wire, so both paths se
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import os
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from conformance import specdata
+from uno_spec import globs
 from uno_spec.cache import str_list, typed
 from uno_spec.loader import display_path
 
@@ -1006,7 +1006,7 @@ class Filters:
     def match(self, sc: Scenario) -> bool:
         def any_of(patterns: tuple[str, ...], values: Iterable[str]) -> bool:
             vals = list(values)
-            return not patterns or any(fnmatch.fnmatchcase(v, p) for p in patterns for v in vals)
+            return not patterns or any(globs.matches(v, p) for p in patterns for v in vals)
 
         return (any_of(self.ids, [sc.id]) and any_of(self.rulesets, [sc.ruleset])
                 and any_of(self.features, sc.features) and any_of(self.rules, sc.rules)
@@ -1036,6 +1036,6 @@ class Filters:
                 continue
             vals = values(key, many)
             if vals is not None and \
-                    not any(fnmatch.fnmatchcase(v, p) for p in patterns for v in vals):
+                    not any(globs.matches(v, p) for p in patterns for v in vals):
                 return False
         return True
