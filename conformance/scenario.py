@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -916,22 +915,47 @@ _CACHED_KEYS = frozenset(("id", "title", "ruleset", "cites", "rules", "features"
                           "expect_setup_error", "match", "params"))
 
 
+def _walk(root: Path) -> Iterator[list[Path]]:
+    """The `*.yaml`/`*.yml` entries of each directory under `root` (itself included), one list
+    per directory, without recursion (uno_spec.files.walk: `os.walk` recursed, and met
+    RecursionError 1 000 levels down). A directory that cannot be read (its path longer than
+    PATH_MAX, no permission) is a ScenarioError: `os.walk` skipped it in silence, and its
+    scenarios with it."""
+    from uno_spec.files import UnreadableDirectory, walk
+
+    try:
+        for folder, _depth, names in walk(root):
+            yield [Path(folder, n) for n in names if n.endswith((".yaml", ".yml"))]
+    except UnreadableDirectory as exc:
+        raise ScenarioError(_directory_shown(root, exc.folder, exc.depth), 0,
+                            f"cannot read the directory: {exc.reason}") from None
+
+
+def _directory_shown(root: Path, folder: str, depth: int) -> str:
+    """A directory of the walk, for a message: its path, or, when that is too long to read
+    in one line, the root given and how far below it the directory is."""
+    shown = display_path(folder)
+    if len(shown) <= 300:
+        return shown
+    return f"{display_path(root)} (a directory {depth} levels below it)"
+
+
 def scenario_files(paths: Sequence[Path] | None = None) -> list[Path]:
     """The YAML files under the given files/directories (default: the bundled corpus).
 
-    Directories are walked without following symbolic links to directories (a link loop is
-    never entered); every `*.yaml`/`*.yml` entry is listed, whatever it is (a FIFO or a
-    dangling link then fails to load in one line). More than MAX_FILES files, or a directory
-    given that holds no scenario file (`x.yaml/`, an empty folder): ScenarioError.
+    Directories are walked without recursion and without following symbolic links to
+    directories (a link loop is never entered: `_walk`); every `*.yaml`/`*.yml` entry is
+    listed, whatever it is (a FIFO or a dangling link then fails to load in one line). More
+    than MAX_FILES files, a directory that cannot be read, or a directory given that holds no
+    scenario file (`x.yaml/`, an empty folder): ScenarioError.
     """
     roots = list(paths) if paths else [CORPUS_ROOT]
     files: list[Path] = []
     for root in roots:
         if root.is_dir():
             found: list[Path] = []
-            for folder, dirs, names in os.walk(root, followlinks=False):
-                dirs.sort()
-                found.extend(Path(folder) / n for n in names if n.endswith((".yaml", ".yml")))
+            for names in _walk(root):
+                found.extend(names)
                 if len(files) + len(found) > MAX_FILES:
                     raise ScenarioError(display_path(root), 0, f"more than {MAX_FILES} scenario "
                                         "files (the limit); name fewer files or directories")

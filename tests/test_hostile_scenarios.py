@@ -6,7 +6,9 @@ Limits are lowered through their module constants where the default would make a
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -243,6 +245,70 @@ def test_a_directory_link_loop_is_not_entered(tmp_path: Path,
     (tmp_path / "up").symlink_to(tmp_path, target_is_directory=True)
     assert main(["conformance", "lint", str(tmp_path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("1 scenario, 0 error(s)")
+
+
+@pytest.fixture
+def deep(tmp_path: Path) -> Iterator[Callable[[int], Path]]:
+    """`deep(levels)`: a tree `tree/d/d/.../d/s.yaml`, `levels` directories below `tree`, made
+    and removed through directory descriptors (a path that long cannot be named whole, and
+    shutil.rmtree recurses)."""
+    made: list[int] = []  # the descriptor of each level, the deepest last
+
+    def make(levels: int) -> Path:
+        tree = tmp_path / "tree"
+        tree.mkdir()
+        made.append(os.open(tree, os.O_RDONLY))
+        for _ in range(levels):
+            os.mkdir("d", dir_fd=made[-1])
+            made.append(os.open("d", os.O_RDONLY, dir_fd=made[-1]))
+        out = os.open("s.yaml", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=made[-1])
+        os.write(out, GOOD.encode())
+        os.close(out)
+        return tree
+
+    yield make
+    if made:
+        os.unlink("s.yaml", dir_fd=made[-1])
+    while len(made) > 1:
+        os.close(made.pop())
+        os.rmdir("d", dir_fd=made[-1])
+    for fd in made:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("command", ["run", "lint", "features", "rulesets"])
+def test_a_tree_1500_levels_deep_loads(command: str, deep: Callable[[int], Path],
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """`os.walk` recursed: `internal error: RecursionError: maximum recursion depth exceeded`,
+    exit 2, from every command that walks a corpus directory."""
+    tree = deep(1500)
+    extra = {"run": ["-q", "--no-expectations"], "lint": [], "features": ["--format", "json"],
+             "rulesets": ["--format", "json"]}[command]
+    assert main(["conformance", command, str(tree), *extra]) == 0
+    out = capsys.readouterr()
+    assert out.err == ""
+    if command == "run":
+        assert out.out.startswith("OK in ") and out.out.endswith(": 1 scenario (1 passed)\n")
+    elif command == "lint":
+        assert out.out.startswith("1 scenario, 0 error(s)")
+    elif command == "features":
+        [basic] = [f for f in json.loads(out.out) if f["id"] == "basic-play"]
+        assert basic["scenarios"] == 1
+    else:
+        [classic] = [r for r in json.loads(out.out) if r["id"] == "classic-official"]
+        assert classic["scenarios"] == 1
+
+
+def test_a_tree_deeper_than_a_path_can_be_is_one_line(deep: Callable[[int], Path],
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A directory whose path is longer than PATH_MAX cannot be listed, nor its files opened:
+    refused in one line naming the tree given and the depth (`os.walk` skipped such a
+    directory in silence, when it did not meet RecursionError first)."""
+    tree = deep(2100)
+    longest = os.pathconf(tree, "PC_PATH_MAX") - 1  # PATH_MAX counts the final NUL
+    depth = next(k for k in range(2101) if len(str(tree)) + 2 * k > longest)
+    _refused(capsys, f"{tree} (a directory {depth} levels below it)", 0,
+             "cannot read the directory: File name too long", target=tree)
 
 
 def test_too_many_files_is_one_line_before_any_is_read(

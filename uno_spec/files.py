@@ -108,6 +108,48 @@ def read_text(path: Path, limit: int | None = None) -> str:
     return decode_utf8(read_bytes(path, limit))
 
 
+class UnreadableDirectory(Exception):
+    """A directory of a `walk` that cannot be listed: `folder`, its `depth` below the root, and
+    why (`reason`, the system's words)."""
+
+    def __init__(self, folder: str, depth: int, reason: str) -> None:
+        super().__init__(f"{folder}: cannot read the directory: {reason}")
+        self.folder, self.depth, self.reason = folder, depth, reason
+
+
+def walk(root: Path, strict: bool = True) -> Iterator[tuple[str, int, list[str]]]:
+    """`(directory, depth below root, names of its entries that are not directories)` for
+    `root` and every directory under it, depth first, sub-directories in name order, without
+    recursion: a tree thousands of levels deep is walked like a flat one (`os.walk` and 3.11's
+    `Path.rglob` recurse, and meet RecursionError about 1 000 levels down). As
+    `os.walk(root, followlinks=False)`: a symbolic link to a directory is neither listed nor
+    entered (a link loop is never walked); any other entry is listed, whatever it is (a FIFO,
+    a dangling link). A directory that cannot be listed (its path longer than PATH_MAX, no
+    permission) raises UnreadableDirectory when `strict`, and is skipped otherwise."""
+    stack: list[tuple[str, int]] = [(str(root), 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as exc:
+            if strict:
+                raise UnreadableDirectory(folder, depth, exc.strerror or str(exc)) from None
+            continue
+        names, below = [], []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()  # follows a link, as os.walk does
+            except OSError:
+                is_dir = False
+            if not is_dir:
+                names.append(entry.name)
+            elif not entry.is_symlink():
+                below.append(entry.path)
+        yield folder, depth, names
+        stack.extend((d, depth + 1) for d in sorted(below, reverse=True))
+
+
 def path_option(text: str) -> Path:
     """A path given on the command line (argparse `type=`): an empty or blank value (an unset
     variable, `--output "$OUT"`) is refused, never read as `.`, the current directory."""
