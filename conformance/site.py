@@ -584,11 +584,17 @@ def markdown_site_base(markdown: Path) -> str:
 
 def _stale(out: Path, pages: dict[str, str]) -> list[Path]:
     """Pages of an earlier build under `out` that this one does not write (they carry the
-    generator mark; any other file is left alone)."""
+    generator mark; any other file is left alone). The folder is walked without recursion
+    (uno_spec.files.walk; `Path.rglob` met RecursionError in a tree 1 500 levels deep); a
+    directory that cannot be listed is passed over."""
     from conformance.site_html import GENERATOR
+    from uno_spec.files import walk
 
     found = []
-    for path in out.rglob("*.html") if out.is_dir() else ():
+    html = (Path(folder, name) for folder, _depth, names in (walk(out, strict=False)
+                                                              if out.is_dir() else ())
+            for name in names if name.endswith(".html"))
+    for path in html:
         if path.relative_to(out).as_posix() in pages or not path.is_file():
             continue
         try:

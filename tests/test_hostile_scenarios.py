@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from deep_tree import deep_tree
 
 from uno_cli.main import main
 
@@ -249,31 +251,10 @@ def test_a_directory_link_loop_is_not_entered(tmp_path: Path,
 
 @pytest.fixture
 def deep(tmp_path: Path) -> Iterator[Callable[[int], Path]]:
-    """`deep(levels)`: a tree `tree/d/d/.../d/s.yaml`, `levels` directories below `tree`, made
-    and removed through directory descriptors (a path that long cannot be named whole, and
-    shutil.rmtree recurses)."""
-    made: list[int] = []  # the descriptor of each level, the deepest last
-
-    def make(levels: int) -> Path:
-        tree = tmp_path / "tree"
-        tree.mkdir()
-        made.append(os.open(tree, os.O_RDONLY))
-        for _ in range(levels):
-            os.mkdir("d", dir_fd=made[-1])
-            made.append(os.open("d", os.O_RDONLY, dir_fd=made[-1]))
-        out = os.open("s.yaml", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=made[-1])
-        os.write(out, GOOD.encode())
-        os.close(out)
-        return tree
-
-    yield make
-    if made:
-        os.unlink("s.yaml", dir_fd=made[-1])
-    while len(made) > 1:
-        os.close(made.pop())
-        os.rmdir("d", dir_fd=made[-1])
-    for fd in made:
-        os.close(fd)
+    """`deep(levels)`: a tree `tree/d/d/.../d/s.yaml`, `levels` directories below `tree`."""
+    with ExitStack() as stack:
+        yield lambda levels: stack.enter_context(
+            deep_tree(tmp_path / "tree", levels, {"s.yaml": GOOD.encode()}))
 
 
 @pytest.mark.parametrize("command", ["run", "lint", "features", "rulesets"])

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from deep_tree import deep_tree
 
 from conformance import site_search, specdata
 from conformance.scenario import Step, load_corpus
@@ -390,6 +392,22 @@ def test_a_rebuild_removes_its_own_stale_pages_and_nothing_else(
     assert not (out / "rules" / "renamed-area.html").exists()
     assert not (out / "alpha-gone.html").exists()
     assert mine.read_text(encoding="utf-8") == "<!DOCTYPE html><p>my notes</p>"
+
+
+def test_a_rebuild_over_a_tree_1500_levels_deep(reports: Path, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The output folder is walked for stale pages without recursion: `Path.rglob` gave
+    `internal error: RecursionError`. A stale page at the bottom is found and removed, a
+    file of the user's kept."""
+    out = tmp_path / "site"
+    assert _site(capsys, "--from", str(reports), "-o", str(out), "--no-search")[0] == 0
+    old = (out / "rules" / "classic-draw.html").read_bytes()
+    mine = b"<!DOCTYPE html><p>my notes</p>"
+    with deep_tree(out / "deep", 1500, {"gone.html": old, "notes.html": mine}):
+        code, said, err = _site(capsys, "--from", str(reports), "-o", str(out), "--no-search")
+        assert (code, err) == (0, "") and said.startswith("wrote ")
+        bottom = out.joinpath("deep", *["d"] * 1500)
+        assert sorted(os.listdir(bottom)) == ["notes.html"]
 
 
 def test_an_installed_package_without_reports_asks_for_them(
