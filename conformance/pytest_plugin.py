@@ -40,7 +40,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     f"{adapter_names()}")
     group.addoption("--uno-ruleset", action="append", default=[], metavar="GLOB",
                     help="only scenarios of these rulesets (repeatable; a GLOB has at most "
-                    "1000 characters, all of them together 100000)")
+                    "200 characters, all of them together 20000)")
     group.addoption("--uno-expectations", type=_path, metavar="FILE", default=None,
                     help="expectation file: its known failures become xfail (strict)")
     group.addoption("--uno-corpus", action="append", type=_path, default=[], metavar="PATH",

@@ -162,25 +162,26 @@ def test_a_glob_longer_than_the_cap_is_refused_in_one_line(
     nothing); every glob option is capped at uno_spec.globs.MAX_GLOB characters, and the cap
     itself is taken (and matches nothing here)."""
     path = scenario(tmp_path)
-    assert main(["conformance", "run", str(path), option, "[" * 1001, "--no-progress"]) == 2
-    assert one_line(capsys) == (f"uno-fsm conformance run: argument {option}: a glob of 1001 "
-                                "characters, more than 1000 (see `uno-fsm conformance run "
+    assert main(["conformance", "run", str(path), option, "[" * 201, "--no-progress"]) == 2
+    assert one_line(capsys) == (f"uno-fsm conformance run: argument {option}: a glob of 201 "
+                                "characters, more than 200 (see `uno-fsm conformance run "
                                 "--help`)")
-    assert main(["conformance", "run", str(path), option, "[" * 1000, "--no-progress"]) == 2
+    assert main(["conformance", "run", str(path), option, "[" * 200, "--no-progress"]) == 2
     assert one_line(capsys) == (f"uno-fsm conformance: no scenario matches {option} "
-                                f"{'[' * 1000} (of 1 loaded)")
+                                f"{'[' * 200} (of 1 loaded)")
 
 
 def test_the_globs_of_a_run_are_capped_in_all(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     """The options repeat: 1 800 globs of 1 000 characters (a 2 MiB command line) took 114 s
-    with fnmatch, 12 s (compiling their regular expressions) with the linear translation."""
+    with fnmatch; the globs of a command line are capped in all (uno_spec.globs.MAX_GLOBS_TOTAL),
+    before any is matched."""
     path = scenario(tmp_path)
-    many = [arg for i in range(60) for arg in ("--id", "*a" * 497 + f"{i:06d}")]
-    more = [arg for i in range(41) for arg in ("--clause", "[" * 994 + f"{i:06d}")]
+    many = [arg for i in range(60) for arg in ("--id", "*a" * 97 + f"{i:06d}")]
+    more = [arg for i in range(41) for arg in ("--clause", "[" * 194 + f"{i:06d}")]
     assert main(["conformance", "run", str(path), *many, *more, "--no-progress"]) == 2
     assert one_line(capsys) == ("uno-fsm conformance: --id, --ruleset, --feature, --rule, "
-                                "--clause: 101000 characters of globs in all, more than 100000")
+                                "--clause: 20200 characters of globs in all, more than 20000")
 
 
 def test_a_filter_selecting_nothing_exits_2(tmp_path: Path,
@@ -266,11 +267,11 @@ ENTRY = "  - id: hostile.cli.ok\n    reason: known\n"
      "not true (a boolean)"),
     (f"failures:\n{ENTRY}    reasons: typo\n", 4, "`failures` entry 1: unknown key(s): "
      "reasons (an entry has `id` and `reason`)"),
-    (f"failures:\n{ENTRY}  - id: '{'[' * 1001}'\n    reason: slow\n", 4, "`failures` entry 2: "
-     "`id` is a glob of 1001 characters, more than 1000"),  # quadratic in fnmatch
-    ("failures:\n" + "".join(f"  - id: '{'[' * 994}{i:06d}'\n    reason: slow\n"
+    (f"failures:\n{ENTRY}  - id: '{'[' * 201}'\n    reason: slow\n", 4, "`failures` entry 2: "
+     "`id` is a glob of 201 characters, more than 200"),  # quadratic in fnmatch
+    ("failures:\n" + "".join(f"  - id: '{'[' * 194}{i:06d}'\n    reason: slow\n"
                              for i in range(101)), 202, "`failures` entry 101: the `id`s so far "
-     "hold 101000 characters of globs in all, more than 100000"),
+     "hold 20200 characters of globs in all, more than 20000"),
 ])
 def test_an_expectation_file_of_the_wrong_shape_is_one_line(
         text: str, line: int, message: str, tmp_path: Path,
