@@ -87,7 +87,7 @@ from conformance.protocol import (
     check_hello,
     check_rejection,
 )
-from uno_spec.signals import Interrupted, interrupts
+from uno_spec.signals import Interrupted, interrupts, raise_pending, surfaced
 
 if TYPE_CHECKING:
     from conformance.reduce import Reduction
@@ -920,6 +920,7 @@ class Differ:
         return Plan(ruleset, players, start, seed, made, prefix, drawing, choices, out)
 
     def example(self, plan: Plan) -> None:
+        raise_pending()  # a signal whose exception vanished (uno_spec.signals): acted on here
         if self._shrink_end is not None and time.monotonic() > self._shrink_end:
             reject()  # the shrinking budget is spent: the best example so far stands
         if plan.start.startswith("made"):
@@ -1802,7 +1803,9 @@ class Differ:
         self._shrink_end = None
         self._rejected, self._played = 0, False
         try:
-            with _no_local_constants(), cmp.listings_remembered():
+            # surfaced: a signal Hypothesis turned into Flaky (caught mid-bookkeeping), or
+            # one whose exception vanished, ends the run as Interrupted, not as its problem
+            with _no_local_constants(), cmp.listings_remembered(), surfaced():
                 test()
         except _Stalled:  # this run's examples were played; the next run draws anew
             pass

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from conformance.blame import Group, Signature, replayed_refusal, result_signature
+from uno_spec.signals import raise_pending
 
 if TYPE_CHECKING:
     from conformance.diff import Differ
@@ -61,6 +62,7 @@ class Checker:
         from conformance.diff_scenarios import scenario
         from conformance.scenario import ScenarioError, parse_data
 
+        raise_pending()  # each candidate a safe point (uno_spec.signals): a signal is acted on
         doc = scenario(div, "diff", 0)
         if seed is not None:
             doc["seed"] = seed

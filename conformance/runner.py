@@ -45,6 +45,7 @@ from conformance.protocol import (
     check_rejection,
 )
 from conformance.scenario import Scenario, Step
+from uno_spec.signals import raise_pending
 
 STATUSES = ("passed", "failed", "errored", "unsupported", "xfailed", "xpassed")
 UNEXPECTED = ("failed", "errored", "xpassed")
@@ -507,6 +508,7 @@ class Runner:
         with processes.interrupts(), orphans:
             try:
                 for i, sc in enumerate(scenarios):
+                    raise_pending()  # each scenario a safe point (uno_spec.signals)
                     r = self.run_one(sc, scenarios[i + 1:i + 1 + PIPELINE_WINDOW])
                     results.append(r)
                     if self.on_result:

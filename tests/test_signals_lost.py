@@ -14,12 +14,18 @@ from inside a collection's callback (`_lost`), or caught and replaced by another
 from __future__ import annotations
 
 import gc
+import json
 import signal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 from harness_helpers import no_process_left  # noqa: F401 - an autouse fixture
 from hypothesis.errors import FlakyStrategyDefinition
 
+from conformance.diff import Differ
+from uno_cli.main import main
 from uno_spec.signals import (
     Interrupted,
     ending_signals,
@@ -58,6 +64,23 @@ def _replaced(sig: int = signal.SIGTERM, chained: bool = True) -> None:
         if chained:
             raise FlakyStrategyDefinition(message)  # noqa: B904 - implicitly chained
     raise FlakyStrategyDefinition(message)
+
+
+def _at(n: int, deliver: Callable[[], None]) -> Callable[..., Any]:
+    """Wraps a function: its `n`th call delivers the signal first (once)."""
+    calls = [0]
+
+    def wrap(original: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapped(*args: Any, **kw: Any) -> Any:
+            calls[0] += 1
+            if calls[0] == n:
+                deliver()
+            return original(*args, **kw)
+
+        wrapped.calls = calls  # type: ignore[attr-defined]
+        return wrapped
+
+    return wrap
 
 
 # --- uno_spec.signals -------------------------------------------------------------------------
@@ -130,3 +153,33 @@ def test_interruption_in_finds_it_in_a_group_or_a_chain() -> None:
 def test_surfaced_leaves_other_errors_alone() -> None:
     with pytest.raises(ValueError), interrupts(), surfaced():
         raise ValueError("a failure found")
+
+
+# --- the commands -------------------------------------------------------------------------------
+
+
+def _diff(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, dict[str, Any]]:
+    out = tmp_path / "diff.json"
+    code = main(["conformance", "diff", "--adapter", "reference", "--no-database",
+                 "--no-progress", "--examples", "300", "--seed", "1", "--format", "json",
+                 "-o", str(out)])
+    data = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    return code, capsys.readouterr().err, data
+
+
+@pytest.mark.parametrize("deliver", [_lost, _replaced], ids=["lost", "replaced"])
+def test_diff_stops_on_a_signal_whose_exception_vanished(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        deliver: Callable[[], None]) -> None:
+    """Lost: the diff ran its 300 examples and exited 0. Replaced: the FlakyStrategyDefinition
+    counted as an implementation that does not answer the same way twice, and was dropped."""
+    example = _at(5, deliver)(Differ.example)
+    monkeypatch.setattr(Differ, "example", example)
+    code, err, data = _diff(tmp_path, capsys)
+    assert code == 143, err
+    assert err.strip().splitlines()[-1] == (
+        "uno-fsm conformance diff: interrupted by SIGTERM during fuzzing: 0 group(s) "
+        "confirmed, 0 found but not confirmed; exit status 128 + signal number")
+    assert "Exception ignored" not in err
+    assert data["interrupted"] == {"signal": "SIGTERM", "during": "fuzzing"}
+    assert example.calls[0] < 50  # stopped at once, not after the 300 examples
