@@ -18,14 +18,18 @@ import json
 import signal
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from harness_helpers import no_process_left  # noqa: F401 - an autouse fixture
+from hypothesis import settings
 from hypothesis.errors import FlakyStrategyDefinition
 
 from conformance.diff import Differ
+from uno_cli import fuzz as fuzz_cli
 from uno_cli.main import main
+from uno_fsm import fuzz
 from uno_spec.signals import (
     Interrupted,
     ending_signals,
@@ -183,3 +187,32 @@ def test_diff_stops_on_a_signal_whose_exception_vanished(
     assert "Exception ignored" not in err
     assert data["interrupted"] == {"signal": "SIGTERM", "during": "fuzzing"}
     assert example.calls[0] < 50  # stopped at once, not after the 300 examples
+
+
+settings.register_profile("signals-lost-test", settings.get_profile(fuzz.LONG_PROFILE),
+                          max_examples=20, stateful_step_count=40)
+
+
+@pytest.mark.parametrize("deliver", [_lost, _replaced], ids=["lost", "replaced"])
+def test_fuzz_stops_on_a_signal_whose_exception_vanished(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        deliver: Callable[[], None]) -> None:
+    """Lost: `fuzz` ran every batch and exited 0. Replaced: it reported a failure, exit 1."""
+    monkeypatch.setattr(fuzz, "LONG_PROFILE", "signals-lost-test")
+    batches = [0]
+    real_run, now = fuzz.run, [0.0]
+
+    def one_batch(*args: Any, **kw: Any) -> None:  # each batch 1 s on the fuzzer's clock
+        batches[0] += 1
+        now[0] += 1.0
+        real_run(*args, **kw)
+
+    monkeypatch.setattr(fuzz_cli, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(fuzz, "run", one_batch)
+    monkeypatch.setattr(fuzz, "check_invariants", _at(30, deliver)(fuzz.check_invariants))
+    code = main(["fuzz", "--minutes", "0.1", "--ruleset", "classic-official", "--players", "3",
+                 "--seed", "1", "--database", str(tmp_path / "db")])
+    err = capsys.readouterr().err
+    assert code == 143, err
+    assert err.strip().splitlines()[-1] == "uno-fsm fuzz: interrupted by SIGTERM"
+    assert "Exception ignored" not in err and batches[0] == 1

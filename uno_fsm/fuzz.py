@@ -65,6 +65,7 @@ from uno_fsm.oracle import (
 )
 from uno_fsm.params import Params, from_mapping
 from uno_fsm.rules import VARIANTS
+from uno_spec.signals import raise_pending, surfaced
 
 __all__ = ["ALL_RULESETS", "LONG_PROFILE", "STATS", "FuzzFailure", "compare_paths",
            "make_machine", "run", "scenario_yaml", "unsupported_reason", "with_target"]
@@ -400,6 +401,7 @@ def make_machine(ruleset: str, players: int | Sequence[int] = (2, 10),
 
         @invariant()
         def every_step(self) -> None:
+            raise_pending()  # a signal whose exception vanished (uno_spec.signals): acted on
             if not self.checked:
                 self.check_all()
 
@@ -435,7 +437,10 @@ def run(machine: type[UnoMachine], profile: str | settings = "ci",
         f"uno-fsm-fuzz:{machine.__name__}".encode())
     if seed is not None:
         test._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
-    test()
+    # a signal Hypothesis turned into Flaky (caught mid-bookkeeping), or whose exception
+    # vanished, ends the run as Interrupted (uno_spec.signals), not as a failure found
+    with surfaced():
+        test()
 
 
 # ---- the two dispatch paths ---------------------------------------------------------------
