@@ -27,6 +27,7 @@ from hypothesis import settings
 from hypothesis.errors import FlakyStrategyDefinition
 
 from conformance.diff import Differ
+from uno_cli import bench
 from uno_cli import fuzz as fuzz_cli
 from uno_cli.main import main
 from uno_fsm import fuzz
@@ -216,3 +217,44 @@ def test_fuzz_stops_on_a_signal_whose_exception_vanished(
     assert code == 143, err
     assert err.strip().splitlines()[-1] == "uno-fsm fuzz: interrupted by SIGTERM"
     assert "Exception ignored" not in err and batches[0] == 1
+
+
+def _bench_from_fuzzing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`bench` without its game stepping and corpus stages (seconds each)."""
+    monkeypatch.setattr(bench, "bench_games", lambda *_a: {bench.HEADLINE: {
+        "ratio_step_like_for_like": 1.0, "ratio_round_loop_like_for_like": 1.0}})
+    monkeypatch.setattr(bench, "bench_corpus", lambda *_a: {})
+
+
+@pytest.mark.parametrize("deliver", [_lost, _replaced], ids=["lost", "replaced"])
+def test_bench_stops_on_a_signal_whose_exception_vanished_while_fuzzing(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        deliver: Callable[[], None]) -> None:
+    """Lost: `bench` measured on and exited 0. Replaced: `internal error:
+    FlakyStrategyDefinition: Inconsistent data generation!`, exit 2."""
+    _bench_from_fuzzing(monkeypatch)
+    monkeypatch.setattr(fuzz, "check_invariants", _at(30, deliver)(fuzz.check_invariants))
+    stages: list[str] = []
+    monkeypatch.setattr(bench, "bench_diff", lambda *_a: stages.append("diff"))
+    code = main(["bench", "--format", "json", "--repeat", "1", "--fuzz-examples", "3"])
+    err = capsys.readouterr().err
+    assert code == 143, err
+    assert err.strip().splitlines()[-1] == "uno-fsm bench: interrupted by SIGTERM"
+    assert "Exception ignored" not in err and stages == []
+
+
+def test_bench_ends_when_a_run_it_measures_is_interrupted(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`conformance diff`'s run takes the signal and returns its report marked interrupted;
+    `bench` went on measuring (the signal lost to it) and exited 0."""
+    _bench_from_fuzzing(monkeypatch)
+    monkeypatch.setattr(bench, "bench_fuzz", lambda *_a: {})
+    monkeypatch.setattr(Differ, "example",
+                        _at(3, lambda: signal.raise_signal(signal.SIGTERM))(Differ.example))
+    stages: list[str] = []
+    monkeypatch.setattr(bench, "bench_memory", lambda *_a: stages.append("memory"))
+    code = main(["bench", "--format", "json", "--repeat", "1", "--fuzz-examples", "3"])
+    err = capsys.readouterr().err
+    assert code == 143, err
+    assert err.strip().splitlines()[-1] == "uno-fsm bench: interrupted by SIGTERM"
+    assert stages == []

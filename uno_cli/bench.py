@@ -30,6 +30,7 @@ import importlib.metadata
 import os
 import platform
 import shlex
+import signal
 import statistics
 import sys
 import time
@@ -52,6 +53,7 @@ from uno_cli.bench_games import (
 )
 from uno_cli.bench_games import render_text as render_games
 from uno_spec.files import path_option
+from uno_spec.signals import Interrupted, raise_pending
 
 RULESET = "classic-official"
 FUZZ_RULESET = "classic-official"
@@ -119,9 +121,20 @@ def _median(values: Sequence[float]) -> float:
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     gc.collect()
+    raise_pending()  # each measurement a safe point (uno_spec.signals): a signal whose
+    # exception vanished (in the collection's callbacks: Hypothesis times collections) ends it
     t0 = time.perf_counter()
     out = fn()
     return time.perf_counter() - t0, out
+
+
+def _uninterrupted(report: Any) -> Any:
+    """The report of a run (`Runner.run`, `Differ.run`), unless a signal stopped it: those
+    runs end on a signal and return what they did, marked `interrupted`; the benchmark ends
+    then (`Interrupted`: exit 128 + n), its figures not measured."""
+    if report.interrupted:
+        raise Interrupted(signal.Signals[report.interrupted])
+    return report
 
 
 # ---- like-for-like game stepping (uno_cli/bench_games.py) --------------------------------
@@ -154,7 +167,7 @@ def bench_corpus(sizes: Sizes, paths: Sequence[Path] | None) -> dict[str, Any]:
         adapter = resolve(spec)
 
         def once(factory: Callable[[], Any] = adapter.factory, name: str = spec) -> Any:
-            return Runner(factory, adapter_name=name).run(scenarios)
+            return _uninterrupted(Runner(factory, adapter_name=name).run(scenarios))
 
         once()  # warm-up (for stdio: also the first start of the server)
         runs = [_timed(once) for _ in range(sizes.repeat)]
@@ -184,7 +197,8 @@ def bench_corpus(sizes: Sizes, paths: Sequence[Path] | None) -> dict[str, Any]:
             def warm(factory: Callable[[], Any] = adapter.factory, name: str = spec) -> float:
                 server = factory()
                 server.hello()
-                return _timed(lambda: Runner(lambda: server, adapter_name=name).run(scenarios))[0]
+                return _timed(lambda: _uninterrupted(
+                    Runner(lambda: server, adapter_name=name).run(scenarios)))[0]
 
             out[label]["server_running_seconds_median"] = round(
                 _median([warm() for _ in range(sizes.repeat)]), 4)
@@ -264,8 +278,8 @@ def bench_diff(sizes: Sizes, with_rlcard: bool = False) -> dict[str, Any]:
 
         def once(make: Callable[[], Any] = impl) -> tuple[Any, float]:
             cpu = _cpu_seconds()
-            report = Differ(oracle, make, shrink_seconds=0, confirm_runs=0
-                            ).run(examples=examples, seed=DIFF_SEED)
+            report = _uninterrupted(Differ(oracle, make, shrink_seconds=0, confirm_runs=0
+                                           ).run(examples=examples, seed=DIFF_SEED))
             return report, _cpu_seconds() - cpu
 
         once()  # warm-up
@@ -317,7 +331,11 @@ def bench_memory(with_rlcard: bool, players: int = 4, seed: int = 1) -> dict[str
 # ---- the whole run -----------------------------------------------------------------------
 def run_all(sizes: Sizes, corpus_paths: Sequence[Path] | None = None,
             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    say = progress or (lambda _m: None)
+    def say(what: str) -> None:  # each stage a safe point too (uno_spec.signals)
+        raise_pending()
+        if progress is not None:
+            progress(what)
+
     with_rlcard = rlcard_available()
     result: dict[str, Any] = {"machine": machine_info(), "argv": sys.argv[1:],
                               "sizes": sizes.__dict__, "notes": []}

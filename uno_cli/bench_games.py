@@ -50,6 +50,7 @@ from functools import partial
 from typing import Any
 
 from uno_fsm.rules import VARIANTS
+from uno_spec.signals import raise_pending
 
 RLCARD_MISSING = ("RLCard is not installed: the comparison with RLCard needs the `rlcard` "
                   "extra (pip install 'uno-fsm[rlcard]'); the engine was measured alone")
@@ -302,6 +303,8 @@ def _repetition(sides: dict[str, Callable[[int], Tally]], names: Sequence[str], 
     turns = max(1, -(-actions // TURN))
     gc.collect()
     for k in range(1, turns + 1):
+        raise_pending()  # each turn a safe point: a signal whose exception vanished (in a
+        # collection's callback: uno_spec.signals) ends the benchmark here
         share = -(-actions * k // turns)  # at least `actions` after the last turn
         at = (first + k) % len(names)
         for name in [*names[at:], *names[:at]]:
