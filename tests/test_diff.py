@@ -443,6 +443,14 @@ class TwoLies(ReferenceAdapter):
         return obs
 
 
+# seat 0 plays R1 (TwoLies shows the direction reversed), then seat 1 plays R6 (a discard pile
+# a card too long)
+TWO_LIES_PLAN = Plan("classic-official", 2, "made", 0, {
+    "players": 2, "dealer": 1, "start": "turn", "current": 0, "direction": "clockwise",
+    "hands": {"0": ["R1", "R2", "R3"], "1": ["B4", "B5", "R6"]}, "discard": ["R9"],
+    "active_color": "red", "draw": ["G1", "G2", "G3", "G4"]}, 0, False, (0, 0, 0))
+
+
 @pytest.mark.parametrize("fuzzing", [True, False])
 def test_play_goes_on_past_a_new_group_to_the_next_one(monkeypatch: pytest.MonkeyPatch,
                                                        fuzzing: bool) -> None:
@@ -454,11 +462,7 @@ def test_play_goes_on_past_a_new_group_to_the_next_one(monkeypatch: pytest.Monke
     end if none does, with its one example counted even when it was met in a replay of
     shrinking, which counts nothing (`fuzzing` False)."""
     monkeypatch.setattr(diff_module, "target", lambda *_a, **_k: None)  # outside Hypothesis
-    setup = {"players": 2, "dealer": 1, "start": "turn", "current": 0,
-             "direction": "clockwise", "hands": {"0": ["R1", "R2", "R3"],
-                                                 "1": ["B4", "B5", "R6"]},
-             "discard": ["R9"], "active_color": "red", "draw": ["G1", "G2", "G3", "G4"]}
-    plan = Plan("classic-official", 2, "made", 0, setup, 0, False, (0, 0, 0))
+    plan = TWO_LIES_PLAN
     differ = Differ(ReferenceOracle, TwoLies, players=(2, 2), confirm_runs=0)
     differ._counting = fuzzing
     try:
@@ -483,11 +487,7 @@ def test_groups_wanted_count_the_groups_kept_unraised(monkeypatch: pytest.Monkey
     and those kept unraised (found when fuzzing ends). A run whose first batch leaves one of
     each stops there for `--groups 2`; it used to see one group and fuzz on (7 December)."""
     monkeypatch.setattr(diff_module, "target", lambda *_a, **_k: None)  # outside Hypothesis
-    setup = {"players": 2, "dealer": 1, "start": "turn", "current": 0,
-             "direction": "clockwise", "hands": {"0": ["R1", "R2", "R3"],
-                                                 "1": ["B4", "B5", "R6"]},
-             "discard": ["R9"], "active_color": "red", "draw": ["G1", "G2", "G3", "G4"]}
-    plan = Plan("classic-official", 2, "made", 0, setup, 0, False, (0, 0, 0))
+    plan = TWO_LIES_PLAN
     differ = Differ(ReferenceOracle, TwoLies, players=(2, 2), confirm_runs=0)
     batches: list[int] = []
 
