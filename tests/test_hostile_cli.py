@@ -518,3 +518,16 @@ def test_report_that_breaks_the_report_schema(tmp_path: Path,
         assert one_line(capsys).endswith(
             f"{bad}: not a valid report: results[0].status: 'weird' is not one of ['passed', "
             "'failed', 'errored', 'unsupported', 'xfailed', 'xpassed']")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("argv", [["rulesets"], ["rules", "show", "CL.PLAY.MATCH"],
+                                  ["conformance", "run", "-q", "--id", "classic.wd4*"]])
+def test_a_full_disk_is_one_line_not_an_internal_error(argv: list[str]) -> None:
+    """`uno-fsm rulesets > /dev/full` said `internal error: OSError: [Errno 28] ...`."""
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        proc = subprocess.run([sys.executable, "-m", "uno_cli", *argv], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [f"uno-fsm {argv[0]}: cannot write the output: No space "
+                                        "left on device"]

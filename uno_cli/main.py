@@ -31,6 +31,7 @@ exits with 128 + the signal number (130, 143, 129) after one line on stderr.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Sequence
@@ -61,6 +62,9 @@ COMMANDS: tuple[Command, ...] = (
 COMMAND_MODULES = tuple(dict.fromkeys(c.module for c in COMMANDS))
 
 TRACEBACK_ENV = "UNO_FSM_TRACEBACK"
+# what writing an output can fail with that is no bug of ours: a full disk or quota, a file too
+# large, an I/O error (told in one line, exit 2, not as an internal error)
+WRITE_FAILURES = frozenset((errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO))
 
 
 class Parser(argparse.ArgumentParser):
@@ -131,7 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         with ending_signals():  # SIGTERM and SIGHUP end a command as SIGINT does
-            return _main(words)
+            code = _main(words)
+            sys.stdout.flush()  # here, not at exit: a full disk is told as such (below)
+            return code
     except Interrupted as exc:  # what the command started is ended, nothing is left half
         _last_word(f"{_command_path(words)}: interrupted by {exc.name}")
         return exc.exit_status
@@ -150,6 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if isinstance(exc, SpecError):
             print(f"uno-fsm {command}: {one_line(exc)}", file=sys.stderr)
+            return 2
+        if isinstance(exc, OSError) and exc.errno in WRITE_FAILURES:  # `> /dev/full`
+            print(f"uno-fsm {command}: cannot write the output: {exc.strerror}",
+                  file=sys.stderr)
             return 2
         if os.environ.get(TRACEBACK_ENV):
             raise
