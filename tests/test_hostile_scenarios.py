@@ -102,6 +102,17 @@ def test_billion_laughs_is_refused_at_the_alias_line(tmp_path: Path,
              "YAML error: the document expands to more than 250000 nodes through its aliases")
 
 
+def test_too_many_nodes_without_an_alias_is_not_blamed_on_aliases(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """200,000 plain keys were refused as expanding "through its aliases" (there were none)."""
+    from uno_spec import loader
+
+    monkeypatch.setattr(loader, "MAX_NODES", 100)
+    path = _write(tmp_path, "".join(f"k{i}: {i}\n" for i in range(60)) + GOOD)
+    _refused(capsys, path, 50, "YAML error: the document holds more than 100 nodes")
+
+
 def test_too_many_aliases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                           capsys: pytest.CaptureFixture[str]) -> None:
     from uno_spec import loader

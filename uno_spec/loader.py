@@ -188,7 +188,8 @@ def _check_bounds(loader: Any) -> None:
             continue
         if total > MAX_NODES:
             raise _Limit(_line(event), f"the document expands to more than {MAX_NODES} nodes "
-                         "through its aliases")
+                         "through its aliases" if aliases else
+                         f"the document holds more than {MAX_NODES} nodes")
 
 
 def _line(event: Any) -> int:
