@@ -124,6 +124,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from conformance.diff_scenarios import slug, write_all
 
     problem = _check(args)
+    if not problem and args.database is not None:  # the options are good: made now
+        from uno_spec.files import database_problem
+
+        problem = database_problem(args.database, "--database")
     if problem:
         return _err(problem)
     try:

@@ -250,3 +250,26 @@ def test_hello_name_and_version_are_short_strings(key: str, value: Any, shown: s
         check_hello({"protocol": PROTOCOL, key: value})
     assert exc.value.message == (f"hello: {key!r} must be a string of at most 200 characters, "
                                  f"not {shown}")
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("command", ["diff", "fuzz"])
+def test_an_example_database_that_cannot_be_made_is_refused(
+        capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """`--database /proc/self/db` was taken, and Hypothesis then saved nothing, silently."""
+    argv = ["conformance", "diff", "--adapter", "reference", "--examples", "1"] \
+        if command == "diff" else ["fuzz", "--minutes", "0.01"]
+    assert main([*argv, "--database", "/proc/self/db"]) == 2
+    prefix = "uno-fsm conformance diff" if command == "diff" else "uno-fsm fuzz"
+    assert one_line(capsys) == (f"{prefix}: --database /proc/self/db: cannot create the "
+                                "directory: No such file or directory")
+
+
+@pytest.mark.parametrize("command", ["diff", "fuzz"])
+def test_the_example_database_is_made_before_the_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    folder = tmp_path / "a" / "b"
+    argv = ["conformance", "diff", "--adapter", "reference", "--examples", "1", "--no-progress"] \
+        if command == "diff" else ["fuzz", "--minutes", "0.01"]
+    assert main([*argv, "--database", str(folder)]) == 0
+    assert folder.is_dir()

@@ -80,9 +80,9 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
     if not rulesets:
         print("uno-fsm fuzz: no supported ruleset to fuzz", file=sys.stderr)
         return 2
-    from uno_spec.files import directory_problem  # a file, a FIFO, a device: refused
+    from uno_spec.files import database_problem, directory_problem
 
-    if (problem := directory_problem(args.database, "--database")) is not None:
+    if (problem := directory_problem(args.database, "--database")) is not None:  # a FIFO...
         print(f"uno-fsm fuzz: {problem}", file=sys.stderr)
         return 2
     players: int | tuple[int, int] = args.players if args.players is not None else (2, 10)
@@ -97,6 +97,10 @@ def _cmd_fuzz(args: argparse.Namespace) -> int:
             err.print(f"[yellow]skipped[/] {r}: {exc}")
     if not machines:
         print("uno-fsm fuzz: no supported ruleset to fuzz", file=sys.stderr)
+        return 2
+    # the options are good: the database folder is made now (one that cannot be is refused)
+    if (problem := database_problem(args.database, "--database")) is not None:
+        print(f"uno-fsm fuzz: {problem}", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     deadline = time.monotonic() + args.minutes * 60

@@ -203,6 +203,19 @@ def directory_problem(path: Path, what: str) -> str | None:
     return None
 
 
+def database_problem(path: Path, what: str) -> str | None:
+    """As `directory_problem`, for a folder written throughout a run (Hypothesis' example
+    database): it is made now, so that one that cannot be (`/proc/self/db`) is refused before
+    the run, not found out by the run saving nothing (Hypothesis ignores a failed save)."""
+    problem = directory_problem(path, what)
+    if problem is None:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return f"{what} {path}: cannot create the directory: {exc.strerror or exc}"
+    return problem
+
+
 def _identity(path: Path) -> tuple[str, tuple[int, int] | None]:
     """The resolved path of `path` (symbolic links followed) and, when it exists, its device and
     inode (a hard link is the same file under another name)."""
