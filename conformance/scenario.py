@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -403,6 +403,13 @@ def _check_params(doc: Any, data: dict[str, Any], file: str) -> None:
                          f"parameter group: name the variant in the ruleset "
                          f"({data['ruleset']}+{owner}) rather than setting it")
     ruleset = specdata.ruleset_params(data["ruleset"])
+    for path, value in param_leaves(override).items():
+        if value == {} and isinstance(_at(ruleset, path), Mapping):
+            # an empty group sets nothing: as a parameter path it would leave the scenario
+            # unsupported by every implementation that does not declare the group itself
+            raise _error(doc, file, sid, ["params", *path.split(".")], "an empty parameter "
+                         "group sets nothing: remove it, or set one of its parameters "
+                         "(docs/rules/parameters.md)")
     merged = deep_merge(ruleset, override)
     checked = {k: merged[k] for k in override}
     errors = sorted(specdata.params_validator().iter_errors(checked),
@@ -423,6 +430,13 @@ def _check_params(doc: Any, data: dict[str, Any], file: str) -> None:
                      "docs/rules/parameters.md)")
     name = ".".join(where) or "params"
     raise _error(doc, file, sid, ["params", *where], f"parameter {name}: {err.message}")
+
+
+def _at(params: Any, path: str) -> Any:
+    """The value at a dotted parameter path (None where there is none)."""
+    for key in path.split("."):
+        params = params.get(key) if isinstance(params, Mapping) else None
+    return params
 
 
 def _check_seats(doc: Any, data: dict[str, Any], file: str) -> None:

@@ -62,6 +62,16 @@ def test_params_are_sent_with_the_setup() -> None:
     ("{stacking: {enabled: true}}", 4, "stacking is the stacking variant's parameter group: "
      "name the variant in the ruleset (classic-official+desafio+stacking)"),
     ("{}", 4, "should be non-empty"),
+    # an empty group sets nothing; as the parameter path `scoring` it left the scenario
+    # unsupported by every adapter (the reference's too), silently
+    ("{scoring: {}}", 4, "params.scoring: an empty parameter group sets nothing: remove it, "
+     "or set one of its parameters"),
+    ("{scoring: {points: {}}}", 4, "params.scoring.points: an empty parameter group sets "
+     "nothing"),
+    ("{first_card: {}}", 4, "params.first_card: an empty parameter group sets nothing"),
+    # an empty mapping where a value is asked is the wrong type, not an empty group
+    ("{wild: {must_change_color: {}}}", 4,
+     "parameter wild.must_change_color: {} is not of type 'boolean'"),
 ])
 def test_bad_params_are_one_error_at_their_line(params: str, line: int, message: str) -> None:
     text = BASE.replace("{scoring: {target: 250}}", params)
