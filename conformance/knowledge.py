@@ -274,10 +274,13 @@ def load(path: Path) -> Implementation:
     if errors:
         e = errors[0]
         where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+        from uno_spec.schema import error_text
+
+        message = error_text(e)
         if e.validator == "not" and not e.absolute_path:  # the schema's `then` for no_engine
-            e.message = "an implementation with no_engine has no adapter, commands or deviations"
+            message = "an implementation with no_engine has no adapter, commands or deviations"
         raise ImplementationError(
-            f"{path}:{_error_line(doc, e)}: {where}: {e.message}")
+            f"{path}:{_error_line(doc, e)}: {where}: {message}")
     if doc["name"] != path.stem:
         raise ImplementationError(f"{path}:1: name {doc['name']!r} is not the file's stem "
                                   f"{path.stem!r}")

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from conformance import specdata
 from conformance.runner import STATUSES, UNEXPECTED, Result, RunReport
+from uno_spec import encoding
 from uno_spec.encoding import markdown, markdown_code, terminal_line, xml
 from uno_spec.files import finite, json_text
 
@@ -61,13 +62,9 @@ def dumps(value: Any, indent: int | None = 2) -> str:
 
 
 def cut(text: Any, limit: int | None = None, encode: Any = str) -> str:
-    """`text` as a string of at most `limit` (default MAX_TEXT) characters, marked when cut;
-    `encode` (an output context's encoder) applies to the text, not to the mark."""
-    out = str(text)
-    cap = MAX_TEXT if limit is None else limit
-    if len(out) <= cap:
-        return str(encode(out))
-    return f"{encode(out[:cap])}... [{len(out) - cap} more characters]"
+    """`text` cut at `limit` (default MAX_TEXT) characters, marked when cut
+    (`uno_spec.encoding.cut`)."""
+    return encoding.cut(text, MAX_TEXT if limit is None else limit, encode)
 
 
 def result_json(r: Result) -> dict[str, Any]:

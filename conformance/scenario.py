@@ -280,7 +280,9 @@ def _in_words(err: jsonschema.ValidationError) -> str:
                 return f"{names} may not be given with `start: {start}` " \
                     "(docs/scenario-format.md, `setup`)"
             return f"{names} may not be given here"
-    return str(err.message)
+    from uno_spec.schema import error_text  # only to explain a rejected scenario
+
+    return error_text(err)
 
 
 def _required_in(schema: Any) -> list[str]:
@@ -429,7 +431,9 @@ def _check_params(doc: Any, data: dict[str, Any], file: str) -> None:
                      f"unknown parameter {name!r}{hint} (the parameters: "
                      "docs/rules/parameters.md)")
     name = ".".join(where) or "params"
-    raise _error(doc, file, sid, ["params", *where], f"parameter {name}: {err.message}")
+    from uno_spec.schema import error_text
+
+    raise _error(doc, file, sid, ["params", *where], f"parameter {name}: {error_text(err)}")
 
 
 def _at(params: Any, path: str) -> Any:

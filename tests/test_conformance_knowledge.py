@@ -135,6 +135,10 @@ def test_a_minimal_no_engine_file_loads(tmp_path: Path) -> None:
     ("colour: red\n", 6, "Additional properties are not allowed ('colour' was unexpected)"),
     ("adapter: {spec: x, file: y}\n", 1,
      "(top): an implementation with no_engine has no adapter, commands or deviations"),
+    # 100,000 unknown keys were all named: one line of about 1 MB
+    ("".join(f"k{i:06d}: 1\n" for i in range(100_000)), 6, "(top): Additional properties are "
+     "not allowed ('k000000', 'k000001', 'k000002', 'k000003', 'k000004', 'k000005', "
+     "'k000006', 'k000007', 'k000008', 'k000009' and 99,990 more were unexpected)\n"),
 ])
 def test_schema_errors_name_file_and_line(tmp_path: Path, extra: str, line: int,
                                           message: str) -> None:
@@ -142,7 +146,8 @@ def test_schema_errors_name_file_and_line(tmp_path: Path, extra: str, line: int,
     with pytest.raises(knowledge.ImplementationError) as err:
         knowledge.load(path)
     assert str(err.value).startswith(f"{path}:{line}: ")
-    assert message in str(err.value)
+    assert message in str(err.value) + "\n"
+    assert len(str(err.value)) < 1_000
 
 
 def test_a_bad_matcher_key_is_refused_with_its_line(tmp_path: Path) -> None:

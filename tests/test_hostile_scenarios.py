@@ -113,6 +113,32 @@ def test_too_many_nodes_without_an_alias_is_not_blamed_on_aliases(
     _refused(capsys, path, 50, "YAML error: the document holds more than 100 nodes")
 
 
+def test_a_hundred_thousand_unknown_keys_make_one_short_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every unknown key was named: 100,000 of them made one error line of about 1 MB."""
+    keys = "".join(f"k{i:06d}: 1\n" for i in range(100_000))
+    path = _write(tmp_path, GOOD + keys)
+    named = ", ".join(f"'k{i:06d}'" for i in range(10))
+    _refused(capsys, path, 17, "scenario hostile.base.ok: (scenario): Additional properties "
+             f"are not allowed ({named} and 99,990 more were unexpected)")
+
+
+def test_a_megabyte_key_is_named_cut(tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, GOOD + "? " + "x" * 1_000_000 + "\n: 1\n")  # a plain key is short
+    _refused(capsys, path, 17, "scenario hostile.base.ok: (scenario): Additional properties "
+             f"are not allowed ('{'x' * 59}... [999942 more characters] was unexpected)")
+
+
+def test_a_huge_value_of_the_wrong_type_is_quoted_cut(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """jsonschema's message quotes the whole value it refuses (here 100,000 list items)."""
+    text = _mutated("title: a valid scenario to mutate", "title: [" + "1, " * 100_000 + "1]")
+    said = f"{[1] * 100_001} is not of type 'string'"
+    _refused(capsys, _write(tmp_path, text), 2, "scenario hostile.base.ok: title: "
+             f"{said[:500]}... [{len(said) - 500} more characters]")
+
+
 def test_too_many_aliases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                           capsys: pytest.CaptureFixture[str]) -> None:
     from uno_spec import loader

@@ -134,6 +134,32 @@ def test_an_unknown_parameter_lists_the_tree_s_own_parameters(
     assert "jump_in" not in known  # a group only the real spec's variant declares
 
 
+def test_a_hundred_thousand_unknown_keys_make_short_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Every unknown key was named: 100,000 of them made one error line of about 1 MB (an
+    unknown field of a source, an unknown parameter of a ruleset alike)."""
+    tree = broken_tree("orphan-ruling", tmp_path)
+    keys = "".join(f"k{i:06d}: 1\n" for i in range(100_000))
+    src = tree / "sources" / "demo.yaml"
+    src.write_text(src.read_text(encoding="utf-8") + keys, encoding="utf-8")
+    ruleset = tree / "rulesets" / "base-b.yaml"
+    text = ruleset.read_text(encoding="utf-8")
+    assert "\nparams:\n" in text
+    ruleset.write_text(text.replace("\nparams:\n", "\nparams:\n" + "".join(
+        f"  p{i:06d}: 1\n" for i in range(100_000)), 1), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, lines = lint_lines(capsys)
+    assert code == 1
+    named = ", ".join(f"'k{i:06d}'" for i in range(10))
+    assert any(line.endswith(f"schema: unknown field(s) ({named} and 99,990 more were "
+                             "unexpected)") for line in lines), lines
+    params = ", ".join(f"'p{i:06d}'" for i in range(10))
+    assert any(f"schema: params: unknown parameter(s) {params} and 99,990 more: the engine "
+               "reads none such (known here: " in line for line in lines), lines
+    assert max(map(len, lines)) < 1_000
+
+
 def test_every_broken_case_is_tested() -> None:
     assert sorted(p.name for p in (FIXTURES / "broken").iterdir()) == sorted(CASES)
 

@@ -17,7 +17,9 @@ output context has one encoder here (OWASP's "encode for the context the data la
 - `xml`: text for XML 1.0 (characters XML cannot hold, escaped or not, become U+FFFD; the XML
   writer escapes the rest).
 
-JSON is written by `uno_spec.files.json_text` (lone surrogates as `\\udXXX` escapes).
+JSON is written by `uno_spec.files.json_text` (lone surrogates as `\\udXXX` escapes). Any
+text can be bounded first (`cut`): a message that quotes what it refuses (a megabyte of keys, a
+long value) stays short.
 """
 
 from __future__ import annotations
@@ -36,6 +38,15 @@ _TERMINAL_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def cut(text: Any, limit: int, encode: Any = str) -> str:
+    """`text` as a string of at most `limit` characters, marked when cut; `encode` (an output
+    context's encoder) applies to the text, not to the mark."""
+    out = str(text)
+    if len(out) <= limit:
+        return str(encode(out))
+    return f"{encode(out[:limit])}... [{len(out) - limit} more characters]"
 
 
 def terminal(text: Any) -> str:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from uno_spec.encoding import cut
 from uno_spec.loader import YamlMap
 from uno_spec.paths import spec_root
 
@@ -185,19 +187,60 @@ def _declared(err: ValidationError) -> list[str]:
     return list(schema.get("properties") or {}) if isinstance(schema, Mapping) else []
 
 
+# A schema error's message quotes what it refuses: every unexpected key (100,000 unknown keys
+# made one error line of about 1 MB), or the whole value of a wrong type. Bounded here, for
+# every document the project validates (spec files, scenarios, knowledge files).
+MAX_NAMED = 10  # unexpected keys named in one message; the rest are counted
+MAX_KEY = 60  # characters of each key named
+MAX_MESSAGE = 500  # characters of a message
+
+
+def error_text(err: ValidationError) -> str:
+    """jsonschema's message for `err`, bounded: at most MAX_NAMED unexpected keys named (each
+    cut at MAX_KEY characters), the whole cut at MAX_MESSAGE."""
+    extra = _unexpected(err)
+    if len(extra) > MAX_NAMED or any(len(repr(k)) > MAX_KEY for k in extra):
+        verb = "was" if len(extra) == 1 else "were"
+        return cut(f"Additional properties are not allowed ({named(extra)} {verb} "
+                   "unexpected)", MAX_MESSAGE)
+    return cut(err.message, MAX_MESSAGE)
+
+
+def named(keys: list[Any]) -> str:
+    """`'a', 'b', 'c'`: at most MAX_NAMED keys, each cut at MAX_KEY characters, the rest
+    counted (`... and 99,990 more`)."""
+    out = ", ".join(cut(repr(k), MAX_KEY) for k in keys[:MAX_NAMED])
+    return out + (f" and {len(keys) - MAX_NAMED:,} more" if len(keys) > MAX_NAMED else "")
+
+
+def _unexpected(err: ValidationError) -> list[Any]:
+    """The keys an `additionalProperties: false` refuses, sorted as jsonschema names them."""
+    schema = err.schema
+    if err.validator != "additionalProperties" or not isinstance(err.instance, Mapping) \
+            or not isinstance(schema, Mapping):
+        return []
+    known = schema.get("properties") or {}
+    patterns = [re.compile(p) for p in schema.get("patternProperties") or {}]
+    return sorted((k for k in err.instance if k not in known
+                   and not any(isinstance(k, str) and p.search(k) for p in patterns)), key=str)
+
+
 def _message(err: ValidationError) -> str:
     extra = _unknown_parameters(err)
     if extra:
         known = _declared(err)
-        hints = [h for k in extra for h in difflib.get_close_matches(str(k), known, 1, 0.8)]
+        hints = [h for k in extra[:MAX_NAMED]
+                 for h in difflib.get_close_matches(str(k), known, 1, 0.8)]
         hint = f"; did you mean {', '.join(hints)}?" if hints else ""
-        return (f"unknown parameter(s) {', '.join(map(repr, extra))}: the engine reads none "
+        return (f"unknown parameter(s) {named(extra)}: the engine reads none "
                 f"such (known here: {', '.join(known)}){hint}")
     if err.validator == "additionalProperties":
-        return err.message.replace("Additional properties are not allowed", "unknown field(s)")
+        return error_text(err).replace("Additional properties are not allowed",
+                                       "unknown field(s)")
     if err.validator == "pattern":
-        return f"{err.instance!r} does not match the expected form {err.validator_value}"
-    return err.message
+        return cut(f"{err.instance!r} does not match the expected form {err.validator_value}",
+                   MAX_MESSAGE)
+    return error_text(err)
 
 
 def validate(doc: Any, schema_path: Path | Schema) -> Iterator[tuple[int, str]]:
