@@ -402,7 +402,12 @@ def _nothing_selected(args: argparse.Namespace, loaded: int) -> str:
             for pattern in getattr(args, name)]
     if not used:
         return f"no scenario to run ({loaded} loaded)"
-    return f"no scenario matches {' '.join(used)} (of {loaded} loaded)"
+    # the first few named (each glob is up to 200 characters: a hundred made a 20 kB line)
+    more = f" and {len(used) - NAMED_FILTERS} more" if len(used) > NAMED_FILTERS else ""
+    return f"no scenario matches {' '.join(used[:NAMED_FILTERS])}{more} (of {loaded} loaded)"
+
+
+NAMED_FILTERS = 4  # filters named in the line of a run that selects nothing
 
 
 def cmd_lint(args: argparse.Namespace) -> int:

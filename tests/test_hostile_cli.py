@@ -193,6 +193,18 @@ def test_a_filter_selecting_nothing_exits_2(tmp_path: Path,
                                 "--feature basic-play (of 1 loaded)")
 
 
+def test_many_filters_selecting_nothing_are_named_four(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Every filter was repeated in the line: 100 globs of 193 characters made it 20 kB."""
+    path = scenario(tmp_path)
+    globs = [f"{'z' * 190}{i:03d}" for i in range(100)]
+    assert main(["conformance", "run", str(path), *(a for g in globs for a in ("--id", g)),
+                 "--rule", "X.*", "--no-progress"]) == 2
+    assert one_line(capsys) == ("uno-fsm conformance: no scenario matches "
+                                + " ".join(f"--id {g}" for g in globs[:4])
+                                + " and 97 more (of 1 loaded)")
+
+
 @pytest.mark.parametrize("count", [1, 2])
 def test_an_adapter_that_never_starts_exits_2_whatever_the_corpus_size(
         count: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
