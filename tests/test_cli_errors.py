@@ -142,7 +142,7 @@ def test_rules_with_a_spec_that_is_not_one(argv: list[str], tmp_path: Path,
 def test_rules_show_unknown_rule_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "show", "NOPE"]) == 2
     err = capsys.readouterr().err
-    assert err.strip() == "unknown rule 'NOPE'"
+    assert err.strip() == "uno-fsm rules show: unknown rule 'NOPE'"
 
 
 def test_a_ruleset_the_engine_does_not_play_is_refused(

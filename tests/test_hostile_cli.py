@@ -485,16 +485,16 @@ def test_spec_commands_refuse_a_directory_that_is_not_a_spec(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("stats", "lint", "docs"):
         assert main(["spec", command, "--spec", str(tmp_path)]) == 2
-        assert one_line(capsys) == f"{tmp_path}: not a spec directory (no sources/ and rules/ " \
-            "in it)"
+        assert one_line(capsys) == f"uno-fsm spec {command}: {tmp_path}: not a spec directory " \
+            "(no sources/ and rules/ in it)"
 
 
 def test_spec_docs_out_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "page.md"
     target.write_text("x", encoding="utf-8")
     assert main(["spec", "docs", "--out", str(target)]) == 2
-    assert one_line(capsys) == (f"{target}: not a directory (--out names the folder of the "
-                                "generated pages)")
+    assert one_line(capsys) == (f"uno-fsm spec docs: {target}: not a directory (--out names "
+                                "the folder of the generated pages)")
 
 
 def test_spec_lint_with_a_fifo_as_seed_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -511,7 +511,7 @@ def test_spec_lint_with_a_fifo_as_seed_text(tmp_path: Path, monkeypatch: pytest.
     assert out.out.splitlines()[0] == ("spec/sources/demo.yaml:2: seed file '000_demo.txt': "
                                        "cannot read: a FIFO (named pipe), not a regular file "
                                        "(in spec/seeds)")
-    assert out.err == "spec lint: 1 problem(s)\n"
+    assert out.err == "uno-fsm spec lint: 1 problem(s)\n"
 
 
 def test_report_that_breaks_the_report_schema(tmp_path: Path,

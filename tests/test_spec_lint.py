@@ -181,7 +181,8 @@ def test_not_a_spec_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["spec", "lint", "--spec", str(tmp_path)]) == 2
     out = capsys.readouterr()
     assert out.out == ""
-    assert out.err == f"{tmp_path}: not a spec directory (no sources/ and rules/ in it)\n"
+    assert out.err == (f"uno-fsm spec lint: {tmp_path}: not a spec directory (no sources/ and "
+                       "rules/ in it)\n")
 
 
 def test_lint_through_a_subprocess(tmp_path: Path) -> None:

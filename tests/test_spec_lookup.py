@@ -57,7 +57,8 @@ def test_show_prints_the_site_anchor_of_the_rule_its_clauses_and_rulings(
 def test_show_unknown_rule_suggests(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "show", "CL.DEAL.SEVN", "--spec", str(GOOD))
     assert code == 2 and out == ""
-    assert err.strip() == "unknown rule 'CL.DEAL.SEVN'; close matches: CL.DEAL.SEVEN"
+    assert err.strip() == ("uno-fsm rules show: unknown rule 'CL.DEAL.SEVN'; close matches: "
+                           "CL.DEAL.SEVEN")
 
 
 def test_show_is_case_insensitive(capsys: pytest.CaptureFixture[str]) -> None:

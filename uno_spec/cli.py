@@ -46,13 +46,17 @@ def _choose(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def _safe(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+def _safe(fn: Callable[[argparse.Namespace], int], prog: str
+          ) -> Callable[[argparse.Namespace], int]:
+    """`fn` with a SpecError turned into one line on stderr, `PROG: file:line: message`,
+    exit 2 (`prog`: the command's name, `uno-fsm spec lint`, as every command's errors)."""
     def run(args: argparse.Namespace) -> int:
+        args.prog = prog
         try:
             return fn(args)
         except SpecError as err:  # bad input: one line, exit 2
             hint = " (run `uno-fsm spec lint` for every problem)" if err.line > 0 else ""
-            _say(f"{err}{hint}", sys.stderr)
+            _say(f"{prog}: {err}{hint}", sys.stderr)
             return 2
 
     run.__doc__ = fn.__doc__
@@ -68,7 +72,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if report.ok:
         print(report.summary())
         return 0
-    print(f"spec lint: {len(report.problems)} problem(s)", file=sys.stderr)
+    print(f"{args.prog}: {len(report.problems)} problem(s)", file=sys.stderr)
     return 1
 
 
@@ -114,7 +118,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     try:
         _say(show_rule(args.rule_id, _lookup_root(args)))
     except UnknownRule as err:  # bad input: exit 2
-        _say(str(err), sys.stderr)
+        _say(f"{args.prog}: {err}", sys.stderr)
         return 2
     return 0
 
@@ -128,7 +132,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from uno_spec.lookup import QUOTES, format_hits, search
 
     def refuse(why: str) -> int:
-        print(f"uno-fsm rules search: {why}", file=sys.stderr)
+        print(f"{args.prog}: {why}", file=sys.stderr)
         return 2
 
     phrases = args.phrase or []
@@ -161,11 +165,11 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
 
     p = spec_sub.add_parser("lint", help="validate every spec file; print file:line: problems")
     _spec_option(p)
-    p.set_defaults(handler=_safe(cmd_lint))
+    p.set_defaults(handler=_safe(cmd_lint, p.prog))
 
     p = spec_sub.add_parser("stats", help="counts of clauses, rules, rulings and rulesets")
     _spec_option(p)
-    p.set_defaults(handler=_safe(cmd_stats))
+    p.set_defaults(handler=_safe(cmd_stats, p.prog))
 
     p = spec_sub.add_parser("docs", help="generate docs/rules/*.md from the spec")
     _spec_option(p)
@@ -173,7 +177,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                    help="output directory (default: docs/rules)")
     sitelinks.add_option(p, "the `site/` folder beside `docs/`, relative to the pages")
     p.add_argument("--check", action="store_true", help="exit 1 if the generated files are stale")
-    p.set_defaults(handler=_safe(cmd_docs))
+    p.set_defaults(handler=_safe(cmd_docs, p.prog))
 
     rules = sub.add_parser("rules", help="look up rules and the clauses they cite")
     rules_sub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
@@ -185,7 +189,7 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                    "finds one")
     _spec_option(p)
     sitelinks.add_option(p)
-    p.set_defaults(handler=_safe(cmd_show))
+    p.set_defaults(handler=_safe(cmd_show, p.prog))
 
     p = rules_sub.add_parser("search", help="rules and clauses containing all the words "
                                             "(accent- and case-insensitive), each clause with "
@@ -209,4 +213,4 @@ def register(sub: Any) -> None:  # sub: argparse._SubParsersAction
                    "WORDs, everything must match)")
     _spec_option(p)
     sitelinks.add_option(p)
-    p.set_defaults(handler=_safe(cmd_search))
+    p.set_defaults(handler=_safe(cmd_search, p.prog))
