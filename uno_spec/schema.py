@@ -192,18 +192,25 @@ def _declared(err: ValidationError) -> list[str]:
 # every document the project validates (spec files, scenarios, knowledge files).
 MAX_NAMED = 10  # unexpected keys named in one message; the rest are counted
 MAX_KEY = 60  # characters of each key named
+MAX_VALUE = 200  # characters of the value a message quotes (`[1, 1, ...] is too long`)
 MAX_MESSAGE = 500  # characters of a message
 
 
 def error_text(err: ValidationError) -> str:
     """jsonschema's message for `err`, bounded: at most MAX_NAMED unexpected keys named (each
-    cut at MAX_KEY characters), the whole cut at MAX_MESSAGE."""
+    cut at MAX_KEY characters), the value it quotes cut at MAX_VALUE (what is said of it
+    kept: `is too long`), the whole cut at MAX_MESSAGE."""
     extra = _unexpected(err)
     if len(extra) > MAX_NAMED or any(len(repr(k)) > MAX_KEY for k in extra):
         verb = "was" if len(extra) == 1 else "were"
         return cut(f"Additional properties are not allowed ({named(extra)} {verb} "
                    "unexpected)", MAX_MESSAGE)
-    return cut(err.message, MAX_MESSAGE)
+    text = str(err.message)
+    if len(text) > MAX_MESSAGE:
+        quoted = repr(err.instance)
+        if len(quoted) > MAX_VALUE and quoted in text:
+            text = text.replace(quoted, cut(quoted, MAX_VALUE), 1)
+    return cut(text, MAX_MESSAGE)
 
 
 def named(keys: list[Any]) -> str:
