@@ -95,17 +95,16 @@ class TurnRules(Core):
         # (CL.D2.MATCH: Draw Two on Draw Two): the number or symbol
         # (plain loops: faster than comprehensions here)
         out: list[Card] = []
-        append = out.append
         if dark:
             for c in cards:
                 f = c.dark if c.dark is not None else c.light
                 if f.is_wild or f.color == color or f.rank == rank:
-                    append(c)
+                    out.append(c)
         else:
             for c in cards:
                 f = c.light
                 if f.is_wild or f.color == color or f.rank == rank:
-                    append(c)
+                    out.append(c)
         return _restricted(out, restrict) if restrict else out
 
     def matches(self, card: Card) -> bool:
