@@ -289,7 +289,7 @@ class Game:
         if out is None:
             out = r.list_legal()
         if player is None:
-            return list(out)
+            return out.copy()
         return [a for a in out if a.player == player]
 
     def wild_colors(self) -> tuple[str, ...]:

@@ -126,7 +126,7 @@ class TurnRules(Core):
             if got is None:
                 got = plays[card] = self._card_plays(seat, card, held, last_wild,
                                                      self.wild_colors())
-            out += got
+            out.extend(got)
 
     def _card_plays(self, seat: int, card: Card, held: int, last_wild: bool,
                     colors: tuple[str, ...]) -> tuple[Action, ...]:
