@@ -178,8 +178,10 @@ class TurnRules(Core):
             out.extend(interned("swap", cur, target=t) for t in self.seats() if t != cur)
         elif phase == ROUND_OVER:
             out.append(interned("next-round", None))
-        for hook in self.hooks.extra_actions:
-            hook(out)
+        extra = self.hooks.extra_actions
+        if extra:  # (no loop over an empty tuple for the games without such a hook)
+            for hook in extra:
+                hook(out)
         w = st.uno_window
         if w is not None and phase not in ENDED and len(st.hands[w]) == 1:
             out.append(self.seat_actions["uno"][w])
@@ -359,10 +361,12 @@ class TurnRules(Core):
             playable = self.playable(st.hands[st.current])
         rule = "CL.DRAW.UNWILLING" if playable else "CL.DRAW.UNABLE"
         got = None
-        for hook in self.hooks.draw_turn:  # a variant's own draw (e.g. until playable)
-            got = hook(st.current, rule)
-            if got is not None:
-                break
+        own = self.hooks.draw_turn
+        if own:  # (no loop over an empty tuple for the games without such a hook)
+            for hook in own:  # a variant's own draw (e.g. until playable)
+                got = hook(st.current, rule)
+                if got is not None:
+                    break
         if got is None:
             got = self.give(st.current, self.p.draw_count, rule)
         st.drawn = got[-1] if got else None
