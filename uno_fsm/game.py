@@ -50,20 +50,64 @@ _ALLOWED: dict[str, dict[str, object]] = {p: dict(evs) for p, evs in TABLE.items
 # A game walks the table less the edges of its idle guards (`Rules.idle_guards`: guards that
 # cannot hold under its ruleset), made once per set of them, but only from the table as
 # compiled above: a game made while `_TABLE` is changed (the model checker's coverage wrapping,
-# the planted bugs of the tests) walks the changed table whole.
+# the planted bugs of the tests) walks the changed table whole. It walks each edge as
+# (guard, target, effect) (`_step_edges`): one call for the guards and one for the effects,
+# with no loop over a tuple of one.
 _Table = dict[str, dict[str, tuple[_Compiled, ...]]]
+_Step = tuple[Any, str, Any]  # (guard or None, target, effect): an edge as `apply` walks it
+_Steps = dict[str, dict[str, tuple[_Step, ...]]]
 _AS_COMPILED: _Table = {phase: dict(events) for phase, events in _TABLE.items()}
-_PRUNED: dict[frozenset[str], _Table] = {}
+_PRUNED: dict[frozenset[str], _Steps] = {}
+_CHANGED: list[tuple[_Table, _Steps]] = []  # the last changed table walked (a copy), its steps
 
 
-def _table_for(idle: frozenset[str]) -> _Table:
-    if not idle or _TABLE != _AS_COMPILED:
-        return _TABLE
+def _no_effect(r: Rules, a: Action | None) -> None:
+    """The effect of an edge that has none."""
+
+
+def _step_edges(edges: tuple[_Compiled, ...]) -> tuple[_Step, ...]:
+    """`edges` as `apply` walks them: the guards of each as one callable (None: no guard; the
+    guard itself when there is one; else all of them, in order, the first that fails
+    deciding) and its effects as one (each in order)."""
+    out = []
+    for guards, target, effects in edges:
+        if not guards:
+            guard = None
+        elif len(guards) == 1:
+            guard = guards[0]
+        else:
+            def guard(r: Rules, a: Action | None, guards: tuple[Any, ...] = guards) -> bool:
+                for g in guards:
+                    if not g(r, a):
+                        return False
+                return True
+        if len(effects) == 1:
+            effect = effects[0]
+        elif not effects:
+            effect = _no_effect
+        else:
+            def effect(r: Rules, a: Action | None, effects: tuple[Any, ...] = effects) -> None:
+                for f in effects:
+                    f(r, a)
+        out.append((guard, target, effect))
+    return tuple(out)
+
+
+def _table_for(idle: frozenset[str]) -> _Steps:
+    if _TABLE != _AS_COMPILED:
+        for table, steps in _CHANGED:
+            if table == _TABLE:
+                return steps
+        steps = {phase: {ev: _step_edges(edges) for ev, edges in events.items()}
+                 for phase, events in _TABLE.items()}
+        _CHANGED[:] = [({phase: dict(events) for phase, events in _TABLE.items()}, steps)]
+        return steps
     got = _PRUNED.get(idle)
     if got is None:
         got = _PRUNED[idle] = {
-            phase: {ev: tuple(c for c, e in zip(edges, TABLE[phase][ev], strict=True)
-                              if idle.isdisjoint(e.conds))
+            phase: {ev: _step_edges(tuple(c for c, e in zip(edges, TABLE[phase][ev],
+                                                            strict=True)
+                                          if idle.isdisjoint(e.conds)))
                     for ev, edges in events.items()}
             for phase, events in _TABLE.items()
         }
@@ -337,13 +381,9 @@ class Game:
         try:
             if st.uno_window is not None:  # (else `begin` has no window to close)
                 r.begin(event)
-            for guards, target, effects in self._table[st.phase][event]:
-                for g in guards:
-                    if not g(r, act):
-                        break
-                else:
-                    for f in effects:
-                        f(r, act)
+            for guard, target, effect in self._table[st.phase][event]:
+                if guard is None or guard(r, act):
+                    effect(r, act)
                     st.phase = target
                     break
             if st.phase in _EVENTLESS:
