@@ -159,9 +159,10 @@ class TurnRules(Core):
         if phase == PLAY:
             hand = st.hands[cur]
             playable = self.turn_playable = self.playable(hand)
-            # each card once (a hand may hold two alike)
-            self.play_actions(cur, dict.fromkeys(playable) if len(playable) > 1 else playable,
-                              hand, out)
+            if playable:
+                # each card once (a hand may hold two alike)
+                self.play_actions(cur, dict.fromkeys(playable) if len(playable) > 1
+                                  else playable, hand, out)
             out.append(self.seat_actions["draw"][cur])
         elif phase == PLAY_DRAWN:
             hand = st.hands[cur]
