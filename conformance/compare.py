@@ -28,7 +28,7 @@ import contextlib
 import json
 import marshal
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,27 +89,44 @@ def same(a: Any, b: Any) -> bool:
     ta = type(a)
     if ta is type(b) and ta in _SCALARS:
         return True
-    try:  # equal bytes are equal data of equal types (see `listings_remembered`)
-        if marshal.dumps(a, MARSHAL_VERSION) == marshal.dumps(b, MARSHAL_VERSION):
-            return True
-    except ValueError:  # not plain data
-        pass
-    return _alike(a, b)  # (equal data may differ in bytes: dicts in another order)
+    return _alike(a, b)
 
 
 def _alike(a: Any, b: Any) -> bool:
-    """Of `a == b`: whether every pair of values at the same place has the same JSON type."""
+    """Of `a == b`: whether every pair of values at the same place has the same JSON type.
+    A container's values are told at once where each pair has one type and none holds
+    others (a hand, a seat map, card counts): their types compared in two lists, not pair by
+    pair (equal data may differ in its order, its marshal bytes with it: card counts)."""
     ta, tb = type(a), type(b)
-    if ta is not tb:
-        return ta in _SEQUENCES and tb in _SEQUENCES and all(map(_alike, a, b))
     if ta is dict:
-        return all(_alike(v, b[k]) for k, v in a.items())
+        if tb is not dict:
+            return False
+        theirs = list(map(b.__getitem__, a))
+        kinds = list(map(type, a.values()))
+        if kinds == list(map(type, theirs)) and _NESTED.isdisjoint(kinds):
+            return True
+        return _all_alike(a.values(), theirs)
     if ta in _SEQUENCES:
-        return all(map(_alike, a, b))
+        if tb not in _SEQUENCES:
+            return False
+        kinds = list(map(type, a))
+        if kinds == list(map(type, b)) and _NESTED.isdisjoint(kinds):
+            return True
+        return _all_alike(a, b)
+    return ta is tb
+
+
+def _all_alike(xs: Iterable[Any], ys: Iterable[Any]) -> bool:
+    """`_alike` of each pair (a pair of one type holding no other value told without a call)."""
+    for x, y in zip(xs, ys, strict=False):  # (of equal data: as long)
+        t = type(x)
+        if (t is not type(y) or t in _NESTED) and not _alike(x, y):
+            return False
     return True
 
 
 _SEQUENCES = (list, tuple)
+_NESTED = frozenset((dict, list, tuple))
 _SCALARS = frozenset((str, int, bool, type(None)))
 
 
@@ -406,7 +423,7 @@ def compare(expected: dict[str, Any], observed: dict[str, Any]) -> list[Mismatch
             out.append(Mismatch(key, exp, MISSING))
             continue
         got = observed[key]
-        if got == exp and (same(got, exp) if key != "hands" else type(got) is type(exp)):
+        if same(got, exp) if key != "hands" else got == exp and type(got) is type(exp):
             # the same data normalises the same: nothing to compare (hands hold card names
             # only, by the scenario schema and the oracle's: equal, they are of one type)
             continue
