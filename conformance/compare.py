@@ -161,7 +161,7 @@ def _word(value: Any) -> Any:
 
 def _hand(value: Any) -> Any:
     if isinstance(value, list):
-        return sorted((_card(c) for c in value), key=str)
+        return sorted(map(_card, value), key=str)
     return value
 
 
