@@ -625,6 +625,7 @@ class Differ:
         self.shown: defaultdict[Group, Counter[tuple[str, str]]] = defaultdict(Counter)
         # a later example of a group smaller than the one found (and shrunk), not shrunk
         self.smallest: dict[Group, Divergence] = {}
+        self._sizes: dict[Group, tuple[Divergence, tuple[int, int, int, int]]] = {}
         self.first_found: dict[Group, float] = {}
         self.coverage: Counter[str] = Counter()
         self._classes: dict[Group, type[DivergenceFound]] = {}
@@ -1547,8 +1548,7 @@ class Differ:
         if key in self.found:  # known (its scenario's features were checked when found)
             if self._counting:
                 self._count(key, sig)
-                known = self.smallest.get(key, self.found[key])
-                if record.size < known.size:  # reduced first (conformance.reduce)
+                if record.size < self._kept_size(key):  # reduced first (conformance.reduce)
                     self.smallest[key] = made()
             return "resync" if resync and not record.shuffled else "end"
         from conformance.diff_scenarios import scenario_features
@@ -1567,6 +1567,15 @@ class Differ:
         self._hit.setdefault(div.key, now - self._t0)
         self._new[div.key] = div
         return "resync" if resync and not record.shuffled else "end"
+
+    def _kept_size(self, key: Group) -> tuple[int, int, int, int]:
+        """The size of the smallest example kept of a known group (`Divergence.size`),
+        remembered while that example is the one kept (a kept example is not changed)."""
+        known = self.smallest.get(key, self.found[key])
+        got = self._sizes.get(key)
+        if got is None or got[0] is not known:
+            got = self._sizes[key] = (known, known.size)
+        return got[1]
 
     def _raise_new(self) -> None:
         """At an example's end, its first new group raised (Hypothesis shrinks it), always
