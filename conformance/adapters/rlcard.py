@@ -212,6 +212,13 @@ def action_from_string(action: Any) -> dict[str, Any]:
     return {"play": f"{letter}{TRAIT_SYMBOLS.get(trait, trait)}"}
 
 
+@functools.lru_cache(maxsize=128)
+def _listed(action: str) -> dict[str, Any]:
+    """`action_from_string` of a string RLCard lists (61 at most), made once: shared, so
+    copied by its callers, never changed."""
+    return action_from_string(action)
+
+
 def colour_needed(hand: list[Any]) -> bool:
     """Whether a Wild played from `hand` needs its colour: not as the last card, which ends
     the hand (the colour then does not matter: the adapter sends `PLACEHOLDER`)."""
@@ -571,7 +578,7 @@ class RLCardAdapter:
         rnd = self.game.round
         seat = self.to_seat(rnd.current_player)
         try:
-            out = [{"player": seat, **action_from_string(a)}
+            out = [{"player": seat, **(_listed(a) if type(a) is str else action_from_string(a))}
                    for a in self.game.get_legal_actions()]
         except CardError as exc:
             raise AdapterError("rlcard-bad-action", f"RLCard's get_legal_actions: {exc}"
