@@ -8,6 +8,7 @@ The conformance runner loads `ReferenceAdapter` as its default adapter.
 from __future__ import annotations
 
 import functools
+import importlib
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -85,6 +86,15 @@ def settable_params() -> tuple[str, ...]:
                  if p.leaf and path.split(".")[0] not in FIXED_PARAMS)
 
 
+@functools.cache
+def _engine(module: str) -> Any:
+    """The engine's module `uno_fsm.<module>`, imported at its first use and then looked up
+    here: what this adapter calls at every step of the fuzzer would otherwise run an import
+    statement each time (about 8,000 instructions in CPython 3.11, which looks the module's
+    `__path__` up and fails, formatting the error, on every run of it)."""
+    return importlib.import_module(f"uno_fsm.{module}")
+
+
 def _error(code: str, rule: str | None = None, message: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {"code": code}
     if rule:
@@ -118,9 +128,8 @@ class ReferenceAdapter:
         }
 
     def setup(self, params: dict[str, Any]) -> dict[str, Any] | None:
-        from uno_fsm import Game, IllegalAction
-        from uno_fsm.errors import CardNotationError, UnresolvableSetup, WrongPlayerCount
-        from uno_fsm.params import Params
+        errors = _engine("errors")
+        Game, Params = _engine("game").Game, _engine("params").Params  # noqa: N806 - classes
 
         ruleset, setup = setup_request(params)
         try:
@@ -145,11 +154,12 @@ class ReferenceAdapter:
             self.game = Game.from_setup(p, setup, seed=seed)
         except NotImplementedError as exc:
             raise Unsupported(str(exc)) from exc
-        except (UnresolvableSetup, WrongPlayerCount) as exc:
+        except (errors.UnresolvableSetup, errors.WrongPlayerCount) as exc:
             # a set-up the rules refuse (RUL.SETUP.UNRESOLVABLE, RUL.PLAYERS.COUNT): answered
             # like a refused action, with its code (docs/adapter-protocol.md)
             return _error(exc.code, exc.rule, exc.message)
-        except (IllegalAction, CardNotationError, ValueError, KeyError, TypeError) as exc:
+        except (errors.IllegalAction, errors.CardNotationError, ValueError, KeyError,
+                TypeError) as exc:
             raise AdapterError("bad-request", f"setup: {exc}") from exc
         self.events = list(self.game.setup_events)
         self.applied = _rules_of(self.events)
@@ -159,13 +169,12 @@ class ReferenceAdapter:
         return None
 
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
-        from uno_fsm.errors import CardNotationError, IllegalAction  # (not via the package)
-
+        errors = _engine("errors")
         if self.game is None:
             raise AdapterError("bad-request", "act before setup")
         try:
             engine_action = _remembered(self._to_engine, action)
-        except CardNotationError as exc:
+        except errors.CardNotationError as exc:
             return _error("malformed-action", MALFORMED_RULE, str(exc))
         except _Malformed as exc:
             return _error(exc.code, exc.rule, str(exc))
@@ -178,7 +187,7 @@ class ReferenceAdapter:
                                                     engine_action.dealer)
             else:
                 events = self.game.apply(engine_action)
-        except IllegalAction as exc:
+        except errors.IllegalAction as exc:
             return _error(exc.code, exc.rule, exc.message)
         except NotImplementedError as exc:
             raise Unsupported(str(exc)) from exc
@@ -346,10 +355,8 @@ class ReferenceAdapter:
         decision than play-or-draw is pending, an UNO window or a stacked penalty is open, or a
         hand shown by a challenge is still visible (docs/scenario-format.md `setup`; written
         by `uno_fsm.export`, the engine's one scenario writer)."""
-        from uno_fsm.export import turn_setup
-
         g = self.game
-        return turn_setup(g.state, g.params.game == "flip")
+        return _engine("export").turn_setup(g.state, g.params.game == "flip")  # type: ignore[no-any-return]
 
     def _deal_position(self) -> dict[str, Any] | None:
         """A `start: round` setup dealing a new hand from every card of this game: the dealer
@@ -383,9 +390,7 @@ def _pending(_a: ReferenceAdapter, g: Any) -> dict[str, Any]:
 
 
 def _active_color(_a: ReferenceAdapter, g: Any) -> str | None:
-    from uno_fsm.cards import color_name
-
-    return color_name(g.state.active_color)
+    return _engine("cards").color_name(g.state.active_color)  # type: ignore[no-any-return]
 
 
 def _views(_a: ReferenceAdapter, g: Any) -> dict[int, Any]:
@@ -483,15 +488,13 @@ def _event_dict(e: Any) -> dict[str, Any]:
     """An engine event as the `events` observation gives it: kind, player, rule, the card it
     names (a draw: the last card drawn), its colour and its count of cards or points
     (docs/adapter-protocol.md "Events and later hands")."""
-    from uno_fsm.cards import color_name
-
     out: dict[str, Any] = {"kind": e.kind, "player": e.player, "rule": e.rule}
     if e.card is not None:
         out["card"] = e.card.text
     elif e.kind == "drew" and e.cards:  # the last card drawn (the one a draw-until stops at)
         out["card"] = e.cards[-1].text
     if e.color is not None:
-        out["color"] = color_name(e.color)
+        out["color"] = _engine("cards").color_name(e.color)
     if e.count and e.kind in COUNTED_EVENTS:
         out["count"] = e.count
     return out
