@@ -76,6 +76,7 @@ import copy
 import functools
 from collections import Counter
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any
 
 from conformance.protocol import PROTOCOL, AdapterError, Unsupported, setup_request
@@ -113,6 +114,10 @@ LETTERS = {v: k for k, v in COLORS.items()}
 SYMBOLS = {"S": "skip", "R": "reverse", "D2": "draw_2"}
 TRAIT_SYMBOLS = {v: k for k, v in SYMBOLS.items()}
 PLACEHOLDER = "r"  # colour given to Wilds not on top of the discard pile
+# the attribute a card made by a set-up carries its text in our notation in (RLCard's cards
+# have no such attribute of their own)
+TEXT = "uno_fsm_text"
+_text_of = attrgetter(TEXT)
 
 
 class CardError(ValueError):
@@ -267,7 +272,6 @@ class RLCardAdapter:
         self._rng: Any = None  # the numpy RandomState every game of this adapter uses
         self._templates: dict[int, Any] = {}  # player count -> a new game, copied per setup
         self._deck: Any = None  # `_deck_order`
-        self._texts: dict[int, str] = {}  # id of a card of the game -> its text (`_card`)
 
     # --- seats ------------------------------------------------------------------------------
 
@@ -341,7 +345,6 @@ class RLCardAdapter:
         game.dealer = UnoDealer.__new__(UnoDealer)
         game.dealer.np_random = rng
         rng.shuffle(self._deck_order())
-        self._texts = {}
         game.dealer.deck = self._cards(reversed(setup.get("draw") or []))
         game.players = [UnoPlayer(i, rng) for i in range(n)]
         hands = {int(k): v for k, v in (setup.get("hands") or {}).items()}
@@ -383,35 +386,35 @@ class RLCardAdapter:
         return game
 
     def _cards(self, texts: Iterable[str]) -> list[Any]:
-        """New cards of the game being set up, in order; their texts kept (RLCard makes no
-        card of its own during play: every card `observe` names is one of these)."""
+        """New cards of the game being set up, in order, each carrying its text (`TEXT`: RLCard
+        makes no card of its own during play, so every card `observe` names is one of these;
+        an attribute of the card is read in C without the id a map keyed by card would make)."""
         make = _card_class()
-        known = self._texts
         out = []
         for text in texts:
             args, name = _made(text)
             card = make(*args)
-            known[id(card)] = name
+            setattr(card, TEXT, name)
             out.append(card)
         return out
 
     def _text(self, card: Any) -> str:
-        return self._texts.get(id(card)) or card_text(card)
+        return getattr(card, TEXT, None) or card_text(card)
 
     def _all_texts(self, cards: Iterable[Any]) -> list[str]:
         """The texts of `cards` (one lookup each, in C; `_text` for any card not made by
         the set-up)."""
         cards = list(cards)
         try:
-            return list(map(self._texts.__getitem__, map(id, cards)))
-        except KeyError:
+            return list(map(_text_of, cards))
+        except AttributeError:
             return [self._text(c) for c in cards]
 
     def _counts(self, cards: list[Any]) -> dict[str, int]:
         """How many of each card `cards` holds, by text (counted as they are looked up)."""
         try:
-            return dict(Counter(map(self._texts.__getitem__, map(id, cards))))
-        except KeyError:  # a card not made by the set-up
+            return dict(Counter(map(_text_of, cards)))
+        except AttributeError:  # a card not made by the set-up
             return dict(Counter(self._text(c) for c in cards))
 
     def _deck_order(self) -> Any:
