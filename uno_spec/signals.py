@@ -22,7 +22,9 @@ mid-bookkeeping, reports `FlakyStrategyDefinition` instead). So the handler reco
 signal before it raises, and:
 
 - an `Interrupted` swallowed so (seen by `sys.unraisablehook`, which the holders replace) is
-  noted lost, and a later signal raises again even under `interrupts()`'s "once";
+  noted lost, and a later signal raises again even under `interrupts()`'s "once"; so is a
+  KeyboardInterrupt (SIGINT where `ending_signals` leaves it to Python), raised again as
+  SIGINT's `Interrupted`;
 - `raise_pending()`, called at safe points (each example of `conformance diff`, each step of
   `fuzz`, each scenario of a run or of diff's reduction, each measurement of `bench`), raises
   the `Interrupted` of a signal received while a holder is in force; `surfaced()` around a run
@@ -81,9 +83,10 @@ def raise_pending() -> None:
 
 
 def interruption_in(exc: BaseException) -> Interrupted | None:
-    """The `Interrupted` in `exc`: itself, one of its group's exceptions, or the exception
-    it was raised from or while handling (Hypothesis turns one caught mid-bookkeeping into
-    `FlakyStrategyDefinition` or an `IndexError` raised while handling it)."""
+    """The `Interrupted` in `exc` (a KeyboardInterrupt as SIGINT's): itself, one of its
+    group's exceptions, or the exception it was raised from or while handling (Hypothesis
+    turns one caught mid-bookkeeping into `FlakyStrategyDefinition` or an `IndexError` raised
+    while handling it)."""
     seen: set[int] = set()
     todo = [exc]
     while todo:
@@ -93,6 +96,8 @@ def interruption_in(exc: BaseException) -> Interrupted | None:
         seen.add(id(e))
         if isinstance(e, Interrupted):
             return e
+        if isinstance(e, KeyboardInterrupt):
+            return Interrupted(signal.SIGINT)
         if isinstance(e, BaseExceptionGroup):
             todo.extend(e.exceptions)
         todo.extend(x for x in (e.__cause__, e.__context__) if x is not None)
@@ -117,18 +122,27 @@ def surfaced() -> Iterator[None]:
     raise_pending()
 
 
+def _signum_of(exc: BaseException) -> int | None:
+    """The signal an exception stands for: an `Interrupted`'s, SIGINT for Python's own
+    KeyboardInterrupt (Ctrl-C where `ending_signals` leaves SIGINT to Python), else None."""
+    if isinstance(exc, Interrupted):
+        return exc.signum
+    return signal.SIGINT if isinstance(exc, KeyboardInterrupt) else None
+
+
 def _unraisable(previous: Callable[[Any], Any]) -> Callable[[Any], Any]:
     def hook(unraisable: Any) -> None:
-        exc = unraisable.exc_value
-        if isinstance(exc, Interrupted):
+        signum = _signum_of(unraisable.exc_value)
+        if signum is not None:
             # raised by the handler in a callback that cannot raise: noted (no "Exception
-            # ignored" lines), raised at the next safe point
+            # ignored" lines), raised at the next safe point (a KeyboardInterrupt too: Ctrl-C
+            # to `fuzz` or `bench` was lost so, 2 times in 5, and the run went on to its end)
             for holder in reversed(_HOLDERS):
                 if holder.received is not None:
                     holder.lost = True
                     return
             if _HOLDERS:
-                _HOLDERS[-1].received, _HOLDERS[-1].lost = exc.signum, True
+                _HOLDERS[-1].received, _HOLDERS[-1].lost = signum, True
                 return
         previous(unraisable)
 
