@@ -129,6 +129,18 @@ def test_surfaced_gives_a_ctrl_c_replaced_by_another_error_as_sigint() -> None:
     assert got.value.name == "SIGINT"
 
 
+def test_a_subclass_of_keyboard_interrupt_is_not_a_ctrl_c() -> None:
+    """A program's own subclass (diff's `_Stalled`, which stops a run of Hypothesis) was read
+    as SIGINT: `conformance diff` reported nothing after a stalled run."""
+    class Stop(KeyboardInterrupt):
+        pass
+
+    with pytest.raises(Stop):
+        with surfaced():
+            raise Stop
+    assert interruption_in(Stop()) is None
+
+
 def test_a_second_signal_is_not_ignored_while_the_first_was_lost() -> None:
     """`interrupts()` ignores a second signal during the clean-up of the first; it ignored
     it as well when the first had never taken effect."""

@@ -96,8 +96,8 @@ def interruption_in(exc: BaseException) -> Interrupted | None:
         seen.add(id(e))
         if isinstance(e, Interrupted):
             return e
-        if isinstance(e, KeyboardInterrupt):
-            return Interrupted(signal.SIGINT)
+        if type(e) is KeyboardInterrupt:  # Python's own (a subclass is a program's: diff's
+            return Interrupted(signal.SIGINT)  # `_Stalled` stops a run of Hypothesis so)
         if isinstance(e, BaseExceptionGroup):
             todo.extend(e.exceptions)
         todo.extend(x for x in (e.__cause__, e.__context__) if x is not None)
@@ -124,10 +124,11 @@ def surfaced() -> Iterator[None]:
 
 def _signum_of(exc: BaseException) -> int | None:
     """The signal an exception stands for: an `Interrupted`'s, SIGINT for Python's own
-    KeyboardInterrupt (Ctrl-C where `ending_signals` leaves SIGINT to Python), else None."""
+    KeyboardInterrupt (Ctrl-C where `ending_signals` leaves SIGINT to Python; not a subclass,
+    which a program raises itself), else None."""
     if isinstance(exc, Interrupted):
         return exc.signum
-    return signal.SIGINT if isinstance(exc, KeyboardInterrupt) else None
+    return signal.SIGINT if type(exc) is KeyboardInterrupt else None
 
 
 def _unraisable(previous: Callable[[Any], Any]) -> Callable[[Any], Any]:
