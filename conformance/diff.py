@@ -101,6 +101,13 @@ REQUIRED_ORACLE_KEYS = ("legal_actions", "rules_applied", "shuffled", "position"
 SETUP_CODES = ("unresolvable-setup", "wrong-player-count")  # a deal the rules refuse
 FIXED_SEEDS = 4  # oracle replays with other seeds that tell what a shuffle leaves fixed
 ADVANCE = 4  # actions the oracle may take alone after a divergence, to a position to resync at
+# Steps an example plays at most (drawn from 1 to this; a hand or a game that ends in them is
+# played a step or two past its end). 100 rather than 30 since 8 December 2026: at the default
+# budget of 200 examples the longer examples reach hands' ends about twice as often and find as
+# many groups or more against each implementation; in equal time they find as many; and a
+# step costs less, the set-up and Hypothesis' own work per example spread over more steps
+# (docs/differential.md "Speed", docs/performance.md)
+MAX_STEPS = 100
 # observations judged only when the implementation declares the feature that gives them meaning
 # (and those of a variant's feature: `gated`)
 GATED = {"scores": "scoring", "game_over": "scoring", "views": "views"}
@@ -591,8 +598,8 @@ class Differ:
 
     def __init__(self, oracle: Callable[[], Any], implementation: Callable[[], Any], *,
                  adapter_name: str = "", rulesets: Sequence[str] = (),
-                 players: tuple[int, int] = (2, 8), timeout: float = 10.0, max_steps: int = 30,
-                 max_prefix: int = 150, illegal_percent: int = 20,
+                 players: tuple[int, int] = (2, 8), timeout: float = 10.0,
+                 max_steps: int = MAX_STEPS, max_prefix: int = 150, illegal_percent: int = 20,
                  shrink_seconds: float = SHRINK_SECONDS, reduce_seconds: float = REDUCE_SECONDS,
                  confirm_runs: int = 3, starts: Sequence[str] = (),
                  on_progress: Callable[[Differ], None] | None = None) -> None:

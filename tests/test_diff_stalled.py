@@ -16,6 +16,7 @@ from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
 from conformance.diff import Differ, DiffError
 
 SEED = 93  # one run of Hypothesis (25 examples) whose targeting stalls against the reference
+MAX_STEPS = 30  # (with examples of up to 30 steps, the default until 8 December 2026)
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, stalled: int) -> tuple[D.DiffReport, int]:
@@ -29,8 +30,8 @@ def _run(monkeypatch: pytest.MonkeyPatch, stalled: int) -> tuple[D.DiffReport, i
         reject(self)
 
     monkeypatch.setattr(Differ, "_reject", counted)
-    report = Differ(ReferenceOracle, ReferenceAdapter, shrink_seconds=0, confirm_runs=0
-                    ).run(examples=25, seed=SEED)
+    report = Differ(ReferenceOracle, ReferenceAdapter, shrink_seconds=0, confirm_runs=0,
+                    max_steps=MAX_STEPS).run(examples=25, seed=SEED)
     return report, rejected
 
 
