@@ -102,11 +102,10 @@ SETUP_CODES = ("unresolvable-setup", "wrong-player-count")  # a deal the rules r
 FIXED_SEEDS = 4  # oracle replays with other seeds that tell what a shuffle leaves fixed
 ADVANCE = 4  # actions the oracle may take alone after a divergence, to a position to resync at
 # Steps an example plays at most (drawn from 1 to this; a hand or a game that ends in them is
-# played a step or two past its end). 100 rather than 30 since 8 December 2026: at the default
-# budget of 200 examples the longer examples reach hands' ends about twice as often and find as
-# many groups or more against each implementation; in equal time they find as many; and a
-# step costs less, the set-up and Hypothesis' own work per example spread over more steps
-# (docs/differential.md "Speed", docs/performance.md)
+# played a step or two past its end). 100 rather than 30 since 7 December 2026: at the default
+# budget of 200 examples the longer examples end hands about 1.5 times as often and find about
+# as many groups or more (docs/differential.md "Speed": the measurements); in equal time about
+# as many; a step costs less, the set-up and Hypothesis' work per example spread over more steps
 MAX_STEPS = 100
 # observations judged only when the implementation declares the feature that gives them meaning
 # (and those of a variant's feature: `gated`)

@@ -16,7 +16,7 @@ from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
 from conformance.diff import Differ, DiffError
 
 SEED = 93  # one run of Hypothesis (25 examples) whose targeting stalls against the reference
-MAX_STEPS = 30  # (with examples of up to 30 steps, the default until 8 December 2026)
+MAX_STEPS = 30  # (with examples of up to 30 steps, the default until 7 December 2026)
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, stalled: int) -> tuple[D.DiffReport, int]:
