@@ -129,7 +129,8 @@ class Core:
     # ---- helpers ---------------------------------------------------------------------
     def face(self, card: Card) -> Face:
         """FL.PLAY.ACTIVE-SIDE: a card is its face of the side in play."""
-        return card.dark if self.st.side == "dark" and card.dark is not None else card.light
+        dark = card.dark  # (None for a classic card: tested first)
+        return card.light if dark is None or self.st.side != "dark" else dark
 
     def top(self) -> Face | None:
         st = self.st
