@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from uno_fsm import errors as E
 from uno_fsm import phase_table as P
@@ -282,10 +282,37 @@ class Event(NamedTuple):
 
 
 # `new_event((kind, player, card, cards, color, count, rule))`: an Event from all seven fields in
-# order, built by `tuple.__new__` itself (C), without the named tuple's Python-level `__new__`:
-# the hot paths (a card played, cards drawn) make one per action
-new_event: Callable[[tuple[str, int | None, Card | None, tuple[Card, ...], str | None, int, str]],
-                    Event] = partial(tuple.__new__, Event)
+# order, built by `tuple.__new__` itself (C), without the named tuple's Python-level `__new__`
+EventFields = tuple[str, int | None, Card | None, tuple[Card, ...], str | None, int, str]
+new_event: Callable[[EventFields], Event] = partial(tuple.__new__, Event)
+
+# The events the hot paths make again and again, kept by the fields that differ (Events are
+# immutable, and finding one made costs less than making it again), one store per kind of key,
+# in the module that reads it (a method of a dict imported from another module is looked up
+# the slow way: the compiler takes it for a module's function): `turn.PLAYED` (seat, card,
+# colour: `place`), `core.DREW` (seat, cards, rule: `give`), `SEAT_EVENTS` (kind, seat, rule:
+# `seat_event`). Each is emptied when full (`kept_event`).
+EventStore = dict[tuple[Any, ...], Event]
+SEAT_EVENTS: EventStore = {}
+KEPT_MAX = 1 << 14
+
+
+def kept_event(store: EventStore, key: tuple[Any, ...], fields: EventFields) -> Event:
+    """The Event of `fields`, made and kept in `store` as `key` (where its callers look first)."""
+    if len(store) >= KEPT_MAX:
+        store.clear()
+    got = store[key] = new_event(fields)
+    return got
+
+
+def seat_event(kind: str, seat: int, rule: str) -> Event:
+    """The Event `kind` of `seat` by `rule`, with no other field (a turn passed, a player
+    skipped...), kept."""
+    key = (kind, seat, rule)
+    got = SEAT_EVENTS.get(key)
+    if got is None:
+        got = kept_event(SEAT_EVENTS, key, (kind, seat, None, (), None, 0, rule))
+    return got
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from mypy_extensions import trait
 
-from uno_fsm.actions import Action, Event, new_event
+from uno_fsm.actions import Action, Event, seat_event
 from uno_fsm.cards import Card, Face
 from uno_fsm.rules.core import Core
 from uno_fsm.state import CLOCKWISE, COUNTERCLOCKWISE
@@ -46,8 +46,7 @@ class ActionCardRules(Core):
 
     def skip_effect(self, actor: int, f: Face, a: Action) -> bool:
         """CL.SKIP.EFFECT, FL.LIGHT.SKIP.EFFECT; CL.TWO.SKIP-AGAIN (2 players: seat + 2 = self)."""
-        self.events.append(new_event(("skipped", self.seat(actor), None, (), None, 0,
-                                      "CL.SKIP.EFFECT")))
+        self.events.append(seat_event("skipped", self.seat(actor), "CL.SKIP.EFFECT"))
         self.st.current = self.seat(actor, 2)
         return True
 
@@ -56,7 +55,7 @@ class ActionCardRules(Core):
         CL.TWO.REVERSE-DIRECTION: the direction turns with 2 players too; FL.TWO.REVERSE."""
         st = self.st
         st.direction = COUNTERCLOCKWISE if st.direction == CLOCKWISE else CLOCKWISE
-        self.events.append(new_event(("reversed", actor, None, (), None, 0, "CL.REVERSE.EFFECT")))
+        self.events.append(seat_event("reversed", actor, "CL.REVERSE.EFFECT"))
         if self.seated() == 2 and self.p.reverse_as_skip_two:  # CL.TWO.SCOPE: exactly two
             st.current = actor  # CL.TWO.REVERSE-SKIP
         else:

@@ -20,7 +20,7 @@ from typing import ClassVar
 from mypy_extensions import trait
 
 from uno_fsm import errors as E
-from uno_fsm.actions import FORMED, Action, Event, interned, new_event
+from uno_fsm.actions import FORMED, Action, Event, EventStore, interned, kept_event
 from uno_fsm.cards import Card, Face, color_name
 from uno_fsm.params import Params
 from uno_fsm.rules.hooks import CardEffect, Hooks, Variant
@@ -29,6 +29,7 @@ from uno_fsm.state import CLOCKWISE, State
 Plays = dict[tuple[int, int, str, str | None, bool], dict[Card, tuple[Action, ...]]]
 PLAYS: dict[tuple[tuple[str, ...], tuple[str, ...], bool, bool], Plays] = {}
 SEAT_ACTIONS: dict[int, dict[str, tuple[Action, ...]]] = {}
+DREW: EventStore = {}  # (seat, cards drawn, rule) -> the event of the draw (`give`)
 
 
 @trait
@@ -250,7 +251,11 @@ class Core:
             if until is not None and until(card):
                 break
         out = tuple(got)
-        self.events.append(new_event(("drew", seat, None, out, None, len(out), rule)))
+        key = (seat, out, rule)
+        event = DREW.get(key)
+        if event is None:
+            event = kept_event(DREW, key, ("drew", seat, None, out, None, len(out), rule))
+        self.events.append(event)
         return out
 
     # ---- the methods of other areas that the shared flow calls ----------------------

@@ -14,7 +14,15 @@ from typing import cast
 from mypy_extensions import trait
 
 from uno_fsm import errors as E
-from uno_fsm.actions import EVENT_OF, Action, check_form, interned, new_event
+from uno_fsm.actions import (
+    EVENT_OF,
+    Action,
+    EventStore,
+    check_form,
+    interned,
+    kept_event,
+    seat_event,
+)
 from uno_fsm.cards import Card, Face, a_or_an, color_name, full_name
 from uno_fsm.phase_table import (
     CALL_UNO,
@@ -33,6 +41,7 @@ from uno_fsm.rules.core import Core
 TURN_KINDS = frozenset({"play", "draw", "pass", "color"})
 WINDOW_EVENTS = frozenset({CALL_UNO, CATCH})  # CL.UNO.WINDOW: these keep the window open
 ENDED = frozenset({ROUND_OVER, GAME_OVER})  # no window outlives the hand
+PLAYED: EventStore = {}  # (seat, card, colour after it) -> the event of the card played (`place`)
 # the rule a turn action breaks when it does not answer the decision of the phase
 _WRONG_DECISION_RULE: dict[tuple[str, str], str] = {
     (PLAY, "pass"): "CL.PLAY.TURN-OPTIONS",
@@ -326,9 +335,12 @@ class TurnRules(Core):
         st.drawn = None
         f = self.face(card)
         # CL.WILD.COLOUR, CL.WILD.SAME-COLOUR, CL18.COLOUR; a coloured card sets its own colour
-        st.active_color = a.color if f.is_wild else f.color
-        self.events.append(new_event(("played", actor, card, (), st.active_color, 0,
-                                      "CL.PLAY.MATCH")))
+        st.active_color = color = a.color if f.is_wild else f.color
+        key = (actor, card, color)
+        event = PLAYED.get(key)
+        if event is None:
+            event = kept_event(PLAYED, key, ("played", actor, card, (), color, 0, "CL.PLAY.MATCH"))
+        self.events.append(event)
         return f
 
     def play_effect(self, action: Action | None = None) -> None:
@@ -376,5 +388,5 @@ class TurnRules(Core):
         """CL.DRAW.KEEP, CL.DRAW.UNPLAYABLE-PASSES: the turn passes."""
         st = self.st
         st.drawn = None
-        self.events.append(new_event(("passed", st.current, None, (), None, 0, "CL.DRAW.KEEP")))
+        self.events.append(seat_event("passed", st.current, "CL.DRAW.KEEP"))
         st.current = self.seat(st.current)
