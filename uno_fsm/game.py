@@ -369,7 +369,7 @@ class Game:
             # through `validate` for its event
             for a in listed:
                 if a is action:
-                    if a.kind != "play" or a.player == st.current:
+                    if a.player == st.current or a.kind != "play":
                         event = EVENT_OF[a.kind]
                         act = a
                     break

@@ -41,6 +41,7 @@ from uno_fsm.rules.core import Core
 TURN_KINDS = frozenset({"play", "draw", "pass", "color"})
 WINDOW_EVENTS = frozenset({CALL_UNO, CATCH})  # CL.UNO.WINDOW: these keep the window open
 ENDED = frozenset({ROUND_OVER, GAME_OVER})  # no window outlives the hand
+_fromkeys = dict.fromkeys  # (`dict.fromkeys` is looked up the slow way at each call)
 PLAYED: EventStore = {}  # (seat, card, colour after it) -> the event of the card played (`place`)
 # the rule a turn action breaks when it does not answer the decision of the phase
 _WRONG_DECISION_RULE: dict[tuple[str, str], str] = {
@@ -170,7 +171,7 @@ class TurnRules(Core):
             playable = self.turn_playable = self.playable(hand)
             if playable:
                 # each card once (a hand may hold two alike)
-                self.play_actions(cur, dict.fromkeys(playable) if len(playable) > 1
+                self.play_actions(cur, _fromkeys(playable) if len(playable) > 1
                                   else playable, hand, out)
             out.append(self.seat_actions["draw"][cur])
         elif phase == PLAY_DRAWN:
@@ -361,7 +362,7 @@ class TurnRules(Core):
     def drawn_unplayable(self, action: Action | None = None) -> bool:
         """CL.DRAW.UNPLAYABLE-PASSES."""
         d = self.st.drawn
-        return d is None or not self.matches(d)
+        return d is None or not self.playable((d,))  # (`matches`, without its call)
 
     def draw_card(self, action: Action | None = None) -> None:
         """CL.DRAW.UNABLE, CL.DRAW.UNWILLING: draw instead of playing (the event names the one
