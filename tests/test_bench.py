@@ -157,9 +157,15 @@ def test_corpus_fuzz_memory_and_targets(report: dict[str, Any]) -> None:
     targets = report["targets"]
     assert isinstance(targets, dict)
     assert set(targets) == {"ratio_step_like_for_like", "ratio_round_loop_like_for_like",
-                            "corpus_load_s", "fuzz_steps_per_s"}
+                            "corpus_load_s", "fuzz_steps_per_s",
+                            "diff_rlcard_in_process_steps_per_s", "diff_rlcard_stdio_steps_per_s"}
     for t in targets.values():
         assert t["met"] in (True, False, None)
+    # the diff targets read the diff's own figures (RLCard measured: the tests install it)
+    for label in ("rlcard_in_process", "rlcard_stdio"):
+        t = targets[f"diff_{label}_steps_per_s"]
+        assert t["value"] == diff[label]["steps_per_s"] and t["met"] is (t["value"] >= float(
+            t["target"].removeprefix(">= ")))
 
 
 def test_text_format(capsys: pytest.CaptureFixture[str]) -> None:
@@ -188,6 +194,9 @@ def test_without_rlcard_the_rest_is_measured(monkeypatch: pytest.MonkeyPatch,
     assert data["ratio_step_like_for_like"] is None
     assert data["ratio_round_loop_like_for_like"] is None
     assert data["targets"]["ratio_step_like_for_like"]["met"] is None
+    assert data["targets"]["diff_rlcard_in_process_steps_per_s"] == {
+        "target": ">= 2000.0", "value": None, "met": None}
+    assert data["targets"]["diff_rlcard_stdio_steps_per_s"]["met"] is None
     four = data["games"]["classic-official/4"]
     assert set(four["sides"]) == ENGINE_SIDES and four["rlcard"]["compared"] is False
     assert "not installed" in four["rlcard"]["reason"]

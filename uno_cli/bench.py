@@ -67,6 +67,9 @@ TARGET_STEP = (1.5, 2.0)  # engine actions/s over RLCard's `step`, like for like
 TARGET_ROUND_LOOP = (0.5, 1.0)  # over RLCard's bare round loop
 TARGET_LOAD_S = 0.3  # load and validate the whole corpus
 TARGET_FUZZ_STEPS_PER_S = 3000.0
+# issue 22 item 5: `conformance diff` against RLCard, steps/s (shrinking excluded)
+TARGET_DIFF_IN_PROCESS = 2000.0
+TARGET_DIFF_STDIO = 1000.0
 
 
 @dataclass(frozen=True)
@@ -359,7 +362,8 @@ def run_all(sizes: Sizes, corpus_paths: Sequence[Path] | None = None,
 
 
 def targets(r: dict[str, Any]) -> dict[str, Any]:
-    """Issue 16's figures that this command measures; `met` is None when not measured."""
+    """Issue 16's figures that this command measures, and issue 22's diff against RLCard;
+    `met` is None when not measured (RLCard not installed)."""
     def at_least(value: float | None, done: float, aim: float | None = None) -> dict[str, Any]:
         return {"target": f">= {done}" + (f" (aimed at >= {aim})" if aim else ""),
                 "value": value, "met": None if value is None else value >= done,
@@ -375,6 +379,11 @@ def targets(r: dict[str, Any]) -> dict[str, Any]:
                           "scenarios": r["corpus"]["scenarios"],
                           "met": load_s <= TARGET_LOAD_S if r["corpus"]["bundled"] else None},
         "fuzz_steps_per_s": at_least(r["fuzz"]["steps_per_s"], TARGET_FUZZ_STEPS_PER_S),
+        "diff_rlcard_in_process_steps_per_s": at_least(
+            (r["diff"].get("rlcard_in_process") or {}).get("steps_per_s"),
+            TARGET_DIFF_IN_PROCESS),
+        "diff_rlcard_stdio_steps_per_s": at_least(
+            (r["diff"].get("rlcard_stdio") or {}).get("steps_per_s"), TARGET_DIFF_STDIO),
     }
 
 
@@ -422,7 +431,7 @@ def render_text(r: dict[str, Any]) -> str:
               f"({mem['uno_fsm']['actions']} actions)"
               + (f", rlcard {mem['rlcard']['peak_bytes'] / 1024:.0f} KiB "
                  f"({mem['rlcard']['actions']} actions)" if "rlcard" in mem else "")]
-    lines += ["", "targets (issue 16)"]
+    lines += ["", "targets (issue 16; the diff against RLCard: issue 22)"]
     for name, t in r["targets"].items():
         met = {True: "met", False: "MISSED", None: "not measured"}[t["met"]]
         if t.get("aim_met") is False and t["met"]:
