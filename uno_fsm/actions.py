@@ -309,10 +309,10 @@ def seat_event(kind: str, seat: int, rule: str) -> Event:
     """The Event `kind` of `seat` by `rule`, with no other field (a turn passed, a player
     skipped...), kept."""
     key = (kind, seat, rule)
-    got = SEAT_EVENTS.get(key)
-    if got is None:
-        got = kept_event(SEAT_EVENTS, key, (kind, seat, None, (), None, 0, rule))
-    return got
+    try:
+        return SEAT_EVENTS[key]
+    except KeyError:
+        return kept_event(SEAT_EVENTS, key, (kind, seat, None, (), None, 0, rule))
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,11 +9,11 @@ from the same mapping with `Params.get`, so this module names no variant.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from uno_fsm.cards import COLOR_LETTERS
+from uno_fsm.cards import COLOR_LETTERS, Face
 
 
 def _get(params: Mapping[str, Any], path: str, default: Any = None) -> Any:
@@ -89,6 +89,9 @@ class Params:
     # every hand, the same few faces again and again
     _scored: dict[tuple[str, int | None, str], int] = field(
         default_factory=dict, init=False, repr=False, compare=False)
+    # side -> face -> its points (`hand_points`: the faces left in every hand at a hand's end)
+    _face_points: dict[str, dict[Face, int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
     # the variant classes offered (Rules.VARIANTS) -> those these parameters play: each
     # `Variant.enabled` reads the parameters alone, and every game set up asks again
     # (`Core.init_core`)
@@ -143,6 +146,19 @@ class Params:
         if got is None:
             got = self._scored[key] = self._points_of(kind, number, side)
         return got
+
+    def hand_points(self, faces: Iterable[Face], side: str = "light") -> int:
+        """The points of `faces` (a hand read on `side`): `points_of` of each, summed."""
+        cache = self._face_points.get(side)
+        if cache is None:
+            cache = self._face_points[side] = {}
+        total = 0
+        for f in faces:
+            got = cache.get(f)
+            if got is None:
+                got = cache[f] = self.points_of(f.kind, f.number, side)
+            total += got
+        return total
 
     def _points_of(self, kind: str, number: int | None, side: str) -> int:
         table = self.points.get(side) if isinstance(self.points.get(side), Mapping) else None

@@ -79,8 +79,7 @@ class ScoringRules(Core):
         # ruleset's
         # FL.SCORE.LIGHT-SIDE (`scoring.side: light`, RUL.FLIP.SCORING-SIDE): the light faces
         side, face = ("light", _light) if p.light_scoring else (st.side, self.face)
-        held = [sum(p.points_of(g.kind, g.number, side) for g in map(face, hand))
-                for hand in st.hands]
+        held = [p.hand_points(map(face, hand), side) for hand in st.hands]
         scored = None
         for hook in self.hooks.score_hand:  # the scoring method of a variant, with its rule
             scored = hook(winner, held)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from mypy_extensions import trait
 
 from uno_fsm import errors as E
-from uno_fsm.actions import Action, Event
+from uno_fsm.actions import Action, Event, seat_event
 from uno_fsm.cards import Card
 from uno_fsm.phase_table import PLAY_DRAWN
 from uno_fsm.rules.core import Core
@@ -72,7 +72,7 @@ class UnoCallRules(Core):
         st = self.st
         if len(st.hands[actor]) == 1:
             if a.uno:  # CL.UNO.CALL-WITH-PLAY; GUIDE.UNO.BEFORE-OR-AFTER: the call "before"
-                self.events.append(Event("uno", actor, rule="CL.UNO.CALL-WITH-PLAY"))
+                self.events.append(seat_event("uno", actor, "CL.UNO.CALL-WITH-PLAY"))
             else:
                 st.uno_window = actor
 
@@ -80,9 +80,9 @@ class UnoCallRules(Core):
         """CL.UNO.CALL-LATE: called before being caught, the player is safe
         (GUIDE.UNO.BEFORE-OR-AFTER: the call "after" the second-to-last card)."""
         a = action
-        assert a is not None
+        assert a is not None and a.player is not None
         self.st.uno_window = None
-        self.events.append(Event("uno", a.player, rule="CL.UNO.CALL-LATE"))
+        self.events.append(seat_event("uno", a.player, "CL.UNO.CALL-LATE"))
 
     def catch_player(self, action: Action | None = None) -> None:
         """CL.UNO.CATCH, CL.UNO.CATCH-PENALTY: the caught player draws; turn order unchanged."""
