@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from engine_helpers import game, refused
 
 from uno_fsm import Action, Game
@@ -67,3 +68,48 @@ def test_a_jump_in_from_the_list_is_still_validated_for_its_event() -> None:
     events = g.apply(jump)
     assert [e.kind for e in events][:2] == ["jumped-in", "played"]
     assert g.state.current == 2  # the jumper played: the next seat after the jumper
+
+
+def test_a_game_lists_through_its_own_rules() -> None:
+    """A game's `legal_actions` (as plain Python, the method of its own rules, bound when the
+    game is made: one Python call per listing) and the class's `Game.legal_actions` give the
+    same actions for the same state, with and without a player, each a list of its own; two
+    games played side by side never answer for each other."""
+    rng = random.Random(3)
+    games = [Game.new("classic-official", 4, 11), Game.new("flip", 3, 12)]
+    played = [0, 0]
+    for _ in range(400):
+        for i, g in enumerate(games):
+            if g.is_over:
+                continue
+            played[i] += 1
+            mine, theirs = g.legal_actions(), Game.legal_actions(g)
+            assert mine == theirs and mine is not theirs
+            for seat in range(g.state.players):
+                assert g.legal_actions(seat) == Game.legal_actions(g, seat) == [
+                    a for a in mine if a.player == seat]
+            mine.clear()  # a copy: the game's own list is untouched
+            g.apply(rng.choice(g.legal_actions()))
+    assert min(played) > 300  # both games went on, side by side
+
+
+def test_a_replaced_listing_is_the_one_a_new_game_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game lists with the methods of when it was made: `Game.legal_actions` replaced on the
+    class (a planted bug, a subclass's own) is what a new game calls, as is a replaced
+    `Rules.legal_actions`; a game made before keeps the listing it was made with."""
+    from uno_fsm.rules import Rules
+
+    before = Game.new("classic-official", 4, 2)
+    monkeypatch.setattr(Game, "legal_actions", lambda self, player=None: ["game's"])
+    assert Game.new("classic-official", 4, 2).legal_actions() == ["game's"]
+    monkeypatch.undo()
+    monkeypatch.setattr(Rules, "legal_actions", lambda self, player=None: ["rules'"])
+    assert Game.new("classic-official", 4, 2).legal_actions() == ["rules'"]
+    assert before.legal_actions() != ["rules'"] and before.legal_actions()
+
+    class Mine(Game):
+        def legal_actions(self, player: int | None = None) -> list[Action]:
+            return []
+
+    monkeypatch.undo()
+    assert Mine(before.state.copy(), before.params).legal_actions() == []

@@ -114,6 +114,7 @@ def _table_for(idle: frozenset[str]) -> _Steps:
     return got
 
 
+_COMPILED = not __file__.endswith(".py")  # the optional build compiled by mypyc
 _ENDED = frozenset({ROUND_OVER, GAME_OVER})  # the hand is over (or the game)
 _PENDING: dict[tuple[int | None, str], Pending] = {}  # (player, phase) -> its Pending
 
@@ -170,6 +171,12 @@ class Game:
         self.params = params
         self._rules = Rules(state, params, _ALLOWED)
         self._table = _table_for(self._rules.idle_guards())
+        if not _COMPILED and type(self).legal_actions is _LEGAL_ACTIONS:
+            # `self.legal_actions()` calls the rules' listing directly (see `legal_actions`);
+            # not in the compiled build (a compiled class has no attribute of its own to
+            # set), nor where the class's method is not this module's (replaced, or a
+            # subclass's own)
+            setattr(self, "legal_actions", self._rules.legal_actions)  # noqa: B010
         self.log: list[Action] = []
         self.origin: dict[str, Any] = origin or {}
         self.setup_events: list[Event] = []  # what `new` / `from_setup` did (the first card...)
@@ -327,14 +334,14 @@ class Game:
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every action the rules allow now (turn owner, the variants' plays, open windows);
-        table penalties (referee actions) are not listed. With `player`, only that player's."""
-        r = self._rules
-        out = r.listed  # found once per decision, until the state changes
-        if out is None:
-            out = r.list_legal()
-        if player is None:
-            return out.copy()
-        return [a for a in out if a.player == player]
+        table penalties (referee actions) are not listed. With `player`, only that player's.
+        A new list each time (the actions themselves are immutable).
+
+        (`Rules.legal_actions`, turn.py. As plain Python, a game's `legal_actions` is that
+        method itself, bound in `__init__`: one Python call per listing instead of two. So a
+        game lists with the `Rules.legal_actions` of when it was made, as it walks the
+        dispatch table of when it was made.)"""
+        return self._rules.legal_actions(player)
 
     def wild_colors(self) -> tuple[str, ...]:
         """The colour letters a Wild may name now (CL.WILD.FOUR-COLOURS, CL.WILD.MUST-CHANGE:
@@ -589,3 +596,6 @@ def _log_from(value: Any) -> list[Action]:
 def card(text: str) -> Card:
     """Shorthand for `uno_fsm.cards.parse`."""
     return parse(text)
+
+
+_LEGAL_ACTIONS = Game.legal_actions  # the class's own (`Game.__init__` binds the rules' then)

@@ -125,7 +125,7 @@ class Variant:
         return None
 
     def extra_actions(self, out: list[Action]) -> None:
-        """`Rules.list_legal`, after the turn owner's actions and before the windows:
+        """`Rules.legal_actions`, after the turn owner's actions and before the windows:
         append the variant's legal actions to `out`."""
         return None
 

@@ -72,7 +72,7 @@ class TurnRules(Core):
     def playable(self, cards: Iterable[Card]) -> list[Card]:
         """The cards among `cards` (a list, tuple or dict: iterated more than once) that may be
         played on the discard pile now (the one copy of the matching rule; `matches` and
-        `list_legal` use it); a variant changes it through the hooks `playable` (its own
+        `legal_actions` use it); a variant changes it through the hooks `playable` (its own
         match, e.g. V.STACK.*) and `restrict_plays` (a filter of the match, e.g.
         V.NOFINISH.LAST-CARD)."""
         restrict: tuple[Callable[[list[Card]], list[Card]], ...] = ()
@@ -128,12 +128,15 @@ class TurnRules(Core):
         held = len(hand)
         st = self.st
         key = (seat, held if held < 3 else 3, st.side, st.active_color, last_wild)
-        plays = self._plays.get(key)
-        if plays is None:
+        # (subscripts, not `dict.get`: a miss is rare once a few games have been played)
+        try:
+            plays = self._plays[key]
+        except KeyError:
             plays = self._plays[key] = {}
         for card in cards:
-            got = plays.get(card)
-            if got is None:
+            try:
+                got = plays[card]
+            except KeyError:
                 got = plays[card] = self._card_plays(seat, card, held, last_wild,
                                                      self.wild_colors())
             out.extend(got)
@@ -158,47 +161,53 @@ class TurnRules(Core):
                 out.append(interned("play", seat, card, None, uno))
         return tuple(out)
 
-    def list_legal(self) -> list[Action]:
-        """Find the legal actions of the decision (kept in `listed`; `Game.legal_actions`
-        hands out copies): the turn owner's, the variants' `extra_actions`, the open windows;
-        table penalties (referee actions) are not listed."""
-        st = self.st
-        phase = st.phase
-        out: list[Action] = []
-        cur = st.current
-        if phase == PLAY:
-            hand = st.hands[cur]
-            playable = self.turn_playable = self.playable(hand)
-            if playable:
-                # each card once (a hand may hold two alike)
-                self.play_actions(cur, _fromkeys(playable) if len(playable) > 1
-                                  else playable, hand, out)
-            out.append(self.seat_actions["draw"][cur])
-        elif phase == PLAY_DRAWN:
-            hand = st.hands[cur]
-            cands = [st.drawn] if st.drawn is not None else []
-            # CL.DRAW.PLAY-DRAWN: only the drawn card; a last Wild cannot be drawn
-            self.play_actions(cur, self.playable(cands), hand, out, last_wild=False)
-            out.append(self.seat_actions["pass"][cur])
-        elif phase == CHOOSE_COLOR:
-            out.extend(interned("color", cur, color=c) for c in self.wild_colors())
-        elif phase == CHALLENGE:
-            out.append(self.seat_actions["challenge"][cur])
-            out.append(self.seat_actions["accept"][cur])
-        elif phase == SWAP:
-            out.extend(interned("swap", cur, target=t) for t in self.seats() if t != cur)
-        elif phase == ROUND_OVER:
-            out.append(interned("next-round", None))
-        extra = self.hooks.extra_actions
-        if extra:  # (no loop over an empty tuple for the games without such a hook)
-            for hook in extra:
-                hook(out)
-        w = st.uno_window
-        if w is not None and phase not in ENDED and len(st.hands[w]) == 1:
-            out.append(self.seat_actions["uno"][w])
-            out.extend(interned("catch", s, target=w) for s in self.seats() if s != w)
-        self.listed = out
-        return out
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """`Game.legal_actions`: a copy of the legal actions of the decision (with `player`,
+        only that player's): the turn owner's, the variants' `extra_actions`, the open windows;
+        table penalties (referee actions) are not listed. Found once per decision and kept in
+        `listed` until the state changes. (One function: `Game` hands this very method out, so
+        that listing costs one Python call.)"""
+        out = self.listed
+        if out is None:
+            st = self.st
+            phase = st.phase
+            out = []
+            cur = st.current
+            if phase == PLAY:
+                hand = st.hands[cur]
+                playable = self.turn_playable = self.playable(hand)
+                if playable:
+                    # each card once (a hand may hold two alike)
+                    self.play_actions(cur, _fromkeys(playable) if len(playable) > 1
+                                      else playable, hand, out)
+                out.append(self.seat_actions["draw"][cur])
+            elif phase == PLAY_DRAWN:
+                hand = st.hands[cur]
+                cands = [st.drawn] if st.drawn is not None else []
+                # CL.DRAW.PLAY-DRAWN: only the drawn card; a last Wild cannot be drawn
+                self.play_actions(cur, self.playable(cands), hand, out, False)  # last_wild
+                out.append(self.seat_actions["pass"][cur])
+            elif phase == CHOOSE_COLOR:
+                out.extend(interned("color", cur, color=c) for c in self.wild_colors())
+            elif phase == CHALLENGE:
+                out.append(self.seat_actions["challenge"][cur])
+                out.append(self.seat_actions["accept"][cur])
+            elif phase == SWAP:
+                out.extend(interned("swap", cur, target=t) for t in self.seats() if t != cur)
+            elif phase == ROUND_OVER:
+                out.append(interned("next-round", None))
+            extra = self.hooks.extra_actions
+            if extra:  # (no loop over an empty tuple for the games without such a hook)
+                for hook in extra:
+                    hook(out)
+            w = st.uno_window
+            if w is not None and phase not in ENDED and len(st.hands[w]) == 1:
+                out.append(self.seat_actions["uno"][w])
+                out.extend(interned("catch", s, target=w) for s in self.seats() if s != w)
+            self.listed = out
+        if player is None:
+            return out.copy()
+        return [a for a in out if a.player == player]
 
     # ---- validation ------------------------------------------------------------------
     def validate(self, action: object) -> str:
@@ -338,8 +347,9 @@ class TurnRules(Core):
         # CL.WILD.COLOUR, CL.WILD.SAME-COLOUR, CL18.COLOUR; a coloured card sets its own colour
         st.active_color = color = a.color if f.is_wild else f.color
         key = (actor, card, color)
-        event = PLAYED.get(key)
-        if event is None:
+        try:
+            event = PLAYED[key]
+        except KeyError:
             event = kept_event(PLAYED, key, ("played", actor, card, (), color, 0, "CL.PLAY.MATCH"))
         self.events.append(event)
         return f
@@ -352,9 +362,10 @@ class TurnRules(Core):
         assert a is not None
         actor = self.st.current
         f = self.place(a)
-        effect = self.effects.get(f.kind)
-        if effect is None:
-            raise NotImplementedError(f"card kind {f.kind!r} (not a classic card)")
+        try:
+            effect = self.effects[f.kind]
+        except KeyError:
+            raise NotImplementedError(f"card kind {f.kind!r} (not a classic card)") from None
         if effect(actor, f, a):
             self.after_play(a, actor)
 
