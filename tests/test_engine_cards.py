@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from uno_fsm.cards import Card, CardNotationError, parse
-from uno_fsm.deck import build_deck
+from uno_fsm.deck import build_deck, build_flip_deck
 from uno_fsm.params import Params
 
 GOOD = ["R0", "B7", "GS", "YR", "RD2", "W", "W4", "WSH", "WC", "BD1", "RF", "W2", "PD5", "TSE",
@@ -55,3 +55,19 @@ def test_2018_deck_112() -> None:
     deck = build_deck(Params.of("classic-official+cards-2018"))
     counts = Counter(c.text for c in deck)
     assert len(deck) == 112 and counts["WSH"] == 1 and counts["WC"] == 3
+
+
+def test_each_side_shows_its_face() -> None:
+    """FL.PLAY.ACTIVE-SIDE: `Card.on` (what `Card.face`, the engine's `Core.face` and its hot
+    paths read) is the dark face on the dark side and the light face on the light side; a
+    classic card shows its one face on both. Every card of every base deck, and the notation's
+    examples."""
+    cards = {parse(t) for t in GOOD}
+    for ruleset in ("classic-official", "classic-official+cards-2018", "flip"):
+        params = Params.of(ruleset)
+        cards.update(build_flip_deck(params) if params.game == "flip" else build_deck(params))
+    assert any(c.dark is not None for c in cards) and any(c.dark is None for c in cards)
+    for c in cards:
+        assert c.on == {"light": c.light, "dark": c.light if c.dark is None else c.dark}, c
+        assert c.face("light") is c.light and c.face("dark") is c.on["dark"]
+        assert c.face() is c.light

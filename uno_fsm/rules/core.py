@@ -129,9 +129,8 @@ class Core:
 
     # ---- helpers ---------------------------------------------------------------------
     def face(self, card: Card) -> Face:
-        """FL.PLAY.ACTIVE-SIDE: a card is its face of the side in play."""
-        dark = card.dark  # (None for a classic card: tested first)
-        return card.light if dark is None or self.st.side != "dark" else dark
+        """FL.PLAY.ACTIVE-SIDE: a card is its face of the side in play (`Card.on`)."""
+        return card.on[self.st.side]
 
     def top(self) -> Face | None:
         st = self.st

@@ -86,10 +86,10 @@ class TurnRules(Core):
         st = self.st
         color = st.active_color
         discard = st.discard
-        dark = st.side == "dark"
-        # FL.PLAY.ACTIVE-SIDE (Core.face, written out here: this is the hottest loop)
-        top = (None if not discard else discard[-1].dark
-               if dark and discard[-1].dark is not None else discard[-1].light)
+        side = st.side
+        dark = side == "dark"
+        # FL.PLAY.ACTIVE-SIDE (`Card.on`, as Core.face reads it: this is the hottest loop)
+        top = discard[-1].on[side] if discard else None
         # CL.PLAY.MATCH-ON-WILD: on a Wild only the declared colour matches
         rank = None if top is None or top.is_wild else top.rank
         if color is None and rank is None and top is not None:
@@ -103,11 +103,12 @@ class TurnRules(Core):
         # CL.PLAY.WILD-ANYTIME (a WD4 too: CL.WD4.BLUFF-ACCEPTED); CL18.ANYTIME: a Wild;
         # CL.PLAY.MATCH-COLOUR: the colour; CL.PLAY.MATCH-NUMBER, CL.PLAY.MATCH-SYMBOL
         # (CL.D2.MATCH: Draw Two on Draw Two): the number or symbol
-        # (plain loops: faster than comprehensions here)
+        # (plain loops: faster than comprehensions here; on the light side every card shows
+        # its light face)
         out: list[Card] = []
         if dark:
             for c in cards:
-                f = c.dark if c.dark is not None else c.light
+                f = c.on["dark"]
                 if f.is_wild or f.color == color or f.rank == rank:
                     out.append(c)
         else:
@@ -343,7 +344,7 @@ class TurnRules(Core):
         st.hands[actor].remove(card)
         st.discard.append(card)
         st.drawn = None
-        f = self.face(card)
+        f = card.on[st.side]  # FL.PLAY.ACTIVE-SIDE (`Card.on`, as `face` reads it)
         # CL.WILD.COLOUR, CL.WILD.SAME-COLOUR, CL18.COLOUR; a coloured card sets its own colour
         st.active_color = color = a.color if f.is_wild else f.color
         key = (actor, card, color)

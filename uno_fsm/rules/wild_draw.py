@@ -85,7 +85,8 @@ class WildDrawRules(Core):
         Colour (FL.END.GO-OUT-NO-CHALLENGE: not a last card, `goes_out` is tried first)."""
         if action is None or action.card is None:
             return False
-        return self.face(action.card).kind in self.challenge_kinds
+        # (FL.PLAY.ACTIVE-SIDE: `Card.on`, as `face` reads it, without the call)
+        return action.card.on[self.st.side].kind in self.challenge_kinds
 
     def guilty(self, action: Action | None = None) -> bool:
         """CL.WD4.CHALLENGE.GUILTY: the challenged Wild Draw Four was illegal."""
