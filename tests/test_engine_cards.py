@@ -71,3 +71,13 @@ def test_each_side_shows_its_face() -> None:
         assert c.on == {"light": c.light, "dark": c.light if c.dark is None else c.dark}, c
         assert c.face("light") is c.light and c.face("dark") is c.on["dark"]
         assert c.face() is c.light
+
+
+def test_a_card_made_directly_shows_its_faces_too() -> None:
+    """FL.PLAY.ACTIVE-SIDE holds of a `Card` made without `parse` (not interned: it is no card
+    of any hand, which compare by identity), as it did before `Card.on`."""
+    light, dark = parse("R5").light, parse("PD5").light
+    for card, shown in ((Card(light), light), (Card(light, dark, "R5/PD5"), dark)):
+        assert card.on == {"light": light, "dark": shown}
+        assert card.face("light") is light and card.face("dark") is shown
+        assert card is not parse(card.text or "R5")

@@ -137,10 +137,14 @@ class Card:
     light: Face
     dark: Face | None = None
     text: str = field(default="", compare=False)
-    # FL.PLAY.ACTIVE-SIDE: side in play ("light", "dark") -> the face showing, the dark face or,
-    # for a classic card (none), the light one; made by `parse`, read by `Core.face` and the
-    # engine's hot paths (a subscript costs less than a call)
+    # side in play ("light", "dark") -> the face showing (`__post_init__`), read by `face`,
+    # `Core.face` and the engine's hot paths (a subscript costs less than a call)
     on: dict[str, Face] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # FL.PLAY.ACTIVE-SIDE: a card shows its face of the side in play; a classic card has
+        # one face, which shows on either side
+        self.on.update(light=self.light, dark=self.light if self.dark is None else self.dark)
 
     def face(self, side: str = "light") -> Face:
         """The face showing when `side` ("light" or "dark") is in play (a classic card has
@@ -218,12 +222,9 @@ def parse(text: str) -> Card:
             raise CardNotationError(text, "the dark face must be pink, teal, orange or purple")
         if light.rank in _DARK_ONLY or dark.rank in _LIGHT_ONLY:
             raise CardNotationError(text, "a face printed on the wrong side")
-        card = Card(light, dark, text, {"light": light, "dark": dark})
+        card = Card(light, dark, text)
     else:
-        # FL.PLAY.ACTIVE-SIDE: a card shows its face of the side in play; a classic card has
-        # one face, which shows on either side
-        light = parse_face(text)
-        card = Card(light, None, text, {"light": light, "dark": light})
+        card = Card(parse_face(text), None, text)
     _CARDS[text] = card
     return card
 
