@@ -178,9 +178,12 @@ class TurnRules(Core):
                 hand = st.hands[cur]
                 playable = self.turn_playable = self.playable(hand)
                 if playable:
-                    # each card once (a hand may hold two alike)
-                    self.play_actions(cur, _fromkeys(playable) if len(playable) > 1
-                                      else playable, hand, out)
+                    # each card once (a hand may hold two alike; two cards differ unless
+                    # they are one: cheaper than a dict, for the commonest case)
+                    n = len(playable)
+                    self.play_actions(cur, playable if n == 1 or n == 2 and
+                                      playable[0] is not playable[1] else _fromkeys(playable),
+                                      hand, out)
                 out.append(self.seat_actions["draw"][cur])
             elif phase == PLAY_DRAWN:
                 hand = st.hands[cur]
