@@ -54,7 +54,9 @@ _ALLOWED: dict[str, dict[str, object]] = {p: dict(evs) for p, evs in TABLE.items
 # (guard, target, effect) (`_step_edges`): one call for the guards and one for the effects,
 # with no loop over a tuple of one.
 _Table = dict[str, dict[str, tuple[_Compiled, ...]]]
-_Step = tuple[Any, str, Any]  # (guard or None, target, effect): an edge as `apply` walks it
+# (guard or None, target, effect, whether the target has eventless edges to follow): an edge
+# as `apply` walks it
+_Step = tuple[Any, str, Any, bool]
 _Steps = dict[str, dict[str, tuple[_Step, ...]]]
 _AS_COMPILED: _Table = {phase: dict(events) for phase, events in _TABLE.items()}
 _PRUNED: dict[frozenset[str], _Steps] = {}
@@ -68,7 +70,8 @@ def _no_effect(r: Rules, a: Action | None) -> None:
 def _step_edges(edges: tuple[_Compiled, ...]) -> tuple[_Step, ...]:
     """`edges` as `apply` walks them: the guards of each as one callable (None: no guard; the
     guard itself when there is one; else all of them, in order, the first that fails
-    deciding) and its effects as one (each in order)."""
+    deciding), its effects as one (each in order), and whether `_settle` follows (the target
+    is the source of eventless edges)."""
     out = []
     for guards, target, effects in edges:
         if not guards:
@@ -89,7 +92,7 @@ def _step_edges(edges: tuple[_Compiled, ...]) -> tuple[_Step, ...]:
             def effect(r: Rules, a: Action | None, effects: tuple[Any, ...] = effects) -> None:
                 for f in effects:
                     f(r, a)
-        out.append((guard, target, effect))
+        out.append((guard, target, effect, target in _EVENTLESS))
     return tuple(out)
 
 
@@ -388,13 +391,13 @@ class Game:
         try:
             if st.uno_window is not None:  # (else `begin` has no window to close)
                 r.begin(event)
-            for guard, target, effect in self._table[st.phase][event]:
+            for guard, target, effect, settles in self._table[st.phase][event]:
                 if guard is None or guard(r, act):
                     effect(r, act)
                     st.phase = target
+                    if settles:
+                        self._settle()
                     break
-            if st.phase in _EVENTLESS:
-                self._settle()
         finally:
             r.listed = r.turn_playable = None  # the state changed (Rules.changed)
         self.log.append(act)
