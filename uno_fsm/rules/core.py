@@ -53,6 +53,7 @@ class Core:
     turn_playable: list[Card] | None
     _plays: Plays
     seat_actions: dict[str, tuple[Action, ...]]
+    draw_actions: tuple[Action, ...]
     challenge_kinds: frozenset[str]
     _seat_hooks: tuple[Callable[[], Sequence[int] | None], ...]
     _side_colors: dict[str, tuple[str, ...]]
@@ -103,6 +104,7 @@ class Core:
                 kind: tuple(interned(kind, s) for s in range(state.players))
                 for kind in ("draw", "pass", "challenge", "accept", "uno")}
         self.seat_actions = seats
+        self.draw_actions = seats["draw"]  # (the one a turn owner may always take: listed most)
         # the Wild Draw card kinds whose challenge the ruleset allows (CL.WD4.CHALLENGE.DECISION)
         self.challenge_kinds = frozenset(k for k, ch in params.challenges.items() if ch.allowed)
         # side -> its colours (Params.colors_of, CL.WILD.FOUR-COLOURS), read by `wild_colors`

@@ -184,7 +184,7 @@ class TurnRules(Core):
                     self.play_actions(cur, playable if n == 1 or n == 2 and
                                       playable[0] is not playable[1] else _fromkeys(playable),
                                       hand, out)
-                out.append(self.seat_actions["draw"][cur])
+                out.append(self.draw_actions[cur])
             elif phase == PLAY_DRAWN:
                 hand = st.hands[cur]
                 cands = [st.drawn] if st.drawn is not None else []
