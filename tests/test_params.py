@@ -492,3 +492,23 @@ def test_kinds_of_the_points_table_are_card_kinds() -> None:
             assert path.rsplit(".", 1)[1] in kinds, path
         if path.startswith("first_card.") and path != "first_card.special_wild":
             assert path.rsplit(".", 1)[1] in kinds, path
+
+
+def test_a_hand_scores_the_points_of_its_faces_on_the_side_scored() -> None:
+    """CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS; FL.SCORE.SIDE: `hand_points` (what a
+    hand's end scores, kept per face) is the sum of `points_of` each face, side by side, asked
+    again and again."""
+    from uno_fsm.cards import parse
+
+    classic = Params.of("classic-official")
+    hand = [parse(t).light for t in ("R7", "GS", "YR", "BD2", "W", "W4", "R0")]
+    for _ in range(2):  # the second time from the kept points
+        assert classic.hand_points(hand) == 7 + 20 + 20 + 20 + 50 + 50 + 0
+    flip = Params.of("flip")
+    cards = [parse(t) for t in ("R5/PD5", "W2/T3", "RF/VF")]
+    for side in ("light", "dark"):
+        faces = [c.on[side] for c in cards]
+        want = sum(flip.points_of(f.kind, f.number, side) for f in faces)
+        assert flip.hand_points(faces, side) == flip.hand_points(iter(faces), side) == want
+    assert flip.hand_points([parse("R5/PD5").light]) == 5
+    assert flip.hand_points([parse("R5/PD5").dark], "dark") == 20  # FL.SCORE.DRAW-FIVE

@@ -85,11 +85,8 @@ class Params:
     challenges: Mapping[str, Challenge]  # wd4 / wd2 / wdc -> its challenge parameters
     light_scoring: bool  # FL.SCORE.LIGHT-SIDE (`scoring.side: light`): the light faces score
     method: str  # scoring.method (CL.SCORE.WINNER; a variant's own method: its hooks score)
-    # (kind, number, side) -> what points_of answered: a hand's end scores every card left in
-    # every hand, the same few faces again and again
-    _scored: dict[tuple[str, int | None, str], int] = field(
-        default_factory=dict, init=False, repr=False, compare=False)
-    # side -> face -> its points (`hand_points`: the faces left in every hand at a hand's end)
+    # side -> face -> its points (`hand_points`: a hand's end scores every card left in every
+    # hand, the same few faces again and again)
     _face_points: dict[str, dict[Face, int]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
     # the variant classes offered (Rules.VARIANTS) -> those these parameters play: each
@@ -141,11 +138,12 @@ class Params:
     def points_of(self, kind: str, number: int | None, side: str = "light") -> int:
         """Points of a face of `kind` (CL.SCORE.NUMBERS, CL.SCORE.ACTIONS, CL.SCORE.WILDS);
         a Flip ruleset has one table per side (`scoring.points.light` / `.dark`)."""
-        key = (kind, number, side)
-        got = self._scored.get(key)
-        if got is None:
-            got = self._scored[key] = self._points_of(kind, number, side)
-        return got
+        table = self.points.get(side) if isinstance(self.points.get(side), Mapping) else None
+        points = table if table is not None else self.points
+        if kind == "number":
+            value = points.get("number", "face")
+            return int(number or 0) if value == "face" else int(value)
+        return int(points.get(kind, 0))
 
     def hand_points(self, faces: Iterable[Face], side: str = "light") -> int:
         """The points of `faces` (a hand read on `side`): `points_of` of each, summed."""
@@ -159,14 +157,6 @@ class Params:
                 got = cache[f] = self.points_of(f.kind, f.number, side)
             total += got
         return total
-
-    def _points_of(self, kind: str, number: int | None, side: str) -> int:
-        table = self.points.get(side) if isinstance(self.points.get(side), Mapping) else None
-        points = table if table is not None else self.points
-        if kind == "number":
-            value = points.get("number", "face")
-            return int(number or 0) if value == "face" else int(value)
-        return int(points.get(kind, 0))
 
 
 @functools.lru_cache(maxsize=64)
