@@ -17,7 +17,7 @@ def compiled() -> bool:
     docs/performance.md) rather than as plain Python."""
     from uno_fsm import game
 
-    return not (game.__file__ or "").endswith(".py")
+    return game._COMPILED
 
 
 __all__ = [

@@ -117,7 +117,7 @@ def _table_for(idle: frozenset[str]) -> _Steps:
     return got
 
 
-_COMPILED = not __file__.endswith(".py")  # the optional build compiled by mypyc
+_COMPILED = not __file__.endswith(".py")  # the optional build compiled by mypyc (`compiled()`)
 _ENDED = frozenset({ROUND_OVER, GAME_OVER})  # the hand is over (or the game)
 _PENDING: dict[tuple[int | None, str], Pending] = {}  # (player, phase) -> its Pending
 
