@@ -409,6 +409,31 @@ def test_a_hand_entry_uno_engine_holds_and_we_cannot_name_is_an_adapter_error() 
                                       "sizes": {"hand_sizes": {"0": 3, "1": 1}}}
 
 
+def test_skilluno_adapter_leaves_no_mods_folder_behind() -> None:
+    """The empty mods folder the adapter points skilluno at (so that no mod is loaded) is removed
+    with the adapter, and at the exit of a process that still holds one (`conformance serve`
+    exits holding its adapter): earlier, every adapter left a `skilluno-mods-*` folder in the
+    temporary directory. The adapter makes the folder without importing skilluno."""
+    import gc
+    import subprocess
+
+    from conformance.adapters.skilluno import SkillUnoAdapter
+
+    a = SkillUnoAdapter()
+    folder = Path(a.mods)
+    assert folder.is_dir() and not any(folder.iterdir())
+    del a
+    gc.collect()
+    assert not folder.exists()
+    program = ("from conformance.adapters.skilluno import SkillUnoAdapter\n"
+               "a = SkillUnoAdapter()\n"
+               "print(a.mods)\n")
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                         timeout=60, check=True, cwd=str(ROOT))
+    held = Path(out.stdout.strip())
+    assert held.name.startswith("skilluno-mods-") and not held.exists()
+
+
 def test_a_hand_card_skilluno_holds_and_we_cannot_name_is_an_adapter_error() -> None:
     """A card of skilluno's that our notation lacks (a black number card), in the hand to play:
     the adapter error `skilluno-bad-card`, not a listing that hides it nor a crash; the adapter

@@ -42,8 +42,10 @@ from __future__ import annotations
 
 import queue
 import random
+import shutil
 import tempfile
 import threading
+import weakref
 from collections import Counter
 from typing import Any
 
@@ -173,7 +175,8 @@ class SkillUnoAdapter:
         self.n = 0
         self.turn: _Turn | None = None  # a turn waiting at the drawn-card question
         self.wd4_victim: int | None = None
-        self.mods = tempfile.mkdtemp(prefix="skilluno-mods-")  # an empty mods folder
+        self.mods = tempfile.mkdtemp(prefix="skilluno-mods-")  # an empty mods folder, removed
+        weakref.finalize(self, shutil.rmtree, self.mods, True)  # with the adapter or at exit
 
     def hello(self) -> dict[str, Any]:
         from importlib.metadata import version
