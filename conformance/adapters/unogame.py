@@ -272,6 +272,9 @@ class UnoGameAdapter:
         if n < 2:
             raise AdapterError("bad-request", "setup: at least 2 players")
         start = setup.get("start", "turn")
+        if start == "game":  # a start uno-game cannot make: unsupported, not a bad request
+            raise Unsupported("start: game: uno-game has no dealer (Game() picks the first "
+                              "player with random.randrange)")
         if start not in ("turn", "round"):
             raise AdapterError("bad-request", f"setup: unknown start {start!r}")
         direction = setup.get("direction", "clockwise")
