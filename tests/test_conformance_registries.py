@@ -105,8 +105,9 @@ def test_a_bad_scenario_file_is_one_line_and_exit_2(command: str, tmp_path: Path
      "uno-fsm conformance errors: argument --format: invalid choice"),
     (["features", "--format", "csv"],
      "uno-fsm conformance features: argument --format: invalid choice"),
-    (["rulesets", "--bogus"], "uno-fsm: unrecognized arguments: --bogus"),
-    (["errors", "extra-argument"], "uno-fsm: unrecognized arguments: extra-argument"),
+    (["rulesets", "--bogus"], "uno-fsm conformance rulesets: unrecognized arguments: --bogus"),
+    (["errors", "extra-argument"],
+     "uno-fsm conformance errors: unrecognized arguments: extra-argument"),
 ])
 def test_bad_options_exit_2(argv: list[str], start: str,
                             capsys: pytest.CaptureFixture[str]) -> None:

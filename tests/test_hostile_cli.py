@@ -150,7 +150,17 @@ def test_bad_options_are_one_line(argv: list[str], line: str,
 ])
 def test_every_command_refuses_an_unknown_option_in_one_line(
         argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused by the command named, pointing at its own help (which lists its options)."""
+    command = "uno-fsm " + " ".join(argv[:2] if argv[0] in ("spec", "rules", "conformance")
+                                    else argv[:1])
     assert main([*argv, "--no-such-option"]) == 2
+    assert one_line(capsys) == (f"{command}: unrecognized arguments: --no-such-option "
+                                f"(see `{command} --help`)")
+
+
+def test_words_no_command_takes_are_refused_at_the_top(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--no-such-option"]) == 2
     assert one_line(capsys) == ("uno-fsm: unrecognized arguments: --no-such-option "
                                 "(see `uno-fsm --help`)")
 

@@ -168,12 +168,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def _parse(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
+    """`parser.parse_args(words)`, but words no command takes are refused by the command named
+    (`uno-fsm conformance run: unrecognized arguments: ...`, with its help): argparse leaves
+    them to the top parser, whose help does not list the command's options."""
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        path = _command_path(words)
+        parser.exit(2, f"{path}: {one_line('unrecognized arguments: ' + ' '.join(extra))} "
+                       f"(see `{path} --help`)\n")
+    return args
+
+
 def _main(words: list[str]) -> int:
     parser = build_parser(words)
-    args = parser.parse_args(words)
+    args = _parse(parser, words)
     if getattr(args, STUB, None) is not None:  # a stand-in was chosen: parse for real
         parser = build_parser()
-        args = parser.parse_args(words)
+        args = _parse(parser, words)
     handler = getattr(args, "handler", None)
     if handler is None:
         print("uno-fsm: name a command (see `uno-fsm --help`)", file=sys.stderr)
