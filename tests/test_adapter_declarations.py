@@ -427,29 +427,29 @@ def test_a_hand_entry_uno_engine_holds_and_we_cannot_name_is_an_adapter_error() 
                                       "sizes": {"hand_sizes": {"0": 3, "1": 1}}}
 
 
-def test_skilluno_adapter_leaves_no_mods_folder_behind() -> None:
-    """The empty mods folder the adapter points skilluno at (so that no mod is loaded) is removed
-    with the adapter, and at the exit of a process that still holds one (`conformance serve`
-    exits holding its adapter): earlier, every adapter left a `skilluno-mods-*` folder in the
-    temporary directory. The adapter makes the folder without importing skilluno."""
-    import gc
+def test_skilluno_adapter_leaves_no_mods_folder_behind(tmp_path: Path) -> None:
+    """The empty mods folder the adapter points skilluno's constructor at (so that no mod is
+    loaded) is gone once the game is made: `conformance serve` leaves with `os._exit`, so a
+    folder kept for the adapter's life stayed behind, one per served run, in the temporary
+    directory. Driven in skilluno's own environment, with the temporary directory a fresh one."""
+    import os
     import subprocess
 
-    from conformance.adapters.skilluno import SkillUnoAdapter
-
-    a = SkillUnoAdapter()
-    folder = Path(a.mods)
-    assert folder.is_dir() and not any(folder.iterdir())
-    del a
-    gc.collect()
-    assert not folder.exists()
-    program = ("from conformance.adapters.skilluno import SkillUnoAdapter\n"
+    python = ROOT / ".venv-skilluno" / "bin" / "python"
+    if not python.exists():
+        pytest.skip(f"{python} is not installed here (.ci/setup-implementations)")
+    program = ("import os\n"
+               "from conformance.adapters.skilluno import SkillUnoAdapter\n"
                "a = SkillUnoAdapter()\n"
-               "print(a.mods)\n")
-    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
-                         timeout=60, check=True, cwd=str(ROOT))
-    held = Path(out.stdout.strip())
-    assert held.name.startswith("skilluno-mods-") and not held.exists()
+               f"a.setup({_turn({'0': ['R5', 'G7'], '1': ['Y3']}, ['Y1'])!r})\n"
+               "print(a.observe(['hand_sizes']))\n"
+               "a.close()\n"
+               "os._exit(0)\n")
+    out = subprocess.run([str(python), "-c", program], capture_output=True, text=True,
+                         timeout=60, check=True, cwd=str(ROOT),
+                         env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert out.stdout.strip() == "{'hand_sizes': {0: 2, 1: 1}}"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_hand_card_skilluno_holds_and_we_cannot_name_is_an_adapter_error() -> None:

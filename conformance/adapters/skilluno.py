@@ -42,10 +42,8 @@ from __future__ import annotations
 
 import queue
 import random
-import shutil
 import tempfile
 import threading
-import weakref
 from collections import Counter
 from typing import Any
 
@@ -175,8 +173,6 @@ class SkillUnoAdapter:
         self.n = 0
         self.turn: _Turn | None = None  # a turn waiting at the drawn-card question
         self.wd4_victim: int | None = None
-        self.mods = tempfile.mkdtemp(prefix="skilluno-mods-")  # an empty mods folder, removed
-        weakref.finalize(self, shutil.rmtree, self.mods, True)  # with the adapter or at exit
 
     def hello(self) -> dict[str, Any]:
         from importlib.metadata import version
@@ -215,8 +211,6 @@ class SkillUnoAdapter:
             raise AdapterError("bad-request", f"setup: unknown start {start!r}")
         n = int(setup["players"])
         random.seed(seed)  # skilluno shuffles with the global `random`
-        mods = self.mods
-        uno.paths.find_mods_dir = lambda: __import__("pathlib").Path(mods)  # no mods loaded
         adapter = self
 
         class Bridge(NullUI):  # type: ignore[misc]
@@ -226,8 +220,12 @@ class SkillUnoAdapter:
                     raise AdapterError("skilluno-question", f"skilluno asked {prompt!r}")
                 return turn.ask(prompt)
 
-        game = core.UNOGame(players=[f"seat {s}" for s in range(n)], human_ui=Bridge(),
-                            ai_ui=NullUI(), enabled_seasons=[])
+        # no mods loaded: UNOGame's constructor (SkillLoader.load_skills, its one reader of the
+        # mods folder) is pointed at an empty folder, removed as soon as it is made
+        with tempfile.TemporaryDirectory(prefix="skilluno-mods-") as mods:
+            uno.paths.find_mods_dir = lambda: __import__("pathlib").Path(mods)
+            game = core.UNOGame(players=[f"seat {s}" for s in range(n)], human_ui=Bridge(),
+                                ai_ui=NullUI(), enabled_seasons=[])
         game.players = [_seat_class()(f"seat {s}", game.ui, game.hand_limit)
                         for s in range(n)]
         hands = {int(k): [make_card(c) for c in v] for k, v in (setup.get("hands") or {}).items()}
