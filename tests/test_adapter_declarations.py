@@ -432,23 +432,14 @@ def test_skilluno_adapter_leaves_no_mods_folder_behind(tmp_path: Path) -> None:
     loaded) is gone once the game is made: `conformance serve` leaves with `os._exit`, so a
     folder kept for the adapter's life stayed behind, one per served run, in the temporary
     directory. Driven in skilluno's own environment, with the temporary directory a fresh one."""
-    import os
-    import subprocess
-
-    python = ROOT / ".venv-skilluno" / "bin" / "python"
-    if not python.exists():
-        pytest.skip(f"{python} is not installed here (.ci/setup-implementations)")
-    program = ("import os\n"
-               "from conformance.adapters.skilluno import SkillUnoAdapter\n"
-               "a = SkillUnoAdapter()\n"
-               f"a.setup({_turn({'0': ['R5', 'G7'], '1': ['Y3']}, ['Y1'])!r})\n"
-               "print(a.observe(['hand_sizes']))\n"
-               "a.close()\n"
-               "os._exit(0)\n")
-    out = subprocess.run([str(python), "-c", program], capture_output=True, text=True,
-                         timeout=60, check=True, cwd=str(ROOT),
-                         env={**os.environ, "TMPDIR": str(tmp_path)})
-    assert out.stdout.strip() == "{'hand_sizes': {0: 2, 1: 1}}"
+    out = _in_skilluno("import os\n"
+                       "from conformance.adapters.skilluno import SkillUnoAdapter\n"
+                       "a = SkillUnoAdapter()\n"
+                       f"a.setup({_turn({'0': ['R5', 'G7'], '1': ['Y3']}, ['Y1'])!r})\n"
+                       "print(a.observe(['hand_sizes']))\n"
+                       "a.close()\n"
+                       "os._exit(0)\n", tmp=tmp_path)
+    assert out.strip() == "{'hand_sizes': {0: 2, 1: 1}}"
     assert list(tmp_path.iterdir()) == []
 
 
@@ -456,11 +447,6 @@ def test_a_hand_card_skilluno_holds_and_we_cannot_name_is_an_adapter_error() -> 
     """A card of skilluno's that our notation lacks (a black number card), in the hand to play:
     the adapter error `skilluno-bad-card`, not a listing that hides it nor a crash; the adapter
     is driven in skilluno's own environment for that (it cannot be reached over stdio)."""
-    import subprocess
-
-    python = ROOT / ".venv-skilluno" / "bin" / "python"
-    if not python.exists():
-        pytest.skip(f"{python} is not installed here (.ci/setup-implementations)")
     program = ("import json\n"
                "from conformance.adapters.skilluno import SkillUnoAdapter, _core\n"
                "from conformance.protocol import AdapterError\n"
@@ -473,7 +459,19 @@ def test_a_hand_card_skilluno_holds_and_we_cannot_name_is_an_adapter_error() -> 
                "except AdapterError as exc:\n"
                "    code = exc.code\n"
                "print(json.dumps({'code': code, **a.observe(['hand_sizes'])}))\n")
-    out = subprocess.run([str(python), "-c", program], capture_output=True, text=True,
-                         timeout=60, check=True, cwd=str(ROOT))
-    assert json.loads(out.stdout) == {"code": "skilluno-bad-card",
-                                      "hand_sizes": {"0": 3, "1": 1}}
+    assert json.loads(_in_skilluno(program)) == {"code": "skilluno-bad-card",
+                                                 "hand_sizes": {"0": 3, "1": 1}}
+
+
+def _in_skilluno(program: str, tmp: Path | None = None) -> str:
+    """The standard output of `program` run by skilluno's own environment's Python (skipped
+    where it is not installed), with `tmp` as its temporary directory."""
+    import os
+    import subprocess
+
+    python = ROOT / ".venv-skilluno" / "bin" / "python"
+    if not python.exists():
+        pytest.skip(f"{python} is not installed here (.ci/setup-implementations)")
+    env = {**os.environ, "TMPDIR": str(tmp)} if tmp is not None else None
+    return subprocess.run([str(python), "-c", program], capture_output=True, text=True,
+                          timeout=60, check=True, cwd=str(ROOT), env=env).stdout
