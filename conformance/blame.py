@@ -249,7 +249,10 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
                       and top in ("top", "active_color", "direction", "discard_size"))]
     if seat is not None:  # that seat's events, and those of no seat: every hand's (a rotation)
         own = [e for e in cands if str(e.get("player")) == seat or e.get("player") is None]
-        cands = own or cands
+        # none: a hand the step leaves alone changed on the implementation; at a catch, the
+        # rule of whom a catch takes (CL.UNO.CATCH: a player holding one card, uncalled, while
+        # the window is open), not the penalty the player caught draws
+        cands = own or [e for e in cands if e.get("kind") == "caught"] or cands
     # a draw stopped short decides both piles and the top card; and a hand holding more than
     # the reference's drew what was not there to draw (fewer: the draw's own rule decides how
     # many); else a reshuffle decides the piles' sizes

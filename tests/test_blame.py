@@ -234,6 +234,28 @@ def test_one_deviation_is_one_group_whatever_the_decision_or_the_player_count() 
                   events=innocent, players=3).group
 
 
+def test_a_hand_a_catch_leaves_alone_changed_breaks_whom_a_catch_takes() -> None:
+    """A catch of seat 2: seat 1, holding one card whose window had closed, also drew on the
+    implementation (uno-engine's `Game.uno` penalises every uncalled one-card holder). The
+    rule is whom a catch takes (CL.UNO.CATCH), not the penalty seat 2 drew
+    (CL.UNO.CATCH-PENALTY), which governs seat 2's own hand."""
+    events = [{"kind": "caught", "player": 2, "rule": "CL.UNO.CATCH"},
+              {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP",
+               "count": 2},
+              {"kind": "drew", "player": 2, "rule": "CL.UNO.CATCH-PENALTY", "count": 2}]
+    other = signature("observation", mismatches=["draw_size", "hand_sizes.1"],
+                      more=["hand_sizes.1"], decision="play", events=events, players=3)
+    assert (other.what, other.rule) == ("hand_sizes", "CL.UNO.CATCH")
+    caught = signature("observation", mismatches=["hand_sizes.2"], decision="play",
+                       events=events, players=3)
+    assert (caught.what, caught.rule) == ("hand_sizes", "CL.UNO.CATCH-PENALTY")
+    # a Draw Two's victim mistaken: the other seat's hand is still the Draw Two's
+    d2 = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "RD2"},
+          {"kind": "drew", "player": 1, "rule": "CL.D2.EFFECT", "count": 2}]
+    assert signature("observation", mismatches=["hand_sizes.2"], more=["hand_sizes.2"],
+                     decision="play", events=d2, players=3).rule == "CL.D2.EFFECT"
+
+
 def test_a_top_card_replaced_at_a_reshuffle_is_the_kept_top_whatever_the_step_did() -> None:
     reshuffled = {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP"}
     steps = {"draw": [reshuffled, {"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"}],
