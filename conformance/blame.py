@@ -242,6 +242,15 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     cards there than the reference (`more_cards`)."""
     top = key.split(".", 1)[0]
     seat = _seat_of(key)
+    if seat is not None and extra:
+        # the seat called UNO at this step (with its play, or late) and holds more cards on the
+        # implementation: penalised for all its call (CL.UNO.CALL-WITH-PLAY, CL.UNO.CALL-LATE:
+        # called, the player is safe), not by the play's or any other rule (a call changes
+        # nothing else observable: `EFFECTS["uno"]` is empty)
+        called = [e for e in events if e.get("kind") == "uno" and e.get("rule")
+                  and str(e.get("player")) == seat]
+        if called:
+            return str(called[-1]["rule"])
     own_draw = ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING")  # the turn owner's draw, not a penalty
     cands = [e for e in events if e.get("rule") and top in EFFECTS.get(str(e.get("kind")),
                                                                      frozenset(KEY_ORDER))

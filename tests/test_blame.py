@@ -256,6 +256,25 @@ def test_a_hand_a_catch_leaves_alone_changed_breaks_whom_a_catch_takes() -> None
                      decision="play", events=d2, players=3).rule == "CL.D2.EFFECT"
 
 
+def test_a_player_penalised_for_all_their_call_breaks_the_call_rule() -> None:
+    """A Wild played with UNO called (2 players): the player holds one card on the reference
+    and three on the implementation (uno-engine drew them two). The call made them safe
+    (CL.UNO.CALL-WITH-PLAY); the play's match (CL.PLAY.MATCH) says nothing of a penalty. A late
+    call likewise (CL.UNO.CALL-LATE). Fewer cards than the reference's is not a penalty: the
+    play's own rule still names it."""
+    events = [{"kind": "played", "player": 1, "rule": "CL.PLAY.MATCH", "card": "W"},
+              {"kind": "uno", "player": 1, "rule": "CL.UNO.CALL-WITH-PLAY"}]
+    more = ["hand_sizes.1", "hands.1"]
+    sig = signature("observation", mismatches=["draw_size", *more], more=more,
+                    decision="play", events=events, players=2)
+    assert (sig.what, sig.rule) == ("hand_sizes", "CL.UNO.CALL-WITH-PLAY")
+    late = [{"kind": "uno", "player": 0, "rule": "CL.UNO.CALL-LATE"}]
+    assert signature("observation", mismatches=["hand_sizes.0"], more=["hand_sizes.0"],
+                     decision="play", events=late, players=2).rule == "CL.UNO.CALL-LATE"
+    assert signature("observation", mismatches=["hand_sizes.1"], decision="play",
+                     events=events, players=2).rule == "CL.PLAY.MATCH"
+
+
 def test_a_top_card_replaced_at_a_reshuffle_is_the_kept_top_whatever_the_step_did() -> None:
     reshuffled = {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP"}
     steps = {"draw": [reshuffled, {"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"}],
