@@ -40,6 +40,8 @@ KEY_ORDER = ("side", "direction", "active_color", "top", "hand_sizes", "hands", 
 SEAT_KEYS = ("hands", "hand_sizes", "scores", "views")
 TURN = frozenset({"current", "pending"})
 
+CATCH_RULE = "CL.UNO.CATCH"  # whom a catch takes (the rule of the reference's `caught` event)
+
 # event kind (the reference's vocabulary, docs/engine.md) -> the observations it changes
 EFFECTS: dict[str, frozenset[str]] = {
     "played": frozenset({"top", "hands", "hand_sizes", "discard_size", "active_color",
@@ -258,10 +260,18 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
                       and top in ("top", "active_color", "direction", "discard_size"))]
     if seat is not None:  # that seat's events, and those of no seat: every hand's (a rotation)
         own = [e for e in cands if str(e.get("player")) == seat or e.get("player") is None]
-        # none: a hand the step leaves alone changed on the implementation; at a catch, the
-        # rule of whom a catch takes (CL.UNO.CATCH: a player holding one card, uncalled, while
-        # the window is open), not the penalty the player caught draws
-        cands = own or [e for e in cands if e.get("kind") == "caught"] or cands
+        if not own:
+            # a hand the step leaves alone changed on the implementation. At a catch: the rule
+            # of whom a catch takes (CL.UNO.CATCH: a player holding one card, uncalled, while
+            # the window is open), not the penalty the player caught draws; at an UNO call, for
+            # a player holding more cards: the same rule (a call takes nobody, only a catch
+            # does), not the play the call came with
+            took = [e for e in events if e.get("kind") == "caught" and e.get("rule")]
+            if took:
+                return str(took[-1]["rule"])
+            if extra and any(e.get("kind") == "uno" for e in events):
+                return CATCH_RULE
+        cands = own or cands
     # a draw stopped short decides both piles and the top card; and a hand holding more than
     # the reference's drew what was not there to draw (fewer: the draw's own rule decides how
     # many); else a reshuffle decides the piles' sizes

@@ -273,6 +273,15 @@ def test_a_player_penalised_for_all_their_call_breaks_the_call_rule() -> None:
                      decision="play", events=late, players=2).rule == "CL.UNO.CALL-LATE"
     assert signature("observation", mismatches=["hand_sizes.1"], decision="play",
                      events=events, players=2).rule == "CL.PLAY.MATCH"
+    # the call took others on the implementation (uno-engine's `Game.uno` penalises every
+    # one-card holder who has not called, windows closed or not): only a catch takes a player
+    three = [{"kind": "played", "player": 0, "rule": "CL.PLAY.MATCH", "card": "B6"},
+             {"kind": "uno", "player": 0, "rule": "CL.UNO.CALL-WITH-PLAY"}]
+    others = ["hand_sizes.1", "hand_sizes.2"]
+    assert signature("observation", mismatches=["draw_size", *others], more=others,
+                     decision="play", events=three, players=3).rule == "CL.UNO.CATCH"
+    assert signature("observation", mismatches=["hand_sizes.1"], more=["hand_sizes.1"],
+                     decision="play", events=late, players=2).rule == "CL.UNO.CATCH"
 
 
 def test_a_top_card_replaced_at_a_reshuffle_is_the_kept_top_whatever_the_step_did() -> None:
