@@ -687,6 +687,12 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
         returned = sum(e.get("kind") == "first-card" for e in events) > 1
         rule = governing_rule("top" if returned else "pending", events, players=players,
                               ruleset=ruleset)
+        short = [e for e in events if e.get("kind") == "exhausted" and e.get("rule")]
+        if kind in ("crash", "hang") and short:
+            # a draw stopped short, both piles empty (CL.RESHUFFLE.BOTH-EMPTY): the edge of
+            # the step an implementation may not handle (RLCard pops its empty deck), rather
+            # than whatever the step went on to do (the turn passed, a hand won)
+            rule = str(short[0]["rule"])
     if kind in ("accepted", "rejected", "error-code") and previous is not None and \
             turn_dispute(codes, rejection, action, before):
         rule = governing_rule("current", previous[0], players=players, ruleset=ruleset,

@@ -284,6 +284,29 @@ def test_a_player_penalised_for_all_their_call_breaks_the_call_rule() -> None:
                      decision="play", events=late, players=2).rule == "CL.UNO.CATCH"
 
 
+def test_a_crash_at_a_draw_stopped_short_is_the_empty_piles_rule() -> None:
+    """RLCard crashes (`pop from empty list`) where a draw finds both piles empty: a turn's
+    draw, and a last Wild Draw Four's victim drawing after a reshuffle of one card. Both are the
+    empty piles' rule (CL.RESHUFFLE.BOTH-EMPTY), one deviation, not the turn passed after the
+    draw (CL.DRAW.KEEP) nor the hand won by the Wild Draw Four (CL.SCORE.WINNER). A crash at a
+    step whose draws found cards is still named by what the step was to do next."""
+    draw = [{"kind": "exhausted", "player": 0, "rule": "CL.RESHUFFLE.BOTH-EMPTY"},
+            {"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"},
+            {"kind": "passed", "player": 0, "rule": "CL.DRAW.KEEP"}]
+    last = [{"kind": "played", "player": 1, "rule": "CL.PLAY.MATCH", "card": "W4"},
+            {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP", "count": 1},
+            {"kind": "exhausted", "player": 0, "rule": "CL.RESHUFFLE.BOTH-EMPTY", "count": 1},
+            {"kind": "drew", "player": 0, "rule": "CL.END.LAST-WD4", "card": "G0", "count": 1},
+            {"kind": "went-out", "player": 1, "rule": "CL.SCORE.WINNER"}]
+    sigs = [signature("crash", decision="play", events=e, players=2) for e in (draw, last)]
+    assert {(s.kind, s.what, s.rule) for s in sigs} == {("crash", "", "CL.RESHUFFLE.BOTH-EMPTY")}
+    assert signature("hang", decision="play", events=draw, players=2).rule == \
+        "CL.RESHUFFLE.BOTH-EMPTY"
+    found = [{"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"},
+             {"kind": "passed", "player": 0, "rule": "CL.DRAW.KEEP"}]
+    assert signature("crash", decision="play", events=found, players=2).rule == "CL.DRAW.KEEP"
+
+
 def test_a_top_card_replaced_at_a_reshuffle_is_the_kept_top_whatever_the_step_did() -> None:
     reshuffled = {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP"}
     steps = {"draw": [reshuffled, {"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"}],
