@@ -519,7 +519,8 @@ def _after_draw(action: Mapping[str, Any], by_reference: bool, pending: Mapping[
 
 def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
     """The keys of `mismatches` (`compare.Mismatch`, or their JSON form) where the
-    implementation shows more cards than the reference: a longer hand, a larger hand size."""
+    implementation shows more cards than the reference: a longer hand, a larger hand size, a
+    larger discard pile."""
     def count(value: Any) -> int | None:
         if isinstance(value, list):
             return len(value)
@@ -531,8 +532,8 @@ def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
             lambda k, m=m: getattr(m, k, None)
         key = str(get("key") or "")
         want, got = count(get("expected")), count(get("observed"))
-        if key.split(".", 1)[0] in ("hands", "hand_sizes") and want is not None and \
-                got is not None and got > want:
+        if key.split(".", 1)[0] in ("hands", "hand_sizes", "discard_size") and \
+                want is not None and got is not None and got > want:
             out.append(key)
     return tuple(out)
 
@@ -660,8 +661,15 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
         if kind == "observation":
             key = min(mismatches, key=lambda k: (first_key([k]) != what, k)) if mismatches \
                 else what
-            rule = governing_rule(key, events, players=players, ruleset=ruleset, after=after,
-                                  extra=key in more)
+            told = events
+            if key == "top" and "discard_size" in more:
+                # the implementation's discard pile holds more cards: cards covered the top
+                # (skilluno lays an eliminated hand on it), which this step's reshuffle, keeping
+                # the top (CL.RESHUFFLE.KEEP-TOP), did not do
+                told = [e for e in events if e.get("kind") != "reshuffled"]
+            rule = governing_rule(key, told, players=players, ruleset=ruleset, after=after,
+                                  extra=key in more) or \
+                next((str(e["rule"]) for e in told if e.get("rule")), None)
             if drawn_played and rule == "CL.PLAY.MATCH":
                 rule = "CL.DRAW.PLAY-DRAWN"  # what playing the drawn card does to the table
             listing = listing_rule(listed, at, ruleset, refusal) \

@@ -83,6 +83,10 @@ def test_more_cards_names_the_hands_that_hold_more_than_the_references() -> None
                        {"key": "hand_sizes.0", "expected": 1, "observed": 3},
                        {"key": "draw_size", "expected": 1, "observed": 3}]) == \
         ("hands.1", "hand_sizes.0")
+    # and a discard pile holding more (skilluno lays an eliminated hand on it)
+    assert more_cards([{"key": "discard_size", "expected": 1, "observed": 17},
+                       {"key": "discard_size", "expected": 3, "observed": 2}]) == \
+        ("discard_size",)
 
 
 def test_a_decision_not_asked_is_what_differs_whatever_card_shows_it() -> None:
@@ -305,6 +309,31 @@ def test_a_crash_at_a_draw_stopped_short_is_the_empty_piles_rule() -> None:
     found = [{"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"},
              {"kind": "passed", "player": 0, "rule": "CL.DRAW.KEEP"}]
     assert signature("crash", decision="play", events=found, players=2).rule == "CL.DRAW.KEEP"
+
+
+def test_a_top_covered_by_more_cards_is_not_the_reshuffle_that_kept_it() -> None:
+    """skilluno lays a hand over its limit on the discard pile: the victim of a Draw Two or of
+    an accepted Wild Draw Four goes to 16 cards, is eliminated, and the pile holds 17 where the
+    reference's holds the top alone. The step reshuffled, but the reshuffle keeps the top
+    (CL.RESHUFFLE.KEEP-TOP): the top was covered, and the rule is the step's own (the card
+    played tops the pile, CL.PLAY.DISCARD-FACE-UP; the Wild Draw Four accepted, CL.WD4.ACCEPT),
+    the groups skilluno's limit already shows without a reshuffle."""
+    keys = ["discard_size", "hand_sizes.0", "hands.0", "top"]
+    d2 = [{"kind": "played", "player": 1, "rule": "CL.PLAY.MATCH", "card": "RD2",
+           "color": "red"},
+          {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP", "count": 4},
+          {"kind": "drew", "player": 0, "rule": "CL.D2.EFFECT", "card": "R0", "count": 2}]
+    sig = signature("observation", mismatches=keys, more=["discard_size"], decision="play",
+                    events=d2, players=2)
+    assert (sig.what, sig.rule) == ("top", "CL.PLAY.DISCARD-FACE-UP")
+    accept = d2[1:2] + [{"kind": "drew", "player": 0, "rule": "CL.WD4.ACCEPT", "card": "R1",
+                         "count": 4}]
+    sig = signature("observation", mismatches=keys, more=["discard_size"],
+                    decision="challenge", events=accept, players=2)
+    assert (sig.what, sig.rule) == ("top", "CL.WD4.ACCEPT")
+    # a discard pile no larger: the reshuffle is still what the top is blamed on
+    assert signature("observation", mismatches=keys, decision="challenge", events=accept,
+                     players=2).rule == "CL.RESHUFFLE.KEEP-TOP"
 
 
 def test_a_top_card_replaced_at_a_reshuffle_is_the_kept_top_whatever_the_step_did() -> None:
