@@ -1305,6 +1305,8 @@ class Differ:
         else:
             expect = self._expectation(record, o_obs, deal, replayed=False)
             mismatches = cmp.compare(expect, i_obs)
+            if not mismatches and record.steps:
+                record.steps[-1].expect = expect  # matched here (the reduction checks it)
         if mismatches:
             record.shuffled = shuffled
             verdict = self._diverged(record, "observation", o_obs, i_obs, expect=expect,

@@ -62,6 +62,10 @@ class StepRecord:
     decision: str = ""  # the decision pending before the act, in the oracle
     before: dict[str, Any] = field(default_factory=dict)  # the oracle's hands, pending, colour
     after: str | None = None  # the decision the oracle waits for after the act
+    # what the implementation was compared on after the act and matched (None: not compared
+    # there, a rejected act, a shuffle): the reduction checks a candidate against it, so that
+    # one deviating before its deciding step is not taken for the group
+    expect: dict[str, Any] | None = None
 
 
 @dataclass

@@ -64,6 +64,16 @@ class Checker:
 
         raise_pending()  # each candidate a safe point (uno_spec.signals): a signal is acted on
         doc = scenario(div, "diff", 0)
+        # after each step before the deciding one, what the implementation matched there (the
+        # fuzzer compared every step): a candidate deviating earlier fails before its deciding
+        # step, and is not the group (a reduction could otherwise trade the deviation for
+        # another that shows at the same last step)
+        checked: list[dict[str, Any]] = []
+        for i, step in enumerate(doc["steps"]):
+            checked.append(step)
+            if i < len(div.steps) - 1 and div.steps[i].expect:
+                checked.append({"expect": div.steps[i].expect})
+        doc["steps"] = checked
         if seed is not None:
             doc["seed"] = seed
         if not doc["cites"]:
@@ -176,6 +186,7 @@ def record(differ: Differ, div: Divergence, setup: dict[str, Any],
     setup_after = (obs.get("pending") or {}).get("decision")
     steps: list[StepRecord] = []
     rules = tuple(obs.get("rules_applied") or ())
+    compared = True  # the fuzzer compares each step as long as nothing shuffled
     for act in acts:
         pending = obs.get("pending") or {}
         before = before_step(obs)
@@ -183,10 +194,15 @@ def record(differ: Differ, div: Divergence, setup: dict[str, Any],
         obs = differ._o(o.observe, keys)
         rules = tuple(obs["rules_applied"]) if rej is None else \
             ((rej["rule"],) if rej.get("rule") else ())
+        compared = compared and not obs.get("shuffled")
+        # what the fuzzer would have compared the implementation on after the act (not after
+        # a rejection, nor after a play judged by its acceptance alone, `Differ._accepting`)
+        expect = differ._expectation(div, obs, False, replayed=False) \
+            if compared and rej is None and not differ._accepting(obs, div.ruleset) else None
         steps.append(StepRecord(act, rej, list(rules),
                                 list(obs.get("events") or []) if rej is None else [],
                                 str(pending.get("decision") or "none"), before,
-                                (obs.get("pending") or {}).get("decision")))
+                                (obs.get("pending") or {}).get("decision"), expect))
     shuffled = bool(obs.get("shuffled")) and (not steps or steps[-1].rejection is None)
     probe = replace(div, setup=setup, steps=steps, shuffled=shuffled)
     if shuffled:

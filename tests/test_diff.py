@@ -120,12 +120,18 @@ def test_mutant_served_over_stdio_is_caught(name: str, rule: str, options: dict[
     # no shrinking and a reduction budget every reduction here finishes within: no time
     # budget decides what is found, reduced or confirmed, whatever the machine's load (the
     # reshuffle search failed about 1 in 12 runs under load with 0.5 s budgets)
-    report = Differ(ReferenceOracle, stdio(mutant(name)), shrink_seconds=0,
-                    reduce_seconds=MUTANT_REDUCE_SECONDS, **options
-                    ).run(examples=BUDGET, seed=1, until=found_rule(rule))
+    differ = Differ(ReferenceOracle, stdio(mutant(name)), shrink_seconds=0,
+                    reduce_seconds=MUTANT_REDUCE_SECONDS, **options)
+    report = differ.run(examples=BUDGET, seed=1, until=found_rule(rule))
     assert all(how.finished for how in report.reductions.values()), report.reductions
     caught = [(d, c) for d, c in report.groups if any(r.startswith(rule) for r in d.rules)]
     assert caught, [d.rules for d, _ in report.groups]
+    # the steps before the deciding one keep what the implementation matched there, found
+    # (the fuzzer's examples) and reduced (the oracle played along a candidate), for the
+    # reduction to check (tests/test_reduce.py)
+    for examples in (differ.smallest.values(), (d for d, _ in report.groups)):
+        earlier = [s for d in examples for s in d.steps[:-1]]
+        assert not earlier or any(s.expect for s in earlier)
     written = write_all(caught[:1], f"mutant-{name}", tmp_path)
     assert len(written) == 1
     corpus = load_corpus([tmp_path])

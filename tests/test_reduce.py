@@ -126,3 +126,39 @@ def test_the_report_says_why_a_group_is_above_the_target_and_how_it_showed() -> 
         "(CL.PLAY.DISCARD-FACE-UP) 1\n" in diff_cli.render(data, "console")
     assert f"- above the target: top (CL.PLAY.DISCARD-FACE-UP): {why}" in \
         diff_cli.render(data, "markdown")
+
+
+def test_a_candidate_deviating_before_its_deciding_step_is_not_the_group(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reduction candidate's scenario states, after each step before the deciding one, what
+    the fuzzer compared the implementation on there (`StepRecord.expect`): a candidate whose
+    implementation differs already at an earlier step fails there, and is not taken for the
+    group. (Its scenario used to state the deciding step's observations alone: a candidate
+    that traded the deviation for an earlier one, still showing at the last step, was kept,
+    and blamed on the last step's rule: uno-engine's catch that did nothing, named by a late
+    UNO call two steps later.) The reference plays the implementation; the expectations are
+    made wrong to stand for its deviations."""
+    from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
+    from conformance.diff import Differ
+    from conformance.runner import Runner
+
+    monkeypatch.undo()  # the real `record`, which plays the oracle along the steps
+    differ = Differ(ReferenceOracle, ReferenceAdapter)
+    checker = R.Checker(differ, Runner(ReferenceAdapter), Runner(ReferenceOracle))
+    setup = {"players": 2, "start": "turn", "current": 0, "direction": "clockwise",
+             "hands": {"0": ["R5", "G7", "B1"], "1": ["Y3", "B2"]}, "discard": ["R1"],
+             "draw": ["G1", "Y9"], "active_color": "red"}
+    acts = [{"player": 0, "play": "R5"}, {"player": 1, "draw": True}]
+    div = R.record(differ, _div(setup["hands"]), setup, acts)
+    assert div is not None and div.steps[0].expect is not None
+    assert div.steps[0].expect["current"] == 1  # after the R5: the other seat's turn
+    # the implementation differs at the deciding step only: the group's failure
+    last = replace(div, expect={**div.expect, "current": 1})
+    got = checker.signature_on_impl(last)
+    assert got is not None and (got.kind, got.what) == ("observation", "current")
+    # ... and already after the first step: it fails there, before its deciding step
+    first = replace(last, steps=[replace(div.steps[0], expect={**div.steps[0].expect,
+                                                                "current": 0}),
+                                 div.steps[1]])
+    assert checker.signature_on_impl(first) is None
+    differ.close()
