@@ -64,15 +64,19 @@ class Checker:
 
         raise_pending()  # each candidate a safe point (uno_spec.signals): a signal is acted on
         doc = scenario(div, "diff", 0)
-        # after each step before the deciding one, what the implementation matched there (the
-        # fuzzer compared every step): a candidate deviating earlier fails before its deciding
-        # step, and is not the group (a reduction could otherwise trade the deviation for
-        # another that shows at the same last step)
+        # after each step before the deciding one, the observation the group shows differ
+        # (`Signature.what`) as the implementation matched it there (the fuzzer compared every
+        # step): a candidate differing there earlier fails before its deciding step, and is
+        # not the group (a reduction traded a deviation for another showing at the same last
+        # step). Only that observation: another deviation earlier (a deck refilled from
+        # nowhere) leaves the group's own, which a small scenario may show beside it.
+        key = div.signature.what.split(".", 1)[0] if div.kind == "observation" else ""
         checked: list[dict[str, Any]] = []
         for i, step in enumerate(doc["steps"]):
             checked.append(step)
-            if i < len(div.steps) - 1 and div.steps[i].expect:
-                checked.append({"expect": div.steps[i].expect})
+            seen = div.steps[i].expect if i < len(div.steps) - 1 else None
+            if seen and key in seen:
+                checked.append({"expect": {key: seen[key]}})
         doc["steps"] = checked
         if seed is not None:
             doc["seed"] = seed

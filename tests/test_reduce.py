@@ -130,14 +130,17 @@ def test_the_report_says_why_a_group_is_above_the_target_and_how_it_showed() -> 
 
 def test_a_candidate_deviating_before_its_deciding_step_is_not_the_group(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A reduction candidate's scenario states, after each step before the deciding one, what
-    the fuzzer compared the implementation on there (`StepRecord.expect`): a candidate whose
-    implementation differs already at an earlier step fails there, and is not taken for the
-    group. (Its scenario used to state the deciding step's observations alone: a candidate
-    that traded the deviation for an earlier one, still showing at the last step, was kept,
-    and blamed on the last step's rule: uno-engine's catch that did nothing, named by a late
-    UNO call two steps later.) The reference plays the implementation; the expectations are
-    made wrong to stand for its deviations."""
+    """A reduction candidate's scenario states, after each step before the deciding one, the
+    observation its group shows differ (`Signature.what`) as the fuzzer compared the
+    implementation on it there (`StepRecord.expect`): a candidate whose implementation differs
+    in it already at an earlier step fails there, and is not taken for the group. (Its scenario
+    used to state the deciding step's observations alone: a candidate that traded the deviation
+    for an earlier one, still showing at the last step, was kept, and blamed on the last step's
+    rule: uno-engine's catch that did nothing, named by a late UNO call two steps later.) Another
+    observation differing earlier does not stop it (uno-engine's deck refilled from nowhere when
+    a candidate's pile runs out: stating every observation kept scenarios of 70 cards). The
+    reference plays the implementation; the expectations are made wrong to stand for its
+    deviations."""
     from conformance.adapters.reference import ReferenceAdapter, ReferenceOracle
     from conformance.diff import Differ
     from conformance.runner import Runner
@@ -149,16 +152,22 @@ def test_a_candidate_deviating_before_its_deciding_step_is_not_the_group(
              "hands": {"0": ["R5", "G7", "B1"], "1": ["Y3", "B2"]}, "discard": ["R1"],
              "draw": ["G1", "Y9"], "active_color": "red"}
     acts = [{"player": 0, "play": "R5"}, {"player": 1, "draw": True}]
-    div = R.record(differ, _div(setup["hands"]), setup, acts)
+    group = Signature("observation", "current", "play", "CL.DRAW.KEEP")
+    div = R.record(differ, replace(_div(setup["hands"]), signature=group), setup, acts)
     assert div is not None and div.steps[0].expect is not None
     assert div.steps[0].expect["current"] == 1  # after the R5: the other seat's turn
     # the implementation differs at the deciding step only: the group's failure
     last = replace(div, expect={**div.expect, "current": 1})
     got = checker.signature_on_impl(last)
     assert got is not None and (got.kind, got.what) == ("observation", "current")
-    # ... and already after the first step: it fails there, before its deciding step
-    first = replace(last, steps=[replace(div.steps[0], expect={**div.steps[0].expect,
-                                                                "current": 0}),
-                                 div.steps[1]])
-    assert checker.signature_on_impl(first) is None
+
+    def earlier(key: str, value: Any) -> Divergence:
+        first = replace(div.steps[0], expect={**div.steps[0].expect, key: value})
+        return replace(last, steps=[first, div.steps[1]])
+
+    # ... and in that observation already after the first step: it fails there
+    assert checker.signature_on_impl(earlier("current", 0)) is None
+    # another observation differing there is not the group's: still the group's failure
+    got = checker.signature_on_impl(earlier("top", "Y9"))
+    assert got is not None and (got.kind, got.what) == ("observation", "current")
     differ.close()
