@@ -19,6 +19,7 @@ from conformance.protocol import (
     MAX_LINE,
     PROTOCOL,
     UNSUPPORTED,
+    AdapterError,
     Unsupported,
     check_rejection,
     encode,
@@ -67,6 +68,14 @@ def handle(adapter: Any, msg: Any) -> tuple[dict[str, Any], bool]:
                                      "message": f"unknown method {method!r}"}}, False
     except Unsupported as exc:
         return {"id": mid, "error": {"code": UNSUPPORTED, "message": str(exc)}}, False
+    except AdapterError as exc:  # the adapter's own verdict on the request, or its failure
+        # a request it did not understand stays `bad-request`; anything else it failed at is
+        # `internal-error` with the adapter's code first ("rlcard-crashed: ..."), as the
+        # in-process adapter says it, not its class's name
+        if exc.code in (BAD_REQUEST, INTERNAL_ERROR):
+            return {"id": mid, "error": {"code": exc.code, "message": exc.message or exc.code}}, \
+                False
+        return {"id": mid, "error": {"code": INTERNAL_ERROR, "message": str(exc)}}, False
     except Exception as exc:  # noqa: BLE001 - report, keep serving
         # (a MemoryError at the worker's memory cap has no text: its name alone)
         text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__

@@ -23,7 +23,13 @@ import pytest
 from harness_helpers import HARNESS, hostile, no_process_left, run, verdicts  # noqa: F401
 
 from conformance import compare
-from conformance.protocol import PROTOCOL, ProtocolError, RunnerError, decode_response
+from conformance.protocol import (
+    PROTOCOL,
+    AdapterError,
+    ProtocolError,
+    RunnerError,
+    decode_response,
+)
 from conformance.runner import Runner
 from conformance.serve import serve
 
@@ -302,3 +308,35 @@ def test_serve_never_writes_nan() -> None:
         "code": "internal-error",
         "message": "result is not JSON data: Out of range float values are not JSON "
                    "compliant"}}]
+
+
+class _Failing(_Raising):
+    """An in-process adapter whose `setup` refuses the request and whose `act` fails with
+    a code of its own, as the third-party adapters do (`rlcard-crashed`...)."""
+
+    def setup(self, params: dict[str, Any]) -> None:
+        raise AdapterError("bad-request", "setup: unknown start 'nowhere'")
+
+    def act(self, action: dict[str, Any]) -> None:
+        raise AdapterError("rlcard-crashed", "RLCard raised IndexError on 'draw': pop from "
+                                             "empty list")
+
+    def observe(self, keys: list[str]) -> Any:
+        raise AdapterError("internal-error", "observe: the game is gone")
+
+
+def test_serve_passes_an_adapters_own_error_on_without_its_class_name() -> None:
+    """`serve` sent every `AdapterError` as `internal-error` with "AdapterError: " before its
+    text, so verdicts over stdio read "internal-error: act: AdapterError: rlcard-crashed:
+    ..." where the in-process run said "rlcard-crashed: ..."; and a set-up the adapter did not
+    understand was an internal error, not a bad request."""
+    answers = _serve([b'{"id":1,"method":"setup","params":{"start":"nowhere"}}',
+                      b'{"id":2,"method":"act","params":{"action":{"kind":"draw"}}}',
+                      b'{"id":3,"method":"observe","params":{"keys":["top"]}}',
+                      b'{"id":4,"method":"bye"}'], _Failing("raise"))
+    assert answers == [
+        {"id": 1, "error": {"code": "bad-request", "message": "setup: unknown start 'nowhere'"}},
+        {"id": 2, "error": {"code": "internal-error", "message": "rlcard-crashed: RLCard raised "
+                            "IndexError on 'draw': pop from empty list"}},
+        {"id": 3, "error": {"code": "internal-error", "message": "observe: the game is gone"}},
+        {"id": 4, "result": {}}]
