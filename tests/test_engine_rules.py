@@ -8,6 +8,7 @@ import pytest
 from engine_helpers import filler, game, hand, refused
 
 from uno_fsm import Action, Game
+from uno_fsm.actions import Pending
 from uno_fsm.cards import parse
 from uno_fsm.checks import Snap
 from uno_fsm.oracle import Facts, postconditions
@@ -136,6 +137,25 @@ def test_CL_DRAW_UNPLAYABLE_PASSES() -> None:
     assert (drew.kind, drew.rule) == ("drew", "CL.DRAW.UNABLE")  # nothing in the hand matches R9
     assert hand(g, 0) == ["B3", "Y2"] and g.pending and g.pending.player == 1
     assert g.pending.decision == "play"
+
+
+@pytest.mark.parametrize("via", ["apply", pytest.param("apply_via_machine", id="machine_agree")])
+def test_a_passed_turn_names_the_rule_that_passed_it(via: str) -> None:
+    """The `passed` event named CL.DRAW.KEEP whatever passed the turn, so a deviation after an
+    unplayable drawn card, or after a draw that found no card, was blamed on keeping a card
+    nobody kept. CL.DRAW.KEEP: the player kept it; CL.DRAW.UNPLAYABLE-PASSES: it cannot be
+    played; CL.RESHUFFLE.BOTH-EMPTY: there was nothing to draw, play continues."""
+    def passed(draw: list[str], *then: Action) -> list[str | None]:
+        g = game({0: ["B3"], 1: ["G1"], 2: ["G2"]}, ["R9"], draw)
+        events = getattr(g, via)(Action.draw(0))
+        for a in then:
+            events = getattr(g, via)(a)
+        assert g.pending == Pending(1, "play")
+        return [e.rule for e in events if e.kind == "passed"]
+
+    assert passed(["R7"], Action.keep(0)) == ["CL.DRAW.KEEP"]
+    assert passed(["Y2"]) == ["CL.DRAW.UNPLAYABLE-PASSES"]
+    assert passed([]) == ["CL.RESHUFFLE.BOTH-EMPTY"]
 
 
 def test_CL_DRAW_DRAWN_WD4() -> None:

@@ -401,8 +401,17 @@ class TurnRules(Core):
         st.drawn = got[-1] if got else None
 
     def pass_turn(self, action: Action | None = None) -> None:
-        """CL.DRAW.KEEP, CL.DRAW.UNPLAYABLE-PASSES: the turn passes."""
+        """CL.DRAW.KEEP, CL.DRAW.UNPLAYABLE-PASSES, CL.RESHUFFLE.BOTH-EMPTY: the turn passes.
+        Its event names the rule that passed it: the player kept the drawn card (`keep`), or
+        the card drawn cannot be played (the eventless edge), or there was no card to draw
+        (both piles empty: play continues)."""
         st = self.st
+        if action is not None:
+            rule = "CL.DRAW.KEEP"
+        elif st.drawn is None:
+            rule = "CL.RESHUFFLE.BOTH-EMPTY"
+        else:
+            rule = "CL.DRAW.UNPLAYABLE-PASSES"
         st.drawn = None
-        self.events.append(seat_event("passed", st.current, "CL.DRAW.KEEP"))
+        self.events.append(seat_event("passed", st.current, rule))
         st.current = self.seat(st.current)
