@@ -41,6 +41,8 @@ SEAT_KEYS = ("hands", "hand_sizes", "scores", "views")
 TURN = frozenset({"current", "pending"})
 
 CATCH_RULE = "CL.UNO.CATCH"  # whom a catch takes (the rule of the reference's `caught` event)
+OWN_DRAW = ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING")  # the turn owner's draw, not a penalty
+DRAWN_RULE = "CL.DRAW.PLAY-DRAWN"  # the drawn card's decision: the player may play it
 
 # event kind (the reference's vocabulary, docs/engine.md) -> the observations it changes
 EFFECTS: dict[str, frozenset[str]] = {
@@ -253,10 +255,9 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
                   and str(e.get("player")) == seat]
         if called:
             return str(called[-1]["rule"])
-    own_draw = ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING")  # the turn owner's draw, not a penalty
     cands = [e for e in events if e.get("rule") and top in EFFECTS.get(str(e.get("kind")),
                                                                      frozenset(KEY_ORDER))
-             and not (e.get("kind") == "drew" and e.get("rule") not in own_draw
+             and not (e.get("kind") == "drew" and e.get("rule") not in OWN_DRAW
                       and top in ("top", "active_color", "direction", "discard_size"))]
     if seat is not None:  # that seat's events, and those of no seat: every hand's (a rotation)
         own = [e for e in cands if str(e.get("player")) == seat or e.get("player") is None]
@@ -303,7 +304,7 @@ def governing_rule(key: str, events: Sequence[Mapping[str, Any]], *, players: in
     elif kind == "played" and top == "active_color" and classic and \
             str(event.get("card") or "").upper().startswith("W"):
         rule = "CL.WILD.COLOUR"
-    elif kind == "drew" and rule in ("CL.DRAW.UNABLE", "CL.DRAW.UNWILLING") and \
+    elif kind == "drew" and rule in OWN_DRAW and \
             top in (*TURN, "top", "hands", "hand_sizes", "active_color", "direction") and \
             after is not None and not (extra and top in ("hands", "hand_sizes")):
         # what follows a draw: the drawn card's decision (a hand holding more cards than the
@@ -517,10 +518,9 @@ def _after_draw(action: Mapping[str, Any], by_reference: bool, pending: Mapping[
     return None
 
 
-def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
-    """The keys of `mismatches` (`compare.Mismatch`, or their JSON form) where the
-    implementation shows more cards than the reference: a longer hand, a larger hand size, a
-    larger discard pile."""
+def _counted(mismatches: Sequence[Any]) -> list[tuple[str, int, int]]:
+    """(key, the reference's count, the implementation's) of the mismatches (`compare.Mismatch`,
+    or their JSON form) that count cards: a hand, a hand size, the discard pile's size."""
     def count(value: Any) -> int | None:
         if isinstance(value, list):
             return len(value)
@@ -533,9 +533,50 @@ def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
         key = str(get("key") or "")
         want, got = count(get("expected")), count(get("observed"))
         if key.split(".", 1)[0] in ("hands", "hand_sizes", "discard_size") and \
-                want is not None and got is not None and got > want:
-            out.append(key)
-    return tuple(out)
+                want is not None and got is not None:
+            out.append((key, want, got))
+    return out
+
+
+def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
+    """The keys of `mismatches` (`compare.Mismatch`, or their JSON form) where the
+    implementation shows more cards than the reference: a longer hand, a larger hand size, a
+    larger discard pile."""
+    return tuple(key for key, want, got in _counted(mismatches) if got > want)
+
+
+def fewer_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
+    """The keys of `mismatches` where the implementation shows fewer cards than the reference
+    (`more_cards`, the other way)."""
+    return tuple(key for key, want, got in _counted(mismatches) if got < want)
+
+
+PLAYED_MARKS = frozenset({"top", "active_color", "direction"})  # what a card played may change
+
+
+def played_drawn(action: Mapping[str, Any] | None, events: Sequence[Mapping[str, Any]],
+                 mismatches: Sequence[str], more: Sequence[str], fewer: Sequence[str]) -> bool:
+    """Whether the implementation played, by itself, the card its draw gave the turn owner
+    (whether to play it is the player's decision, CL.DRAW.PLAY-DRAWN): the step is the
+    player's own draw, which the reference made in full (no pile ran out), the player's hand
+    holds fewer cards on the implementation (`fewer`: `fewer_cards`), and the table shows a
+    card played: another top, colour or direction, or a larger discard pile (`more`), not a
+    draw that gave nothing. Without a reshuffle the decision the reference asks next differs
+    too (`asked`); after one, the card each side drew differs, the decision is not compared,
+    and this is what shows the deviation, whatever card was drawn (RLCard's drawn card seen as
+    a `top`, an `active_color` and a `direction` group)."""
+    act = action or {}
+    seat = str(act.get("player"))
+    if act.get("draw") is not True or any(e.get("kind") == "exhausted" for e in events):
+        return False
+    if not any(e.get("kind") == "drew" and str(e.get("player")) == seat
+               and e.get("rule") in OWN_DRAW for e in events):
+        return False
+    if not any(_seat_of(k) == seat and k.split(".", 1)[0] in ("hands", "hand_sizes")
+               for k in fewer):
+        return False
+    return bool({k.split(".", 1)[0] for k in mismatches} & PLAYED_MARKS) or \
+        "discard_size" in more
 
 
 def top_taken(mismatches: Sequence[Any]) -> bool:
@@ -614,7 +655,7 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
               more: Sequence[str] = (), taken: bool = False,
               listed: tuple[Any, Any] | None = None,
               at: Mapping[str, Any] | None = None,
-              refusal: Refusal | None = None) -> Signature:
+              refusal: Refusal | None = None, fewer: Sequence[str] = ()) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
@@ -622,7 +663,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
     after the step before and the decision it then waited for (when one side answers
     `not-your-turn` and the other does not, they disagree on whose turn it is: the rule is the
     one that governed the turn after that step); `more`: the mismatched keys where the
-    implementation shows more cards (`more_cards`); `taken`: its discard pile lost the top
+    implementation shows more cards (`more_cards`), `fewer` fewer (`fewer_cards`); `taken`: its
+    discard pile lost the top
     card the reference keeps (`top_taken`); `listed`: (the reference's, the implementation's)
     `legal_actions` where they differ, listed at `at` (the reference's observations after the
     step: `listing_rule`, with `refusal`, the reference's refusals there)."""
@@ -652,6 +694,10 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
             # the cards a hand drew from it differ as a consequence (uno-engine's fresh deck
             # was blamed on CL.D2.EFFECT when the Draw Two's two came from it)
             return Signature(kind, "draw_size", decision, "CL.RESHUFFLE.KEEP-TOP")
+        if kind == "observation" and played_drawn(action, events, mismatches, more, fewer):
+            # the drawn card played without the player's decision: one deviation, whichever
+            # observation the card played changed first
+            return Signature(kind, "pending.decision", decision, DRAWN_RULE)
         if kind == "observation" and "top" in {k.split(".", 1)[0] for k in mismatches} and \
                 sum(e.get("kind") == "first-card" for e in events) > 1:
             # a first card returned (or ignored) and another turned, and the tops differ: the
@@ -671,7 +717,7 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
                                   extra=key in more) or \
                 next((str(e["rule"]) for e in told if e.get("rule")), None)
             if drawn_played and rule == "CL.PLAY.MATCH":
-                rule = "CL.DRAW.PLAY-DRAWN"  # what playing the drawn card does to the table
+                rule = DRAWN_RULE  # what playing the drawn card does to the table
             listing = listing_rule(listed, at, ruleset, refusal) \
                 if what == "legal_actions" and listed is not None else None
             if listing is not None:
@@ -743,9 +789,11 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
     common["at"] = at
     common["refusal"] = refusal
     more = more_cards(result.get("mismatches") or [])
+    fewer = fewer_cards(result.get("mismatches") or [])
     taken = top_taken(result.get("mismatches") or [])
     if result.get("step_kind") == "expect" or (keys and result.get("step") is None):
-        return signature("observation", mismatches=keys, more=more, taken=taken, **common)
+        return signature("observation", mismatches=keys, more=more, fewer=fewer, taken=taken,
+                         **common)
     if isinstance(expected, dict) and "setup_error" not in expected and keys:
         return signature("state-changed", mismatches=keys, **common)
     if expected == "accepted" and isinstance(observed, dict):
@@ -760,7 +808,8 @@ def result_signature(result: Mapping[str, Any], *, decision: str,
         got = str(((observed or {}).get("error") or {}).get("code", "")) \
             if isinstance(observed, dict) else ""
         return signature("error-code", codes=(want, got), **common)
-    return signature("observation", mismatches=keys, more=more, taken=taken, **common)
+    return signature("observation", mismatches=keys, more=more, fewer=fewer, taken=taken,
+                     **common)
 
 
 def _listed(expected: Any, observed: Any) -> tuple[Any, Any]:

@@ -60,6 +60,7 @@ from conformance.blame import (
     Group,
     Refusal,
     Signature,
+    fewer_cards,
     more_cards,
     reference_refusal,
     signature,
@@ -1312,6 +1313,7 @@ class Differ:
             verdict = self._diverged(record, "observation", o_obs, i_obs, expect=expect,
                                      mismatches=[m.key for m in mismatches],
                                      more=more_cards(mismatches),
+                                     fewer=fewer_cards(mismatches),
                                      taken=top_taken(mismatches),
                                      message=lambda: "; ".join(m.describe()
                                                                for m in mismatches[:4]))
@@ -1496,7 +1498,7 @@ class Differ:
                      more: Sequence[str] = (), taken: bool = False,
                      listed: tuple[Any, Any] | None = None,
                      at: dict[str, Any] | None = None,
-                     refusal: Refusal | None = None) -> Signature:
+                     refusal: Refusal | None = None, fewer: Sequence[str] = ()) -> Signature:
         """The group of a divergence at the record's last step (conformance.blame)."""
         last = record.steps[-1] if record.steps else None
         # the last step before it that the oracle accepted
@@ -1513,13 +1515,14 @@ class Differ:
                          before=last.before if last is not None else None,
                          players=record.players, ruleset=record.ruleset, after=after,
                          previous=previous, more=more, taken=taken, listed=listed, at=at,
-                         refusal=refusal)
+                         refusal=refusal, fewer=fewer)
 
     def _diverged(self, record: Divergence, kind: str, o_obs: dict[str, Any],
                   observed: dict[str, Any], *, message: str | Callable[[], str],
                   expect: dict[str, Any] | None = None, mismatches: Sequence[str] = (),
                   codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
-                  resync: bool = True, more: Sequence[str] = (), taken: bool = False) -> str:
+                  resync: bool = True, more: Sequence[str] = (), taken: bool = False,
+                  fewer: Sequence[str] = ()) -> str:
         """A divergence: a new group raises (Hypothesis shrinks it); a known one is counted
         and the example goes on from a fresh set-up ("resync"), or ends. The `Divergence`
         itself (and its `message`, given as a function where it costs) is made only where it
@@ -1534,7 +1537,7 @@ class Differ:
         sig = self.signature_of(record, kind, mismatches=mismatches, codes=codes,
                                 rejection=rejection, events=setup_events,
                                 after=(o_obs.get("pending") or {}).get("decision"), more=more,
-                                taken=taken, at=expect,
+                                fewer=fewer, taken=taken, at=expect,
                                 listed=(expect.get("legal_actions"),
                                         observed.get("legal_actions")), refusal=refusal)
         if refusal.moved:  # the oracle accepted what it did not list: it left the position

@@ -66,7 +66,7 @@ def test_a_draw_stopped_short_governs_the_piles_the_top_and_a_hand_that_got_more
 def test_a_pile_of_another_size_after_a_draw_that_refilled_nothing_is_the_reshuffles_moment(
         ) -> None:
     drew = [{"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"},
-            {"kind": "passed", "player": 0, "rule": "CL.DRAW.KEEP"}]
+            {"kind": "passed", "player": 0, "rule": "CL.DRAW.UNPLAYABLE-PASSES"}]
     assert governing_rule("draw_size", drew, players=3) == "CL.RESHUFFLE.WHEN"
     refilled = [{"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP"},
                 *drew]
@@ -292,11 +292,12 @@ def test_a_crash_at_a_draw_stopped_short_is_the_empty_piles_rule() -> None:
     """RLCard crashes (`pop from empty list`) where a draw finds both piles empty: a turn's
     draw, and a last Wild Draw Four's victim drawing after a reshuffle of one card. Both are the
     empty piles' rule (CL.RESHUFFLE.BOTH-EMPTY), one deviation, not the turn passed after the
-    draw (CL.DRAW.KEEP) nor the hand won by the Wild Draw Four (CL.SCORE.WINNER). A crash at a
-    step whose draws found cards is still named by what the step was to do next."""
+    draw (named CL.DRAW.KEEP before the engine's `passed` event named its own rule) nor the
+    hand won by the Wild Draw Four (CL.SCORE.WINNER). A crash at a step whose draws found
+    cards is still named by what the step was to do next (the unplayable card's pass)."""
     draw = [{"kind": "exhausted", "player": 0, "rule": "CL.RESHUFFLE.BOTH-EMPTY"},
             {"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"},
-            {"kind": "passed", "player": 0, "rule": "CL.DRAW.KEEP"}]
+            {"kind": "passed", "player": 0, "rule": "CL.RESHUFFLE.BOTH-EMPTY"}]
     last = [{"kind": "played", "player": 1, "rule": "CL.PLAY.MATCH", "card": "W4"},
             {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP", "count": 1},
             {"kind": "exhausted", "player": 0, "rule": "CL.RESHUFFLE.BOTH-EMPTY", "count": 1},
@@ -307,8 +308,9 @@ def test_a_crash_at_a_draw_stopped_short_is_the_empty_piles_rule() -> None:
     assert signature("hang", decision="play", events=draw, players=2).rule == \
         "CL.RESHUFFLE.BOTH-EMPTY"
     found = [{"kind": "drew", "player": 0, "rule": "CL.DRAW.UNABLE"},
-             {"kind": "passed", "player": 0, "rule": "CL.DRAW.KEEP"}]
-    assert signature("crash", decision="play", events=found, players=2).rule == "CL.DRAW.KEEP"
+             {"kind": "passed", "player": 0, "rule": "CL.DRAW.UNPLAYABLE-PASSES"}]
+    assert signature("crash", decision="play", events=found, players=2).rule == \
+        "CL.DRAW.UNPLAYABLE-PASSES"
 
 
 def test_a_top_covered_by_more_cards_is_not_the_reshuffle_that_kept_it() -> None:
@@ -863,3 +865,58 @@ def test_the_references_refusal_survives_hostile_answers_and_rulesets() -> None:
         assert first_card_rule("RD2", ruleset) is None, ruleset[:40]
     for card in ("", "/", "RQ7", "R" * 10_000, "W4/" * 100):
         assert first_card_rule(card, "classic-official") is None, card[:40]
+
+
+def test_a_drawn_card_played_by_the_implementation_is_one_group_whatever_it_changed() -> None:
+    """RLCard plays a playable drawn card itself. Without a reshuffle the decision the
+    reference asks next (`play-drawn`) differs, one group; after one, each side drew another
+    card, the decision is not compared, and the card RLCard played showed as a `top`, an
+    `active_color` or a `direction` group (3 more groups of one deviation in its report),
+    some named CL.DRAW.UNPLAYABLE-PASSES when the reference's own card could not be played.
+    The examples are RLCard's (docs/compliance/diff/rlcard.json): a draw by seat 1 after a
+    reshuffle, its hand one card short, and the card played shown on the table."""
+    from conformance.blame import played_drawn
+
+    draw = {"player": 1, "draw": True}
+    reshuffled = {"kind": "reshuffled", "player": None, "rule": "CL.RESHUFFLE.KEEP-TOP"}
+    drew = {"kind": "drew", "player": 1, "rule": "CL.DRAW.UNABLE"}
+    passed = {"kind": "passed", "player": 1, "rule": "CL.DRAW.UNPLAYABLE-PASSES"}
+    want = Signature("observation", "pending.decision", "play", "CL.DRAW.PLAY-DRAWN")
+    for shown, events, after in (
+            (["draw_size", "hand_sizes.1", "top"], [reshuffled, drew], "play-drawn"),
+            (["active_color", "draw_size", "hand_sizes.1", "top"], [reshuffled, drew, passed],
+             "play"),
+            (["direction", "draw_size", "hand_sizes.1"], [reshuffled, drew], "play-drawn")):
+        sig = signature("observation", mismatches=shown, decision="play", events=events,
+                        players=2, ruleset="classic-official", after=after, action=draw,
+                        fewer=("hand_sizes.1",))
+        assert sig == want, shown
+    # unshuffled, with the decision compared: the same group as before
+    plain = signature("observation", mismatches=["discard_size", "hand_sizes.1", "hands.1",
+                                                 "pending.decision", "pending.player", "top"],
+                      decision="play", events=[drew], players=2, ruleset="classic-official",
+                      after="play-drawn", action=draw, more=("discard_size",),
+                      fewer=("hand_sizes.1", "hands.1"))
+    assert plain == want
+    # not a card played: a draw that gave nothing (no table change), a pile that ran out, a
+    # hand other than the drawer's, a step that was no draw
+    assert not played_drawn(draw, [drew], ["draw_size", "hand_sizes.1"], (), ("hand_sizes.1",))
+    short = {"kind": "exhausted", "player": 1, "rule": "CL.RESHUFFLE.BOTH-EMPTY"}
+    assert not played_drawn(draw, [short, drew], ["top", "hand_sizes.1"], (), ("hand_sizes.1",))
+    assert not played_drawn(draw, [drew], ["top", "hand_sizes.0"], (), ("hand_sizes.0",))
+    assert not played_drawn({"player": 1, "play": "R1"}, [drew], ["top", "hand_sizes.1"], (),
+                            ("hand_sizes.1",))
+    assert played_drawn(draw, [drew], ["hand_sizes.1"], ("discard_size",), ("hand_sizes.1",))
+
+
+def test_fewer_cards_names_the_hands_that_hold_fewer_than_the_references() -> None:
+    from conformance.blame import fewer_cards, more_cards
+    from conformance.compare import Mismatch
+
+    found = [Mismatch("hand_sizes.1", 2, 1), Mismatch("hands.0", ["R1"], ["R1", "G2"]),
+             Mismatch("discard_size", 2, 1), Mismatch("top", "R1", "G2"),
+             Mismatch("hand_sizes.2", True, 0)]
+    assert fewer_cards(found) == ("hand_sizes.1", "discard_size")
+    assert more_cards(found) == ("hands.0",)
+    as_json = [{"key": m.key, "expected": m.expected, "observed": m.observed} for m in found]
+    assert fewer_cards(as_json) == ("hand_sizes.1", "discard_size")
