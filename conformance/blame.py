@@ -545,21 +545,23 @@ def more_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
     return tuple(key for key, want, got in _counted(mismatches) if got > want)
 
 
-def fewer_cards(mismatches: Sequence[Any]) -> tuple[str, ...]:
+def fewer_cards(mismatches: Sequence[Any]) -> dict[str, int]:
     """The keys of `mismatches` where the implementation shows fewer cards than the reference
-    (`more_cards`, the other way)."""
-    return tuple(key for key, want, got in _counted(mismatches) if got < want)
+    (`more_cards`, the other way), each with how many fewer."""
+    return {key: want - got for key, want, got in _counted(mismatches) if got < want}
 
 
 PLAYED_MARKS = frozenset({"top", "active_color", "direction"})  # what a card played may change
 
 
 def played_drawn(action: Mapping[str, Any] | None, events: Sequence[Mapping[str, Any]],
-                 mismatches: Sequence[str], more: Sequence[str], fewer: Sequence[str]) -> bool:
+                 mismatches: Sequence[str], more: Sequence[str],
+                 fewer: Mapping[str, int]) -> bool:
     """Whether the implementation played, by itself, the card its draw gave the turn owner
     (whether to play it is the player's decision, CL.DRAW.PLAY-DRAWN): the step is the
     player's own draw, which the reference made in full (no pile ran out), the player's hand
-    holds fewer cards on the implementation (`fewer`: `fewer_cards`), and the table shows a
+    holds one card fewer on the implementation (`fewer`: `fewer_cards`; a whole hand gone is
+    something else: skilluno lays a hand over its limit on the pile), and the table shows a
     card played: another top, colour or direction, or a larger discard pile (`more`), not a
     draw that gave nothing. Without a reshuffle the decision the reference asks next differs
     too (`asked`); after one, the card each side drew differs, the decision is not compared,
@@ -573,7 +575,7 @@ def played_drawn(action: Mapping[str, Any] | None, events: Sequence[Mapping[str,
                and e.get("rule") in OWN_DRAW for e in events):
         return False
     if not any(_seat_of(k) == seat and k.split(".", 1)[0] in ("hands", "hand_sizes")
-               for k in fewer):
+               and short == 1 for k, short in fewer.items()):
         return False
     return bool({k.split(".", 1)[0] for k in mismatches} & PLAYED_MARKS) or \
         "discard_size" in more
@@ -655,7 +657,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
               more: Sequence[str] = (), taken: bool = False,
               listed: tuple[Any, Any] | None = None,
               at: Mapping[str, Any] | None = None,
-              refusal: Refusal | None = None, fewer: Sequence[str] = ()) -> Signature:
+              refusal: Refusal | None = None,
+              fewer: Mapping[str, int] | None = None) -> Signature:
     """The signature of one divergence. `mismatches`: the mismatched observation keys
     (`observation`, `state-changed`); `codes`: (the reference's, the implementation's) error
     codes ('' for accepted); `events`: the reference's at the step; `rejection`: the
@@ -694,7 +697,8 @@ def signature(kind: str, *, mismatches: Sequence[str] = (), codes: tuple[str, st
             # the cards a hand drew from it differ as a consequence (uno-engine's fresh deck
             # was blamed on CL.D2.EFFECT when the Draw Two's two came from it)
             return Signature(kind, "draw_size", decision, "CL.RESHUFFLE.KEEP-TOP")
-        if kind == "observation" and played_drawn(action, events, mismatches, more, fewer):
+        if kind == "observation" and played_drawn(action, events, mismatches, more,
+                                                  fewer or {}):
             # the drawn card played without the player's decision: one deviation, whichever
             # observation the card played changed first
             return Signature(kind, "pending.decision", decision, DRAWN_RULE)

@@ -1498,7 +1498,8 @@ class Differ:
                      more: Sequence[str] = (), taken: bool = False,
                      listed: tuple[Any, Any] | None = None,
                      at: dict[str, Any] | None = None,
-                     refusal: Refusal | None = None, fewer: Sequence[str] = ()) -> Signature:
+                     refusal: Refusal | None = None,
+                     fewer: Mapping[str, int] | None = None) -> Signature:
         """The group of a divergence at the record's last step (conformance.blame)."""
         last = record.steps[-1] if record.steps else None
         # the last step before it that the oracle accepted
@@ -1522,7 +1523,7 @@ class Differ:
                   expect: dict[str, Any] | None = None, mismatches: Sequence[str] = (),
                   codes: tuple[str, str] = ("", ""), rejection: dict[str, Any] | None = None,
                   resync: bool = True, more: Sequence[str] = (), taken: bool = False,
-                  fewer: Sequence[str] = ()) -> str:
+                  fewer: Mapping[str, int] | None = None) -> str:
         """A divergence: a new group raises (Hypothesis shrinks it); a known one is counted
         and the example goes on from a fresh set-up ("resync"), or ends. The `Divergence`
         itself (and its `message`, given as a function where it costs) is made only where it

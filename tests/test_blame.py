@@ -889,24 +889,28 @@ def test_a_drawn_card_played_by_the_implementation_is_one_group_whatever_it_chan
             (["direction", "draw_size", "hand_sizes.1"], [reshuffled, drew], "play-drawn")):
         sig = signature("observation", mismatches=shown, decision="play", events=events,
                         players=2, ruleset="classic-official", after=after, action=draw,
-                        fewer=("hand_sizes.1",))
+                        fewer={"hand_sizes.1": 1})
         assert sig == want, shown
     # unshuffled, with the decision compared: the same group as before
     plain = signature("observation", mismatches=["discard_size", "hand_sizes.1", "hands.1",
                                                  "pending.decision", "pending.player", "top"],
                       decision="play", events=[drew], players=2, ruleset="classic-official",
                       after="play-drawn", action=draw, more=("discard_size",),
-                      fewer=("hand_sizes.1", "hands.1"))
+                      fewer={"hand_sizes.1": 1, "hands.1": 1})
     assert plain == want
     # not a card played: a draw that gave nothing (no table change), a pile that ran out, a
-    # hand other than the drawer's, a step that was no draw
-    assert not played_drawn(draw, [drew], ["draw_size", "hand_sizes.1"], (), ("hand_sizes.1",))
+    # hand other than the drawer's, a step that was no draw, a whole hand gone (skilluno lays
+    # a hand over its limit on the pile: 16 cards fewer, the top another)
+    one = {"hand_sizes.1": 1}
+    assert not played_drawn(draw, [drew], ["draw_size", "hand_sizes.1"], (), one)
     short = {"kind": "exhausted", "player": 1, "rule": "CL.RESHUFFLE.BOTH-EMPTY"}
-    assert not played_drawn(draw, [short, drew], ["top", "hand_sizes.1"], (), ("hand_sizes.1",))
-    assert not played_drawn(draw, [drew], ["top", "hand_sizes.0"], (), ("hand_sizes.0",))
+    assert not played_drawn(draw, [short, drew], ["top", "hand_sizes.1"], (), one)
+    assert not played_drawn(draw, [drew], ["top", "hand_sizes.0"], (), {"hand_sizes.0": 1})
     assert not played_drawn({"player": 1, "play": "R1"}, [drew], ["top", "hand_sizes.1"], (),
-                            ("hand_sizes.1",))
-    assert played_drawn(draw, [drew], ["hand_sizes.1"], ("discard_size",), ("hand_sizes.1",))
+                            one)
+    assert not played_drawn(draw, [drew], ["top", "hand_sizes.1"], ("discard_size",),
+                            {"hand_sizes.1": 16})
+    assert played_drawn(draw, [drew], ["hand_sizes.1"], ("discard_size",), one)
 
 
 def test_fewer_cards_names_the_hands_that_hold_fewer_than_the_references() -> None:
@@ -916,7 +920,7 @@ def test_fewer_cards_names_the_hands_that_hold_fewer_than_the_references() -> No
     found = [Mismatch("hand_sizes.1", 2, 1), Mismatch("hands.0", ["R1"], ["R1", "G2"]),
              Mismatch("discard_size", 2, 1), Mismatch("top", "R1", "G2"),
              Mismatch("hand_sizes.2", True, 0)]
-    assert fewer_cards(found) == ("hand_sizes.1", "discard_size")
+    assert fewer_cards(found) == {"hand_sizes.1": 1, "discard_size": 1}
     assert more_cards(found) == ("hands.0",)
     as_json = [{"key": m.key, "expected": m.expected, "observed": m.observed} for m in found]
-    assert fewer_cards(as_json) == ("hand_sizes.1", "discard_size")
+    assert fewer_cards(as_json) == {"hand_sizes.1": 1, "discard_size": 1}
