@@ -59,9 +59,10 @@ EFFECTS: dict[str, frozenset[str]] = {
     "passed": TURN,
     "reshuffled": frozenset({"draw_size", "discard_size", "top", "active_color"}),
     # a draw stopped short, nothing left to draw: how many cards the hand got, what is left in
-    # both piles, and the top card, which stays (CL.RESHUFFLE.BOTH-EMPTY)
+    # both piles, and the top card, its colour and the direction, which stay: play continues
+    # (CL.RESHUFFLE.BOTH-EMPTY; rlcard-uno draws the Reverse on top back and plays it)
     "exhausted": frozenset({"hands", "hand_sizes", "draw_size", "discard_size", "top",
-                            "active_color", "views"}),
+                            "active_color", "direction", "views"}),
     "first-card": TURN | {"top", "active_color", "discard_size", "draw_size", "direction"},
     "dealt": frozenset({"hands", "hand_sizes", "draw_size", "views"}),
     "dealer": TURN | {"dealer"},

@@ -924,3 +924,19 @@ def test_fewer_cards_names_the_hands_that_hold_fewer_than_the_references() -> No
     assert more_cards(found) == ("hands.0",)
     as_json = [{"key": m.key, "expected": m.expected, "observed": m.observed} for m in found]
     assert fewer_cards(as_json) == {"hand_sizes.1": 1, "discard_size": 1}
+
+
+def test_a_direction_changed_by_a_draw_that_found_no_card_is_the_empty_piles_rule() -> None:
+    """rlcard-uno, drawing with both piles empty under a Reverse, takes the Reverse back into
+    its deck, draws it and plays it: only the direction differs (two players). Nothing was
+    drawn, play continues (CL.RESHUFFLE.BOTH-EMPTY): not the rule of a drawn card that cannot
+    be played (CL.DRAW.UNPLAYABLE-PASSES), which named it."""
+    events = [{"kind": "exhausted", "player": 1, "rule": "CL.RESHUFFLE.BOTH-EMPTY", "count": 0},
+              {"kind": "drew", "player": 1, "rule": "CL.DRAW.UNABLE", "count": 0},
+              {"kind": "passed", "player": 1, "rule": "CL.RESHUFFLE.BOTH-EMPTY"}]
+    sig = signature("observation", mismatches=["direction"], decision="play", events=events,
+                    players=2, ruleset="classic-official", after="play",
+                    action={"player": 1, "draw": True})
+    assert sig == Signature("observation", "direction", "play", "CL.RESHUFFLE.BOTH-EMPTY")
+    assert governing_rule("pending.player", events, players=2, after="play") == \
+        "CL.RESHUFFLE.BOTH-EMPTY"
