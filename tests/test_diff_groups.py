@@ -86,7 +86,6 @@ def test_the_reference_against_itself_reports_nothing(how: str) -> None:
 @pytest.mark.parametrize("name", list(IMPLEMENTATIONS))
 def test_every_group_reproduces_through_the_runner(name: str, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("UNO_GAME_HANG_SECONDS", "0.3")  # uno-game's loops: 2 s each otherwise
     factory = IMPLEMENTATIONS[name]()
     # two confirmation runs (the default three): the test runs each scenario again below
     # (2 s a request: a hang, skilluno's first Draw Two, is found without waiting 10 s)

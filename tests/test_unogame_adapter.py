@@ -4,6 +4,7 @@ the protocol, its hang stopped, its threads and its patched deck cleaned up."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -127,16 +128,44 @@ def test_the_last_card_ends_the_game(adapter: UnoGameAdapter) -> None:
     assert rejected is not None and rejected["code"] == "game-over"
 
 
-def test_a_wild_turned_first_loops_and_is_stopped(adapter: UnoGameAdapter) -> None:
-    params = {"ruleset": "classic-official", "seed": 0, "setup": {
-        "players": 2, "dealer": 1, "start": "round", "hands": {0: ["R1"], 1: ["R2"]},
-        "draw": ["W", "R5"]}}
+FIRST_WILD = {"ruleset": "classic-official", "seed": 0, "setup": {
+    "players": 2, "dealer": 1, "start": "round", "hands": {0: ["R1"], 1: ["R2"]},
+    "draw": ["W", "R5"]}}
+
+
+def test_a_wild_turned_first_loops_and_is_stopped_by_its_count_of_calls(
+        adapter: UnoGameAdapter, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop is found by the Python calls the game thread makes without asking anything
+    (`HANG_CALLS`), not by the time it takes: it is stopped long before the time limit (20 s
+    here), and the adapter is usable again."""
+    monkeypatch.setenv("UNO_GAME_HANG_SECONDS", "20")
+    started = time.monotonic()
     with pytest.raises(AdapterError) as err:
-        adapter.setup(params)
+        adapter.setup(FIRST_WILD)
+    assert time.monotonic() - started < 10
+    assert str(err.value) == ("uno-game-hung: uno-game's game thread made 20000 calls without "
+                              "asking a player or ending: it loops")
+    assert adapter.thread is not None and not adapter.thread.is_alive()
+    adapter.setup(_turn({0: ["R1"], 1: ["B3"]}, ["R5"], []))
+    assert adapter.observe(["current"]) == {"current": 0}
+    # a turn's calls are counted from its own request: a long game is not a loop
+    adapter.setup(_turn({0: ["R1", "R2", "R3"], 1: ["B3", "B4", "R7"]}, ["R5"], []))
+    for act in ({"player": 0, "play": "R1"}, {"player": 1, "play": "R7"},
+                {"player": 0, "play": "R2"}):
+        assert adapter.act(act) is None
+    assert adapter.bridge.calls < 1000
+
+
+def test_a_loop_the_count_misses_is_stopped_by_the_time_limit(
+        adapter: UnoGameAdapter, monkeypatch: pytest.MonkeyPatch) -> None:
+    """UNO_GAME_HANG_CALLS=0: calls are not counted; the time limit (0.3 s here) stops the
+    same loop, as a loop that makes no Python call would be."""
+    monkeypatch.setenv("UNO_GAME_HANG_CALLS", "0")
+    with pytest.raises(AdapterError) as err:
+        adapter.setup(FIRST_WILD)
     assert err.value.code == "uno-game-hung"
     assert "within 0.3 s: it loops" in str(err.value) and "could not" not in str(err.value)
     assert adapter.thread is not None and not adapter.thread.is_alive()
-    # the adapter is usable again
     adapter.setup(_turn({0: ["R1"], 1: ["B3"]}, ["R5"], []))
     assert adapter.observe(["current"]) == {"current": 0}
 

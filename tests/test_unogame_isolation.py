@@ -63,14 +63,17 @@ def _children() -> set[int]:
     return out
 
 
-@pytest.mark.parametrize("hang, timeout, message", [
-    ("0.3", "10", "uno-game-hung: uno-game's game thread neither asked a player nor ended "
-                  "within 0.3 s: it loops"),
-    ("100", "1", "timeout"),
+@pytest.mark.parametrize("calls, hang, timeout, message", [
+    ("", "100", "10", "uno-game-hung: uno-game's game thread made 20000 calls without asking "
+                      "a player or ending: it loops"),
+    ("0", "0.3", "10", "uno-game-hung: uno-game's game thread neither asked a player nor "
+                       "ended within 0.3 s: it loops"),
+    ("0", "100", "1", "timeout"),
 ])
 def test_a_looping_uno_game_is_stopped_and_the_run_goes_on(
-        hang: str, timeout: str, message: str, tmp_path: Path,
+        calls: str, hang: str, timeout: str, message: str, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNO_GAME_HANG_CALLS", calls)
     monkeypatch.setenv("UNO_GAME_HANG_SECONDS", hang)
     corpus, out = tmp_path / "hang.yaml", tmp_path / "report.json"
     corpus.write_text(SCENARIOS, encoding="utf-8")

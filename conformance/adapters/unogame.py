@@ -18,10 +18,13 @@ adapter rejects it `card-does-not-match`).
 
 It can hang: a Wild or Wild Draw Four turned first makes `Game.begin` retry `card.played(self)`
 forever (the first player is a `_TempPlayer` with no `ask`, the AttributeError is swallowed by
-`except Exception: continue`). A watchdog stops such a loop: when the game thread neither asks
-nor ends within `HANG_SECONDS` (env `UNO_GAME_HANG_SECONDS`), an asynchronous `_Abort` is raised
-in it (`PyThreadState_SetAsyncExc`; delivered between two bytecodes, which a Python loop always
-reaches) and the call answers `uno-game-hung`. The adapter still runs out of process, since
+`except Exception: continue`). Such a loop is stopped, and the call answers `uno-game-hung`:
+when the game thread has made `HANG_CALLS` Python calls without asking anything (env
+`UNO_GAME_HANG_CALLS`; counted by its profile function, which raises `_Abort` in it: a loop is
+found by what it does, not by how long a busy machine takes), or, for a loop that makes no
+call, when it neither asks nor ends within `HANG_SECONDS` (env `UNO_GAME_HANG_SECONDS`: an
+asynchronous `_Abort`, `PyThreadState_SetAsyncExc`, delivered between two bytecodes, which a
+Python loop always reaches). The adapter still runs out of process, since
 nothing stops a thread stuck in C code: `--adapter uno-game` is `conformance serve --adapter
 module:...` over stdio, whose timeout kills it.
 
@@ -53,6 +56,7 @@ from __future__ import annotations
 import copy
 import ctypes
 import os
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,8 +85,16 @@ UNSUPPORTED_ACTIONS = {
 }
 COLOR_NAMES = ("red", "green", "blue", "yellow")
 SYMBOLS = {"S": "SKIP", "R": "REVERSE", "D2": "DRAW2"}
-# How long the game thread may run between two callbacks before it counts as stuck in one of
-# uno-game's loops (real work takes microseconds). Set UNO_GAME_HANG_SECONDS to change it.
+# How many Python calls the game thread may make between two callbacks before it counts as
+# stuck in one of uno-game's loops: a turn makes at most a few hundred (measured: 127 at most
+# over the corpus's 813 requests and a `conformance diff` of 150 examples, 4,497), the loop on a
+# first Wild thousands in a few milliseconds. Counted, not timed: a busy machine cannot make a
+# slow turn look like a loop, nor a loop cost seconds. Set UNO_GAME_HANG_CALLS to change it (0:
+# not counted).
+HANG_CALLS = 20_000
+# How long the game thread may run between two callbacks before it counts as stuck: the
+# backstop for a loop that makes no Python call (real work takes microseconds). Set
+# UNO_GAME_HANG_SECONDS to change it.
 HANG_SECONDS = 2.0
 
 
@@ -174,9 +186,23 @@ class _Bridge:
     done: bool = False
     error: BaseException | None = None
     thread: threading.Thread | None = None
+    calls: int = 0  # Python calls the game thread made since its last request (`count`)
+    budget: int = 0  # HANG_CALLS as the environment sets it (0: not counted)
+
+    def count(self, frame: Any, event: str, arg: Any) -> None:
+        """The game thread's profile function: counts its Python calls, and unwinds it when
+        it has made `budget` of them without asking anything (one of uno-game's loops)."""
+        if event == "call":
+            self.calls += 1
+            if self.calls > self.budget:
+                sys.setprofile(None)
+                raise _Abort(AdapterError(
+                    "uno-game-hung", f"uno-game's game thread made {self.budget} calls "
+                    "without asking a player or ending: it loops"))
 
     def ask(self, req: _Request) -> Any:
         """Game thread: publish a request and wait for its answer."""
+        self.calls = 0
         with self.cond:
             self.gen += 1
             self.request, self.answered = req, False
@@ -343,7 +369,11 @@ class UnoGameAdapter:
         bridge = self.bridge = _Bridge()
         game = self.game
 
+        bridge.budget = int(os.environ.get("UNO_GAME_HANG_CALLS") or HANG_CALLS)
+
         def run() -> None:
+            if bridge.budget > 0:
+                sys.setprofile(bridge.count)  # this thread's calls only
             try:
                 game.begin()
             except _Abort as exc:
