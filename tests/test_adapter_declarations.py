@@ -463,6 +463,34 @@ def test_a_hand_card_skilluno_holds_and_we_cannot_name_is_an_adapter_error() -> 
                                                  "hand_sizes": {"0": 3, "1": 1}}
 
 
+def test_skillunos_first_card_loop_is_stopped_by_its_count_of_calls() -> None:
+    """skilluno turns first cards until a number card: with a pile that holds none it loops
+    forever, and only the runner's timeout found it (10 s a set-up, and a new worker: 50 of the
+    68 s of a 60-example `conformance diff`). Its calls are counted now: the set-up answers
+    `skilluno-hung` at once, the adapter is usable again, and a pile with a number card under
+    an action card still starts (skilluno puts the Draw Two back)."""
+    program = ("import json, time\n"
+               "from conformance.adapters.skilluno import SkillUnoAdapter\n"
+               "from conformance.protocol import AdapterError\n"
+               "a = SkillUnoAdapter()\n"
+               "out = []\n"
+               "for draw in (['RS'], ['RD2', 'GD2', 'RR'], ['RD2', 'R5']):\n"
+               "    setup = {'players': 2, 'dealer': 1, 'start': 'round',\n"
+               "             'hands': {'0': ['G1'], '1': ['Y7']}, 'draw': draw}\n"
+               "    started = time.monotonic()\n"
+               "    try:\n"
+               "        a.setup({'ruleset': 'classic-official', 'seed': 988, 'setup': setup})\n"
+               "        got = a.observe(['top'])\n"
+               "    except AdapterError as exc:\n"
+               "        got = str(exc)\n"
+               "    out.append([got, time.monotonic() - started < 5])\n"
+               "print(json.dumps(out))\n")
+    hung = ("skilluno-hung: skilluno's UNOGame.setup made 200000 calls without ending: it loops "
+            "(it turns cards until a number card, and the pile holds none)")
+    assert json.loads(_in_skilluno(program)) == [[hung, True], [hung, True],
+                                                 [{"top": "R5"}, True]]
+
+
 def _in_skilluno(program: str, tmp: Path | None = None) -> str:
     """The standard output of `program` run by skilluno's own environment's Python (skipped
     where it is not installed), with `tmp` as its temporary directory."""

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import queue
 import random
+import sys
 import tempfile
 import threading
 from collections import Counter
@@ -73,6 +74,36 @@ UNSUPPORTED_ACTIONS = {
     "next_round": "skilluno plays one hand: no rounds, no scores",
 }
 HANG_SECONDS = 5.0  # a turn thread that neither asks nor ends within this long is stuck
+# Python calls `UNOGame.setup` may make before it counts as stuck in its first-card loop, which
+# ends only at a number card (a pile without one: forever). A set-up makes a few hundred (a
+# deal, and a shuffle per card turned back); the loop ten or so per card turned. Counted, not
+# timed: the loop was found only by the runner's timeout (10 s a set-up, and a new worker).
+SETUP_CALLS = 200_000
+
+
+class _Looping(BaseException):
+    """Raised by the call counter inside skilluno's code (`_counted`): not an `Exception`,
+    which a loop of skilluno's could swallow."""
+
+
+def _counted(fn: Any, budget: int) -> Any:
+    """`fn()` with this thread's Python calls counted; `_Looping` once it has made `budget`."""
+    calls = 0
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        nonlocal calls
+        if event == "call":
+            calls += 1
+            if calls > budget:
+                sys.setprofile(None)
+                raise _Looping
+
+    previous = sys.getprofile()
+    sys.setprofile(count)
+    try:
+        return fn()
+    finally:
+        sys.setprofile(previous)
 PLACEHOLDER = "红"  # the colour answered for a last Wild played without one (see below)
 
 
@@ -245,7 +276,13 @@ class SkillUnoAdapter:
             dealt = [c for s in range(n) for c in hands.get(s, [])]
             game.deck.cards = list(reversed(dealt + pile))
             game.discard_pile.clear()
-            game.setup()
+            try:
+                _counted(game.setup, SETUP_CALLS)
+            except _Looping:
+                raise AdapterError("skilluno-hung", f"skilluno's UNOGame.setup made "
+                                   f"{SETUP_CALLS} calls without ending: it loops (it turns "
+                                   "cards until a number card, and the pile holds none)") \
+                    from None
             game.current_player_idx = (int(setup.get("dealer", n - 1)) + 1) % n
         else:
             for s, seat in enumerate(game.players):
