@@ -42,12 +42,12 @@ from __future__ import annotations
 
 import queue
 import random
-import sys
 import tempfile
 import threading
 from collections import Counter
 from typing import Any
 
+from conformance.adapters.loops import CallBudget, Looping
 from conformance.protocol import (
     PROTOCOL,
     AdapterError,
@@ -79,31 +79,6 @@ HANG_SECONDS = 5.0  # a turn thread that neither asks nor ends within this long 
 # deal, and a shuffle per card turned back); the loop ten or so per card turned. Counted, not
 # timed: the loop was found only by the runner's timeout (10 s a set-up, and a new worker).
 SETUP_CALLS = 200_000
-
-
-class _Looping(BaseException):
-    """Raised by the call counter inside skilluno's code (`_counted`): not an `Exception`,
-    which a loop of skilluno's could swallow."""
-
-
-def _counted(fn: Any, budget: int) -> Any:
-    """`fn()` with this thread's Python calls counted; `_Looping` once it has made `budget`."""
-    calls = 0
-
-    def count(frame: Any, event: str, arg: Any) -> None:
-        nonlocal calls
-        if event == "call":
-            calls += 1
-            if calls > budget:
-                sys.setprofile(None)
-                raise _Looping
-
-    previous = sys.getprofile()
-    sys.setprofile(count)
-    try:
-        return fn()
-    finally:
-        sys.setprofile(previous)
 PLACEHOLDER = "红"  # the colour answered for a last Wild played without one (see below)
 
 
@@ -277,8 +252,8 @@ class SkillUnoAdapter:
             game.deck.cards = list(reversed(dealt + pile))
             game.discard_pile.clear()
             try:
-                _counted(game.setup, SETUP_CALLS)
-            except _Looping:
+                CallBudget(SETUP_CALLS).run(game.setup)
+            except Looping:
                 raise AdapterError("skilluno-hung", f"skilluno's UNOGame.setup made "
                                    f"{SETUP_CALLS} calls without ending: it loops (it turns "
                                    "cards until a number card, and the pile holds none)") \

@@ -20,8 +20,8 @@ It can hang: a Wild or Wild Draw Four turned first makes `Game.begin` retry `car
 forever (the first player is a `_TempPlayer` with no `ask`, the AttributeError is swallowed by
 `except Exception: continue`). Such a loop is stopped, and the call answers `uno-game-hung`:
 when the game thread has made `HANG_CALLS` Python calls without asking anything (env
-`UNO_GAME_HANG_CALLS`; counted by its profile function, which raises `_Abort` in it: a loop is
-found by what it does, not by how long a busy machine takes), or, for a loop that makes no
+`UNO_GAME_HANG_CALLS`; conformance/adapters/loops.py: a loop is found by what it does, not
+by how long a busy machine takes), or, for a loop that makes no
 call, when it neither asks nor ends within `HANG_SECONDS` (env `UNO_GAME_HANG_SECONDS`: an
 asynchronous `_Abort`, `PyThreadState_SetAsyncExc`, delivered between two bytecodes, which a
 Python loop always reaches). The adapter still runs out of process, since
@@ -56,11 +56,11 @@ from __future__ import annotations
 import copy
 import ctypes
 import os
-import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.adapters.loops import CallBudget, Looping
 from conformance.protocol import (
     PROTOCOL,
     AdapterError,
@@ -186,23 +186,13 @@ class _Bridge:
     done: bool = False
     error: BaseException | None = None
     thread: threading.Thread | None = None
-    calls: int = 0  # Python calls the game thread made since its last request (`count`)
-    budget: int = 0  # HANG_CALLS as the environment sets it (0: not counted)
-
-    def count(self, frame: Any, event: str, arg: Any) -> None:
-        """The game thread's profile function: counts its Python calls, and unwinds it when
-        it has made `budget` of them without asking anything (one of uno-game's loops)."""
-        if event == "call":
-            self.calls += 1
-            if self.calls > self.budget:
-                sys.setprofile(None)
-                raise _Abort(AdapterError(
-                    "uno-game-hung", f"uno-game's game thread made {self.budget} calls "
-                    "without asking a player or ending: it loops"))
+    # the game thread's Python calls since its last request (HANG_CALLS, as the environment
+    # sets it; 0: not counted)
+    calls: CallBudget = field(default_factory=lambda: CallBudget(0))
 
     def ask(self, req: _Request) -> Any:
         """Game thread: publish a request and wait for its answer."""
-        self.calls = 0
+        self.calls.calls = 0
         with self.cond:
             self.gen += 1
             self.request, self.answered = req, False
@@ -369,13 +359,15 @@ class UnoGameAdapter:
         bridge = self.bridge = _Bridge()
         game = self.game
 
-        bridge.budget = int(os.environ.get("UNO_GAME_HANG_CALLS") or HANG_CALLS)
+        budget = bridge.calls.budget = int(os.environ.get("UNO_GAME_HANG_CALLS") or HANG_CALLS)
 
         def run() -> None:
-            if bridge.budget > 0:
-                sys.setprofile(bridge.count)  # this thread's calls only
             try:
-                game.begin()
+                bridge.calls.run(game.begin)  # this thread's calls only
+            except Looping:
+                bridge.error = AdapterError("uno-game-hung", f"uno-game's game thread made "
+                                            f"{budget} calls without asking a player or "
+                                            "ending: it loops")
             except _Abort as exc:
                 bridge.error = exc.error
             except Exception as exc:  # noqa: BLE001 - uno-game crashed: reported by act/setup
