@@ -42,6 +42,7 @@ def test_work_within_the_budget_ends_and_the_previous_profile_is_restored() -> N
         budget = CallBudget(500)
         assert budget.run(lambda: _spin(100)) == 100
         assert sys.getprofile() is outer
-        assert CallBudget(0).run(lambda: _spin(10_000)) == 10_000  # 0: never stopped
+        assert CallBudget(0).run(lambda: _spin(10_000)) == 10_000  # 0: never stopped,
+        assert sys.getprofile() is outer  # nor counted: the profile function left alone
     finally:
         sys.setprofile(None)

@@ -199,3 +199,20 @@ def test_the_uno_call_is_unsupported(adapter: UnoGameAdapter) -> None:
     adapter.setup(_turn({0: ["R1", "G2"], 1: ["B3"]}, ["R5"], []))
     with pytest.raises(Unsupported, match="no UNO call"):
         adapter.act({"player": 0, "play": "R1", "uno": True})
+
+
+@pytest.mark.parametrize("value", ["abc", "-5", "1e9", "２０", "9" * 19, "1.5"])
+def test_a_hang_budget_that_is_no_whole_number_is_refused_before_anything_changes(
+        adapter: UnoGameAdapter, monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    adapter.setup(_turn({0: ["R1"], 1: ["B3"]}, ["R5"], []))
+    monkeypatch.setenv("UNO_GAME_HANG_CALLS", value)
+    with pytest.raises(AdapterError) as err:
+        adapter.setup(_turn({0: ["G1"], 1: ["B3"]}, ["G5"], []))
+    assert err.value.code == "bad-environment"
+    assert str(err.value) == ("bad-environment: UNO_GAME_HANG_CALLS must be a whole number of "
+                              f"calls (0: not counted), not {value[:40]!r}")
+    assert adapter.observe(["hands", "current"]) == {"hands": {0: ["R1"], 1: ["B3"]},
+                                                     "current": 0}  # the game before it
+    monkeypatch.setenv("UNO_GAME_HANG_CALLS", " 500 ")  # blanks around a number are fine
+    adapter.setup(_turn({0: ["G1"], 1: ["B3"]}, ["G5"], []))
+    assert adapter.bridge.calls.budget == 500

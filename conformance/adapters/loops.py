@@ -7,9 +7,12 @@ makes no Python call is left to their time limits."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from conformance.protocol import AdapterError
 
 T = TypeVar("T")
 
@@ -19,9 +22,22 @@ class Looping(BaseException):
     `except Exception` loops would swallow."""
 
 
+def env_budget(name: str, default: int) -> int:
+    """The budget the environment variable `name` sets: a whole number of calls, 0 for none
+    counted; `default` when it is unset or empty. Anything else is the adapter error
+    `bad-environment`, before anything runs."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        raise AdapterError("bad-environment", f"{name} must be a whole number of calls (0: "
+                           f"not counted), not {text[:40]!r}")
+    return int(text)
+
+
 class CallBudget:
     """Counts the Python calls of the thread whose profile function `count` is; `Looping`
-    past `budget` (0: never)."""
+    past `budget` (0: not counted at all)."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
@@ -36,8 +52,10 @@ class CallBudget:
 
     def run(self, fn: Callable[[], T]) -> T:
         """`fn()` with this thread's calls counted (from 0); the profile function before it
-        restored after."""
+        restored after; without counting when the budget is 0."""
         self.calls = 0
+        if self.budget <= 0:
+            return fn()
         previous = sys.getprofile()
         sys.setprofile(self.count)
         try:

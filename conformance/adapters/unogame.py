@@ -60,7 +60,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.adapters.loops import CallBudget, Looping
+from conformance.adapters.loops import CallBudget, Looping, env_budget
 from conformance.protocol import (
     PROTOCOL,
     AdapterError,
@@ -251,6 +251,7 @@ class UnoGameAdapter:
         self.turn = 0  # counts turns begun (play() calls)
         self.color: Any = None  # the colour of the Wild being played, for uno-game's ask
         self.saved: dict[str, Any] = {}
+        self.budget = HANG_CALLS  # the game thread's calls without a request (loops.py)
 
     # --- protocol ---------------------------------------------------------------------------
 
@@ -265,6 +266,7 @@ class UnoGameAdapter:
     def setup(self, params: dict[str, Any]) -> None:
         _ruleset, setup = setup_request(params, RULESETS,
                                         "uno-game plays one classic rule set only")
+        self.budget = env_budget("UNO_GAME_HANG_CALLS", HANG_CALLS)  # before anything changes
         self.close()
         try:
             self._build(setup, int(params.get("seed") or 0))
@@ -359,7 +361,7 @@ class UnoGameAdapter:
         bridge = self.bridge = _Bridge()
         game = self.game
 
-        budget = bridge.calls.budget = int(os.environ.get("UNO_GAME_HANG_CALLS") or HANG_CALLS)
+        budget = bridge.calls.budget = self.budget
 
         def run() -> None:
             try:
